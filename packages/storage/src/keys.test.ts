@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
+import { isStorageError } from './storage-error.ts';
+
+describe('keys', () => {
+  it('gives keys one leading slash', () => {
+    expect(normalizeKey('registry/a')).toBe('/registry/a');
+    expect(normalizeKey('/registry/a')).toBe('/registry/a');
+  });
+  it('rejects empty keys and dot segments', () => {
+    for (const k of ['', '/']) expect(() => normalizeKey(k)).toThrow(/^empty key/);
+    for (const k of ['.', '..', '/a/../b', '/a/./b', '../a', '/a/..']) {
+      try {
+        normalizeKey(k);
+        expect.unreachable(k);
+      } catch (e) {
+        expect(isStorageError(e, 'InvalidKey')).toBe(true);
+        expect((e as Error).message).toMatch(/^invalid key/);
+      }
+    }
+  });
+  it('prefixOf adds one trailing slash; nameOfKey takes the last segment', () => {
+    expect(prefixOf('/x/foo')).toBe('/x/foo/');
+    expect(prefixOf('/x/foo/')).toBe('/x/foo/');
+    expect(nameOfKey('/registry/widgets/ns/a')).toBe('a');
+  });
+});

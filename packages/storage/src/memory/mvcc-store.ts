@@ -1,0 +1,175 @@
+import type { KubeObject } from '@kapi/apimachinery';
+
+/** One write to a key: the object stored at `rev`, or a tombstone (null) for a delete. */
+export interface Version {
+  rev: number;
+  obj: KubeObject | null;
+  /** Wall-clock time of the write (for time-based compaction). */
+  at: number;
+}
+
+/** One change, as watchers replay it: the new state and the state it replaced. */
+export interface Change {
+  rev: number;
+  key: string;
+  obj: KubeObject | null;
+  prev: KubeObject | null;
+  at: number;
+}
+
+/**
+ * Multi-version key space: every key keeps its versions until compaction, keys stay sorted for range reads, and
+ * a log of changes serves watches from a past revision. Single writer; readers see any retained revision.
+ */
+export class MvccStore {
+  /** The store-wide revision: the last write's. */
+  rev = 0;
+  /** Revisions below this are gone (compact(R) keeps R readable). */
+  compacted = 0;
+  #versions = new Map<string, Version[]>();
+  #sorted: string[] = [];
+  #log: Change[] = [];
+  /** Keys holding more than their live version (old versions or a tombstone): what compaction must visit. */
+  #dirty = new Set<string>();
+  #live = 0;
+
+  /** Objects alive at the latest revision. */
+  get size(): number {
+    return this.#live;
+  }
+
+  latest(key: string): Version | undefined {
+    const vs = this.#versions.get(key);
+    return vs?.[vs.length - 1];
+  }
+
+  /** The object at `key` as of revision `rev` (null if absent then). */
+  at(key: string, rev: number): KubeObject | null {
+    const vs = this.#versions.get(key);
+    if (!vs) return null;
+    let lo = 0;
+    let hi = vs.length - 1;
+    let found: Version | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = vs[mid] as Version;
+      if (v.rev <= rev) {
+        found = v;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found?.obj ?? null;
+  }
+
+  /** Records a write at the next revision; `obj` must already carry that revision as its resourceVersion. */
+  write(key: string, obj: KubeObject | null, at: number): Change {
+    const rev = ++this.rev;
+    let vs = this.#versions.get(key);
+    if (!vs) {
+      vs = [];
+      this.#versions.set(key, vs);
+      this.#insertSorted(key);
+    }
+    const prev = vs[vs.length - 1]?.obj ?? null;
+    vs.push({ rev, obj, at });
+    if (vs.length > 1 || obj === null) this.#dirty.add(key);
+    if (prev === null && obj !== null) this.#live++;
+    else if (prev !== null && obj === null) this.#live--;
+    const change: Change = { rev, key, obj, prev, at };
+    this.#log.push(change);
+    return change;
+  }
+
+  /** The revision the next write will get. */
+  get nextRev(): number {
+    return this.rev + 1;
+  }
+
+  /** Index in the sorted key list of the first key ≥ `key`. */
+  lowerBound(key: string): number {
+    const a = this.#sorted;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((a[mid] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Keys (possibly deleted ones still in history) from index `i`; stop when one leaves `prefix`. */
+  *keysFrom(i: number, prefix: string): Generator<string> {
+    const a = this.#sorted;
+    for (; i < a.length; i++) {
+      const k = a[i] as string;
+      if (!k.startsWith(prefix)) return;
+      yield k;
+    }
+  }
+
+  /** Changes with revision > `after`, in order. Caller checks `after` against `compacted`. */
+  *changesAfter(after: number): Generator<Change> {
+    const log = this.#log;
+    let lo = 0;
+    let hi = log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((log[mid] as Change).rev <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < log.length; i++) yield log[i] as Change;
+  }
+
+  /** The newest revision written at or before wall-clock time `t` (0 if none retained). */
+  revisionAtTime(t: number): number {
+    const log = this.#log;
+    let lo = 0;
+    let hi = log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((log[mid] as Change).at <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : (log[lo - 1] as Change).rev;
+  }
+
+  /**
+   * Drops history below `rev`: for each key, versions superseded by one at or below `rev`, and tombstones at or
+   * below `rev`; the change log below `rev`. State at `rev` and later stays readable.
+   */
+  compact(rev: number): void {
+    if (rev <= this.compacted) return;
+    this.compacted = rev;
+    let removedKeys = false;
+    for (const key of this.#dirty) {
+      const vs = this.#versions.get(key) as Version[];
+      let keepFrom = 0;
+      for (let i = vs.length - 1; i >= 0; i--) {
+        if ((vs[i] as Version).rev <= rev) {
+          keepFrom = i;
+          break;
+        }
+      }
+      let kept = keepFrom > 0 ? vs.slice(keepFrom) : vs;
+      if (kept[0]?.obj === null && kept[0].rev <= rev) kept = kept.slice(1);
+      if (kept.length === 0) {
+        this.#versions.delete(key);
+        this.#dirty.delete(key);
+        removedKeys = true;
+        continue;
+      }
+      if (kept !== vs) this.#versions.set(key, kept);
+      if (kept.length === 1 && kept[0]?.obj !== null) this.#dirty.delete(key);
+    }
+    if (removedKeys) this.#sorted = this.#sorted.filter((k) => this.#versions.has(k));
+    let drop = 0;
+    while (drop < this.#log.length && (this.#log[drop] as Change).rev < rev) drop++;
+    if (drop > 0) this.#log = this.#log.slice(drop);
+  }
+
+  #insertSorted(key: string): void {
+    const i = this.lowerBound(key);
+    this.#sorted.splice(i, 0, key);
+  }
+}
