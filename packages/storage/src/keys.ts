@@ -6,8 +6,11 @@ import { storageErrors } from './storage-error.ts';
  */
 export function normalizeKey(key: string): string {
   if (key === '' || key === '/') throw storageErrors.invalidKey(key, 'empty key');
-  const segments = key.split('/');
-  if (segments.includes('..') || segments.includes('.')) throw storageErrors.invalidKey(key, 'invalid key');
+  // Only keys with a dot right after a slash (or at the start) can hold a "." or ".." segment.
+  if (key.startsWith('.') || key.includes('/.')) {
+    const segments = key.split('/');
+    if (segments.includes('..') || segments.includes('.')) throw storageErrors.invalidKey(key, 'invalid key');
+  }
   return key.startsWith('/') ? key : `/${key}`;
 }
 

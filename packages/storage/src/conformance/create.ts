@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { MESSAGES } from '../storage-error.ts';
-import { deepFreeze, expectStorageError, failure, rvOf, statusOf, type SuiteContext, type Test, withRV } from './harness.ts';
+import { deepFreeze, expectStorageError, failure, rvOf, type SuiteContext, statusOf, type Test, withRV } from './harness.ts';
 
 export function createTests(ctx: SuiteContext, test: Test): void {
   test('returns the stored object with the new revision as its resourceVersion', async () => {

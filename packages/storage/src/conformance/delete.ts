@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { expect } from 'vitest';
 import type { DeleteOptions } from '../interfaces.ts';
-import { deepFreeze, expectStorageError, failure, rvOf, statusOf, type SuiteContext, type Test, within, withRV } from './harness.ts';
+import { deepFreeze, expectStorageError, failure, rvOf, type SuiteContext, statusOf, type Test, within, withRV } from './harness.ts';
 
 export function deleteTests(ctx: SuiteContext, test: Test): void {
   const del = (name: string, opts?: DeleteOptions) => ctx.s.delete(ctx.key(name), opts);
@@ -46,7 +46,10 @@ export function deleteTests(ctx: SuiteContext, test: Test): void {
   test('a resourceVersion precondition must match the stored object', async () => {
     const created = await ctx.create('a');
     const current = await ctx.resize('a', 2);
-    const e = await failure(() => del('a', { preconditions: { resourceVersion: created.metadata.resourceVersion } }), 'delete with a stale RV');
+    const e = await failure(
+      () => del('a', { preconditions: { resourceVersion: created.metadata.resourceVersion } }),
+      'delete with a stale RV',
+    );
     expectStorageError(
       e,
       'Conflict',
@@ -156,7 +159,10 @@ export function deleteTests(ctx: SuiteContext, test: Test): void {
     const updated = await ctx.update('a', (o) => {
       o.metadata.uid = 'otherUID';
     });
-    const e = await failure(() => del('a', { cachedExisting: original, preconditions: { uid: 'myUID' } }), 'delete with a stale precondition');
+    const e = await failure(
+      () => del('a', { cachedExisting: original, preconditions: { uid: 'myUID' } }),
+      'delete with a stale precondition',
+    );
     expectStorageError(e, 'Conflict', 'Precondition failed: UID in precondition: myUID, UID in object meta: otherUID');
     expect(await ctx.s.get(ctx.key('a'))).toEqual(updated);
   });

@@ -1,14 +1,5 @@
 import { expect } from 'vitest';
-import {
-  expectBadRequest,
-  expectStorageError,
-  expectTooLarge,
-  failure,
-  rvOf,
-  statusOf,
-  type SuiteContext,
-  type Test,
-} from './harness.ts';
+import { expectBadRequest, expectStorageError, expectTooLarge, failure, rvOf, type SuiteContext, statusOf, type Test } from './harness.ts';
 
 export function getTests(ctx: SuiteContext, test: Test): void {
   test('resourceVersion "" is a consistent read of the latest state', async () => {
@@ -82,7 +73,10 @@ export function getTests(ctx: SuiteContext, test: Test): void {
   test('a malformed resourceVersion is 400 "invalid resource version"', async () => {
     await ctx.create('a');
     for (const rv of ['abc', '-1', '1.5', ' 1']) {
-      expectBadRequest(await failure(() => ctx.s.get(ctx.key('a'), { resourceVersion: rv }), `get with RV ${rv}`), 'invalid resource version');
+      expectBadRequest(
+        await failure(() => ctx.s.get(ctx.key('a'), { resourceVersion: rv }), `get with RV ${rv}`),
+        'invalid resource version',
+      );
     }
   });
 }

@@ -1,11 +1,4 @@
-import {
-  decodeContinue,
-  type KubeObject,
-  type Status,
-  StatusError,
-  toStatusError,
-  type WatchEvent,
-} from '@kapi/apimachinery';
+import { decodeContinue, type KubeObject, type Status, StatusError, toStatusError, type WatchEvent } from '@kapi/apimachinery';
 import { expect, it } from 'vitest';
 import type { Storage, Watch, WatchOptions } from '../interfaces.ts';
 import { isStorageError, type StorageErrorCode } from '../storage-error.ts';
@@ -130,11 +123,7 @@ export function expectTooLarge(e: unknown): void {
 }
 
 function isTooLargeStatus(e: unknown): boolean {
-  return (
-    e instanceof StatusError &&
-    e.code === 504 &&
-    !!e.status.details?.causes?.some((c) => c.type === 'ResourceVersionTooLarge')
-  );
+  return e instanceof StatusError && e.code === 504 && !!e.status.details?.causes?.some((c) => c.type === 'ResourceVersionTooLarge');
 }
 
 /** A 410 Expired (StorageError Expired or StatusError), optionally with the exact message. */
@@ -400,16 +389,24 @@ export class SuiteContext {
 
   /** Sets spec.size (a visible change). */
   resize(name: string, size: number, ns = this.ns): Promise<KubeObject> {
-    return this.update(name, (o) => {
-      (o.spec as Record<string, unknown>).size = size;
-    }, ns);
+    return this.update(
+      name,
+      (o) => {
+        (o.spec as Record<string, unknown>).size = size;
+      },
+      ns,
+    );
   }
 
   /** Sets labels. */
   relabel(name: string, labels: Record<string, string>, ns = this.ns): Promise<KubeObject> {
-    return this.update(name, (o) => {
-      o.metadata.labels = { ...labels };
-    }, ns);
+    return this.update(
+      name,
+      (o) => {
+        o.metadata.labels = { ...labels };
+      },
+      ns,
+    );
   }
 
   remove(name: string, ns = this.ns): Promise<KubeObject> {

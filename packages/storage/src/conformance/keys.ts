@@ -20,7 +20,11 @@ export function keyTests(ctx: SuiteContext, test: Test): void {
       for (const k of keys) {
         expectKeyError(await failure(() => ctx.s.get(k), `get ${k}`), why, `get ${JSON.stringify(k)}`);
         expectKeyError(await failure(() => ctx.s.list(k), `list ${k}`), why, `list ${JSON.stringify(k)}`);
-        expectKeyError(await failure(() => ctx.s.list(k, { recursive: false }), `list ${k}`), why, `non-recursive list ${JSON.stringify(k)}`);
+        expectKeyError(
+          await failure(() => ctx.s.list(k, { recursive: false }), `list ${k}`),
+          why,
+          `non-recursive list ${JSON.stringify(k)}`,
+        );
         expectKeyError(await failure(() => ctx.s.count(k), `count ${k}`), why, `count ${JSON.stringify(k)}`);
       }
     }

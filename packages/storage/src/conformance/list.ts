@@ -2,16 +2,7 @@ import { encodeContinue, type KubeObject, type ObjectList, parseFieldSelector, p
 import { expect } from 'vitest';
 import type { ListOptions } from '../interfaces.ts';
 import { MESSAGES } from '../storage-error.ts';
-import {
-  decodeToken,
-  expectBadRequest,
-  expectExpired,
-  expectTooLarge,
-  failure,
-  rvOf,
-  type SuiteContext,
-  type Test,
-} from './harness.ts';
+import { decodeToken, expectBadRequest, expectExpired, expectTooLarge, failure, rvOf, type SuiteContext, type Test } from './harness.ts';
 
 const names = (l: ObjectList): string[] => l.items.map((o) => o.metadata.name ?? '');
 
@@ -111,7 +102,10 @@ export function listTests(ctx: SuiteContext, test: Test): void {
     const c = await ctx.create('c');
     await ctx.h.compact(rvOf(a2));
     for (const rv of [rvOf(a1), rvOf(b)]) {
-      const e = await failure(() => list(ctx.dir(), { resourceVersion: String(rv), resourceVersionMatch: 'Exact' }), `Exact list at compacted ${rv}`);
+      const e = await failure(
+        () => list(ctx.dir(), { resourceVersion: String(rv), resourceVersionMatch: 'Exact' }),
+        `Exact list at compacted ${rv}`,
+      );
       expectExpired(e, MESSAGES.listExpired);
     }
     const atCompaction = await list(ctx.dir(), { resourceVersion: String(rvOf(a2)), resourceVersionMatch: 'Exact' });
@@ -124,7 +118,10 @@ export function listTests(ctx: SuiteContext, test: Test): void {
   test('Exact above the current revision is too large', async () => {
     await ctx.create('a');
     const current = await ctx.rev();
-    const e = await failure(() => list(ctx.dir(), { resourceVersion: String(current + 1000), resourceVersionMatch: 'Exact' }), 'Exact list in the future');
+    const e = await failure(
+      () => list(ctx.dir(), { resourceVersion: String(current + 1000), resourceVersionMatch: 'Exact' }),
+      'Exact list in the future',
+    );
     expectTooLarge(e);
   });
 
@@ -143,7 +140,9 @@ export function listTests(ctx: SuiteContext, test: Test): void {
   test('NotOlderThan, or no match at all, above the current revision is too large', async () => {
     await ctx.create('a');
     const future = String((await ctx.rev()) + 1000);
-    expectTooLarge(await failure(() => list(ctx.dir(), { resourceVersion: future, resourceVersionMatch: 'NotOlderThan' }), 'NotOlderThan list'));
+    expectTooLarge(
+      await failure(() => list(ctx.dir(), { resourceVersion: future, resourceVersionMatch: 'NotOlderThan' }), 'NotOlderThan list'),
+    );
     expectTooLarge(await failure(() => list(ctx.dir(), { resourceVersion: future }), 'legacy list'));
   });
 
@@ -207,7 +206,10 @@ export function listTests(ctx: SuiteContext, test: Test): void {
     for (const rv of ['abc', '-5']) {
       expectBadRequest(await failure(() => list(ctx.dir(), { resourceVersion: rv }), `list with RV ${rv}`), 'invalid resource version');
       expectBadRequest(
-        await failure(() => list(ctx.dir(), { resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' }), `NotOlderThan list with RV ${rv}`),
+        await failure(
+          () => list(ctx.dir(), { resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' }),
+          `NotOlderThan list with RV ${rv}`,
+        ),
         'invalid resource version',
       );
     }
@@ -318,9 +320,7 @@ export function listTests(ctx: SuiteContext, test: Test): void {
   });
 
   test('with a selector and a limit the page is filled from further keys', async () => {
-    const all = await ctx.createAll(
-      Array.from({ length: 10 }, (_, i) => `k${String(i).padStart(2, '0')}`),
-    );
+    const all = await ctx.createAll(Array.from({ length: 10 }, (_, i) => `k${String(i).padStart(2, '0')}`));
     for (const o of all) {
       const i = Number((o.metadata.name ?? '').slice(1));
       if (i % 2 === 0) await ctx.relabel(o.metadata.name ?? '', { app: 'web' });
@@ -378,7 +378,10 @@ export function listTests(ctx: SuiteContext, test: Test): void {
     expect(names(p1)).toEqual(['a']);
     const c2 = await ctx.resize('c', 2);
     await ctx.h.compact(rvOf(c2));
-    const e = await failure(() => list(ctx.dir(), { predicate: { limit: 1, continue: p1.metadata.continue } }), 'list with a compacted continue token');
+    const e = await failure(
+      () => list(ctx.dir(), { predicate: { limit: 1, continue: p1.metadata.continue } }),
+      'list with a compacted continue token',
+    );
     const st = expectExpired(e, MESSAGES.inconsistentContinue);
     const fresh = st.status.metadata.continue ?? '';
     expect(fresh).toBeTruthy();

@@ -1,17 +1,7 @@
 import { type KubeObject, newConflict } from '@kapi/apimachinery';
 import { expect } from 'vitest';
 import type { UpdateFunc, UpdateOptions } from '../interfaces.ts';
-import {
-  deepFreeze,
-  expectStorageError,
-  failure,
-  rvOf,
-  statusOf,
-  type SuiteContext,
-  type Test,
-  within,
-  withRV,
-} from './harness.ts';
+import { deepFreeze, expectStorageError, failure, rvOf, type SuiteContext, statusOf, type Test, within, withRV } from './harness.ts';
 
 type Spec = { size?: number; count?: number; note?: string; gen?: number };
 const spec = (o: KubeObject | null | undefined): Spec => (o?.spec ?? {}) as Spec;
@@ -269,7 +259,11 @@ export function updateTests(ctx: SuiteContext, test: Test): void {
       }
       return withSpec(cur as KubeObject, { size: 2 });
     });
-    const [r1, r2] = await within(Promise.all([first, second]), ctx.opts.eventTimeoutMs, 'two interleaved updates (does tryUpdate run under a lock?)');
+    const [r1, r2] = await within(
+      Promise.all([first, second]),
+      ctx.opts.eventTimeoutMs,
+      'two interleaved updates (does tryUpdate run under a lock?)',
+    );
     expect(secondCalls).toBe(2);
     expect(spec(r1).note).toBe('first');
     expect(spec(r2)).toMatchObject({ note: 'first', size: 2 });

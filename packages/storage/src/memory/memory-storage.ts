@@ -224,14 +224,17 @@ export class MemoryStorage implements Storage, Compactable {
     const k = normalizeKey(key);
     const range = recursive ? prefixOf(k) : k;
     const rv = parseResourceVersion(opts.resourceVersion);
+    // onClose may run inside the constructor (an already-aborted signal), before `w` exists: go through a holder.
+    const holder: { w?: Watcher } = {};
     const w: Watcher = {
-      queue: new WatchQueue({ signal: opts.signal, maxQueued: this.#queueLimit, onClose: () => this.#unregister(w) }),
+      queue: new WatchQueue({ signal: opts.signal, maxQueued: this.#queueLimit, onClose: () => holder.w && this.#unregister(holder.w) }),
       key: range,
       recursive,
       pred: opts.predicate,
       progressNotify: opts.progressNotify ?? false,
       active: false,
     };
+    holder.w = w;
     if (w.queue.ended) return w.queue;
     if (this.#closed) {
       w.queue.end();
