@@ -97,7 +97,12 @@ export const fieldErrors = {
     badValue: actual,
     detail: `must have at most ${max} items`,
   }),
-  typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail }),
+  typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({
+    type: 'FieldValueTypeInvalid',
+    field,
+    badValue,
+    detail,
+  }),
   internal: (field: string, err: unknown): FieldError => ({
     type: 'InternalError',
     field,

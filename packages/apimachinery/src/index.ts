@@ -1,3 +1,61 @@
+export { type Clock, FakeClock, realClock, type TimerHandle } from './clock.ts';
+export { cleanPath, type DecodedContinue, decodeContinue, encodeContinue } from './continue-token.ts';
+export {
+  type FieldError,
+  type FieldErrorType,
+  fieldErrorBody,
+  fieldErrorMessage,
+  fieldErrors,
+  fieldErrorsMessage,
+  OMIT_VALUE,
+} from './field-error.ts';
+export {
+  everythingFields,
+  type FieldOperator,
+  type FieldRequirement,
+  type FieldSelector,
+  type Fields,
+  fieldSelectorFromSet,
+  parseFieldSelector,
+} from './fields.ts';
+export {
+  formatGroupKind,
+  formatGroupResource,
+  formatGroupVersion,
+  type GroupKind,
+  type GroupResource,
+  type GroupVersion,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  groupVersionKindOf,
+  parseGroupResource,
+  parseGroupVersion,
+} from './group-version.ts';
+export {
+  everythingLabels,
+  type LabelOperator,
+  type LabelRequirement,
+  type LabelSelector,
+  type Labels,
+  labelSelectorFromMetav1,
+  labelSelectorFromSet,
+  type MetaV1LabelSelector,
+  parseLabelSelector,
+} from './labels.ts';
+export {
+  generateNameSuffix,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  maskTrailingDash,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  simpleNameGenerator,
+} from './names.ts';
+export { applyJsonPatch, applyMergePatch, createMergePatch, type JsonPatchOperation } from './patch.ts';
+export { formatResourceVersion, parseResourceVersion } from './resource-version.ts';
+export * from './status-error.ts';
 export type {
   KubeObject,
   ListMeta,
@@ -13,61 +71,3 @@ export type {
   WatchEventType,
 } from './types.ts';
 export { INITIAL_EVENTS_END_ANNOTATION } from './types.ts';
-export {
-  formatGroupKind,
-  formatGroupResource,
-  formatGroupVersion,
-  groupVersionKindOf,
-  parseGroupResource,
-  parseGroupVersion,
-  type GroupKind,
-  type GroupResource,
-  type GroupVersion,
-  type GroupVersionKind,
-  type GroupVersionResource,
-} from './group-version.ts';
-export {
-  fieldErrorBody,
-  fieldErrorMessage,
-  fieldErrors,
-  fieldErrorsMessage,
-  OMIT_VALUE,
-  type FieldError,
-  type FieldErrorType,
-} from './field-error.ts';
-export * from './status-error.ts';
-export { formatResourceVersion, parseResourceVersion } from './resource-version.ts';
-export { cleanPath, decodeContinue, encodeContinue, type DecodedContinue } from './continue-token.ts';
-export { FakeClock, realClock, type Clock, type TimerHandle } from './clock.ts';
-export {
-  everythingLabels,
-  labelSelectorFromMetav1,
-  labelSelectorFromSet,
-  parseLabelSelector,
-  type LabelOperator,
-  type LabelRequirement,
-  type Labels,
-  type LabelSelector,
-  type MetaV1LabelSelector,
-} from './labels.ts';
-export {
-  everythingFields,
-  fieldSelectorFromSet,
-  parseFieldSelector,
-  type FieldOperator,
-  type FieldRequirement,
-  type Fields,
-  type FieldSelector,
-} from './fields.ts';
-export {
-  generateNameSuffix,
-  isDNS1123Label,
-  isDNS1123Subdomain,
-  isQualifiedName,
-  isValidLabelValue,
-  maskTrailingDash,
-  nameIsDNSLabel,
-  nameIsDNSSubdomain,
-  simpleNameGenerator,
-} from './names.ts';
-export { applyJsonPatch, applyMergePatch, createMergePatch, type JsonPatchOperation } from './patch.ts';

@@ -287,12 +287,12 @@ function mergeInto(target: unknown, patch: unknown): unknown {
 
 /**
  * Applies an RFC 7386 merge patch: objects merge key by key, `null` deletes a key, arrays and scalars
- * replace, and a patch that is not an object replaces the whole document (kube-apiserver's HTTP handler
- * only ever receives objects). `doc` is never mutated; the result shares nothing with either input.
- * A patch that is not a JSON value is 400 "Invalid JSON Patch", as kube-apiserver words it.
+ * replace, and an array patch replaces the whole document. `doc` is never mutated; the result shares nothing
+ * with either input. A top-level `null` or scalar patch, or one that is not a JSON value, is 400
+ * "Invalid JSON Patch": RFC 7386 would replace the document with it, kube-apiserver refuses it.
  */
 export function applyMergePatch(doc: unknown, patch: unknown): unknown {
-  if (!isJsonValue(patch)) throw newBadRequest('Invalid JSON Patch');
+  if (!isJsonValue(patch) || patch === null || typeof patch !== 'object') throw newBadRequest('Invalid JSON Patch');
   return mergeInto(doc, patch);
 }
 

@@ -9,7 +9,8 @@ export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
   // kube-apiserver wraps the strconv error in a field error on "resourceVersion".
   const q = JSON.stringify(rv);
-  const invalid = (why: string) => newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${q}: strconv.ParseUint: parsing ${q}: ${why}`);
+  const invalid = (why: string) =>
+    newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${q}: strconv.ParseUint: parsing ${q}: ${why}`);
   if (!/^[0-9]+$/.test(rv)) throw invalid('invalid syntax');
   const n = Number(rv);
   if (!Number.isSafeInteger(n)) throw invalid('value out of range');

@@ -58,7 +58,10 @@ function clean(d: StatusDetails): StatusDetails | undefined {
 export class StatusError extends Error {
   readonly status: Status;
 
-  constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] }, options?: { cause?: unknown }) {
+  constructor(
+    status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] },
+    options?: { cause?: unknown },
+  ) {
     super(status.message ?? status.reason ?? 'unknown error', options);
     this.name = 'StatusError';
     const details = status.details ? clean(status.details) : undefined;
@@ -138,10 +141,15 @@ export const newGone = (message: string): StatusError => make(410, 'Gone', messa
 /** 410 Expired: a resourceVersion or continue token older than the store's history. */
 export const newResourceExpired = (message: string): StatusError => make(410, 'Expired', message);
 /** 413. */
-export const newRequestEntityTooLarge = (message: string): StatusError => make(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
+export const newRequestEntityTooLarge = (message: string): StatusError =>
+  make(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
 /** 415: the body's content type is not one the server reads. */
 export function newUnsupportedMediaType(accepted: readonly string[]): StatusError {
-  return make(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  return make(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 }
 /** 415 with a message of the caller's (e.g. a patch type not served yet). */
 export const newUnsupportedMediaTypeMessage = (message: string): StatusError => make(415, 'UnsupportedMediaType', message);
@@ -181,7 +189,10 @@ export function newTimeout(message: string, retryAfterSeconds = 0): StatusError 
 /** 504 for a read at a resourceVersion the store has not reached: carries a ResourceVersionTooLarge cause. */
 export function newTooLargeResourceVersion(requested: number | bigint, current: number | bigint, retryAfterSeconds = 1): StatusError {
   const err = newTimeout(`Too large resource version: ${requested}, current: ${current}`, retryAfterSeconds);
-  err.status.details = { ...err.status.details, causes: [{ type: CAUSE_RESOURCE_VERSION_TOO_LARGE, message: 'Too large resource version' }] };
+  err.status.details = {
+    ...err.status.details,
+    causes: [{ type: CAUSE_RESOURCE_VERSION_TOO_LARGE, message: 'Too large resource version' }],
+  };
   return err;
 }
 

@@ -15,7 +15,11 @@ function widget(i: number): KubeObject {
     apiVersion: 'example.kapi.dev/v1',
     kind: 'Widget',
     metadata: { name: `w-${i}`, namespace: 'default', uid: `uid-${i}`, labels: { app: 'bench', shard: String(i % 10) } },
-    spec: { replicas: 3, selector: { matchLabels: { app: 'bench' } }, template: { image: 'registry.example/widget:1.0', args: ['--a', '--b'] } },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'bench' } },
+      template: { image: 'registry.example/widget:1.0', args: ['--a', '--b'] },
+    },
     status: { replicas: 3 },
   };
 }
@@ -161,7 +165,8 @@ for (let i = 0; i < N; i++) {
   let got = 0;
   for (let i = 0; i < WATCHERS; i++) floor.listeners.push(() => void got++);
   const base = await timeOps(WATCH_WRITES * WATCHERS, async () => {
-    for (let i = 0; i < WATCH_WRITES; i++) floor.write(keys[i] as string, { ...(floor.map.get(keys[i] as string) as KubeObject), spec: { round: i } });
+    for (let i = 0; i < WATCH_WRITES; i++)
+      floor.write(keys[i] as string, { ...(floor.map.get(keys[i] as string) as KubeObject), spec: { round: i } });
   });
   rows.push([`watch events (${WATCHERS} watchers)`, kapi, base]);
 }

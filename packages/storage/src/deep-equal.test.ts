@@ -12,7 +12,9 @@ describe('jsonEqual', () => {
     expect(jsonEqual('1', 1)).toBe(false);
   });
   it('sameStoredObject ignores metadata.resourceVersion only', () => {
-    expect(sameStoredObject({ metadata: { name: 'a', resourceVersion: '1' } }, { metadata: { name: 'a', resourceVersion: '9' } })).toBe(true);
+    expect(sameStoredObject({ metadata: { name: 'a', resourceVersion: '1' } }, { metadata: { name: 'a', resourceVersion: '9' } })).toBe(
+      true,
+    );
     expect(sameStoredObject({ metadata: { name: 'a' } }, { metadata: { name: 'b' } })).toBe(false);
   });
   it('deepFreeze freezes nested values', () => {

@@ -1,3 +1,4 @@
+export { deepFreeze, jsonEqual, sameStoredObject } from './deep-equal.ts';
 export type {
   Compactable,
   CreateOptions,
@@ -12,14 +13,9 @@ export type {
   Watch,
   WatchOptions,
 } from './interfaces.ts';
-export {
-  isStorageError,
-  MESSAGES,
-  StorageError,
-  storageErrors,
-  type StorageErrorCode,
-  type StorageErrorDetails,
-} from './storage-error.ts';
+export { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
+export { continueAfter, type ListPlan, planList, resolveReadRevision } from './list-plan.ts';
+export { type MemoryCompactionPolicy, MemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.ts';
 export {
   type AttrFunc,
   defaultAttrs,
@@ -28,8 +24,12 @@ export {
   predicateMatches,
   type SelectionPredicate,
 } from './selection-predicate.ts';
-export { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
-export { continueAfter, type ListPlan, planList, resolveReadRevision } from './list-plan.ts';
+export {
+  isStorageError,
+  MESSAGES,
+  StorageError,
+  type StorageErrorCode,
+  type StorageErrorDetails,
+  storageErrors,
+} from './storage-error.ts';
 export { WatchQueue, type WatchQueueOptions } from './watch-queue.ts';
-export { deepFreeze, jsonEqual, sameStoredObject } from './deep-equal.ts';
-export { type MemoryCompactionPolicy, MemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.ts';

@@ -16,7 +16,10 @@ describe('planList', () => {
   });
 
   it('NotOlderThan sets a lower bound; Exact pins the revision', () => {
-    expect(planList(P, { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan' })).toMatchObject({ minRevision: 7, readAt: undefined });
+    expect(planList(P, { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan' })).toMatchObject({
+      minRevision: 7,
+      readAt: undefined,
+    });
     expect(planList(P, { resourceVersion: '7', resourceVersionMatch: 'Exact' })).toMatchObject({ minRevision: 0, readAt: 7 });
   });
 
@@ -39,7 +42,11 @@ describe('planList', () => {
 
   it('continue: starts at the token key, reads at its revision, and refuses an explicit resourceVersion', () => {
     const token = encodeContinue(`${P}/ns/b\u0000`, `${P}/`, 12);
-    expect(planList(P, { predicate: { continue: token, limit: 1 } })).toMatchObject({ startKey: `${P}/ns/b\u0000`, readAt: 12, continuing: true });
+    expect(planList(P, { predicate: { continue: token, limit: 1 } })).toMatchObject({
+      startKey: `${P}/ns/b\u0000`,
+      readAt: 12,
+      continuing: true,
+    });
     expect(planList(P, { resourceVersion: '0', predicate: { continue: token } }).readAt).toBe(12);
     expect(() => planList(P, { resourceVersion: '5', predicate: { continue: token } })).toThrow(
       'specifying resource version is not allowed when using continue',

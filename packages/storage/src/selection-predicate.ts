@@ -1,4 +1,4 @@
-import type { Fields, FieldSelector, KubeObject, Labels, LabelSelector } from '@kapi/apimachinery';
+import type { FieldSelector, Fields, KubeObject, LabelSelector, Labels } from '@kapi/apimachinery';
 
 /** What selectors see of an object: its labels, and the fields a field selector may name. */
 export interface ObjectAttributes {

@@ -1,4 +1,5 @@
 import {
+  type FieldError,
   newAlreadyExists,
   newConflict,
   newInternalError,
@@ -7,7 +8,6 @@ import {
   newResourceExpired,
   newServerTimeout,
   newTooLargeResourceVersion,
-  type FieldError,
   type ResourceRef,
   type StatusError,
 } from '@kapi/apimachinery';

@@ -5,7 +5,12 @@ import { MemoryStorage } from './memory-storage.ts';
 
 // Behaviour particular to the in-memory backend; the shared contract is covered by the conformance suite.
 const P = '/registry/widgets/ns';
-const obj = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Widget', metadata: { name }, ...extra });
+const obj = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Widget',
+  metadata: { name },
+  ...extra,
+});
 
 async function take(w: AsyncIterable<WatchEvent>, n: number): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];

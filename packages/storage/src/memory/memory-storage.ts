@@ -25,8 +25,8 @@ import type {
 } from '../interfaces.ts';
 import { normalizeKey, prefixOf } from '../keys.ts';
 import { continueAfter, planList, resolveReadRevision } from '../list-plan.ts';
-import { type SelectionPredicate, predicateMatches } from '../selection-predicate.ts';
-import { MESSAGES, StorageError, storageErrors } from '../storage-error.ts';
+import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
+import { MESSAGES, type StorageError, storageErrors } from '../storage-error.ts';
 import { WatchQueue } from '../watch-queue.ts';
 import { type Change, MvccStore } from './mvcc-store.ts';
 
@@ -102,7 +102,8 @@ export class MemoryStorage implements Storage, Compactable {
     const existing = this.#store.latest(k);
     if (existing?.obj) throw storageErrors.keyExists(k, existing.rev);
     const stored = this.#commit(k, obj);
-    if (opts.ttlSeconds !== undefined && opts.ttlSeconds > 0) this.#expireLater(k, Number(stored.metadata.resourceVersion), opts.ttlSeconds);
+    if (opts.ttlSeconds !== undefined && opts.ttlSeconds > 0)
+      this.#expireLater(k, Number(stored.metadata.resourceVersion), opts.ttlSeconds);
     return stored;
   }
 
@@ -315,7 +316,8 @@ export class MemoryStorage implements Storage, Compactable {
     } catch (err) {
       throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
     }
-    if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) throw storageErrors.invalidObject(key, 'object must be a JSON object');
+    if (typeof copy !== 'object' || copy === null || Array.isArray(copy))
+      throw storageErrors.invalidObject(key, 'object must be a JSON object');
     copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
     deepFreeze(copy);
     const change = this.#store.write(key, copy, this.#clock.now());
@@ -404,7 +406,10 @@ export class MemoryStorage implements Storage, Compactable {
 function checkPreconditions(key: string, pre: Preconditions | undefined, obj: KubeObject): StorageError | undefined {
   if (!pre) return undefined;
   if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
-    return storageErrors.conflict(key, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+    return storageErrors.conflict(
+      key,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
+    );
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
     return storageErrors.conflict(
