@@ -27,10 +27,15 @@ function widget(i: number): KubeObject {
 const objs = Array.from({ length: N }, (_, i) => widget(i));
 const keys = objs.map((o) => PREFIX + o.metadata.name);
 
-async function best(rounds: number, run: () => Promise<number>): Promise<number> {
-  let top = 0;
-  for (let r = 0; r < rounds; r++) top = Math.max(top, await run());
-  return top;
+/** Best of `rounds` for kapi and the floor, alternating rounds so both see the same JIT and GC conditions. */
+async function pair(rounds: number, kapi: () => Promise<number>, floor: () => Promise<number>): Promise<[number, number]> {
+  let k = 0;
+  let f = 0;
+  for (let r = 0; r < rounds; r++) {
+    k = Math.max(k, await kapi());
+    f = Math.max(f, await floor());
+  }
+  return [k, f];
 }
 
 async function timeOps(ops: number, fn: () => Promise<void> | void): Promise<number> {
@@ -62,19 +67,22 @@ const rows: [string, number, number][] = [];
 
 // create
 {
-  const kapi = await best(3, async () => {
-    const s = new MemoryStorage({ compaction: false });
-    return timeOps(N, async () => {
-      for (let i = 0; i < N; i++) await s.create(keys[i] as string, objs[i] as KubeObject);
-    });
-  });
-  const floor = await best(3, async () => {
-    const m = new MapFloor();
-    return timeOps(N, async () => {
-      for (let i = 0; i < N; i++) m.write(keys[i] as string, objs[i] as KubeObject);
-    });
-  });
-  rows.push(['create', kapi, floor]);
+  const [kapi, base] = await pair(
+    5,
+    async () => {
+      const s = new MemoryStorage({ compaction: false });
+      return timeOps(N, async () => {
+        for (let i = 0; i < N; i++) await s.create(keys[i] as string, objs[i] as KubeObject);
+      });
+    },
+    async () => {
+      const m = new MapFloor();
+      return timeOps(N, async () => {
+        for (let i = 0; i < N; i++) m.write(keys[i] as string, objs[i] as KubeObject);
+      });
+    },
+  );
+  rows.push(['create', kapi, base]);
 }
 
 const storage = new MemoryStorage({ compaction: false });
@@ -86,15 +94,16 @@ for (let i = 0; i < N; i++) {
 
 // get
 {
-  const kapi = await best(3, () =>
-    timeOps(N, async () => {
-      for (let i = 0; i < N; i++) await storage.get(keys[i] as string);
-    }),
-  );
-  const base = await best(3, () =>
-    timeOps(N, async () => {
-      for (let i = 0; i < N; i++) await floor.get(keys[i] as string);
-    }),
+  const [kapi, base] = await pair(
+    5,
+    () =>
+      timeOps(N, async () => {
+        for (let i = 0; i < N; i++) await storage.get(keys[i] as string);
+      }),
+    () =>
+      timeOps(N, async () => {
+        for (let i = 0; i < N; i++) await floor.get(keys[i] as string);
+      }),
   );
   rows.push(['get', kapi, base]);
 }
@@ -105,75 +114,108 @@ for (let i = 0; i < N; i++) {
     const c = cur as KubeObject & { status: { replicas: number } };
     return { ...c, status: { replicas: c.status.replicas + 1 } };
   };
-  const kapi = await best(3, () =>
-    timeOps(N, async () => {
-      for (let i = 0; i < N; i++) await storage.guaranteedUpdate(keys[i] as string, bump);
-    }),
-  );
-  const base = await best(3, () =>
-    timeOps(N, async () => {
-      for (let i = 0; i < N; i++) {
-        const k = keys[i] as string;
-        floor.write(k, bump(floor.map.get(k) ?? null));
-      }
-    }),
+  const [kapi, base] = await pair(
+    5,
+    () =>
+      timeOps(N, async () => {
+        for (let i = 0; i < N; i++) await storage.guaranteedUpdate(keys[i] as string, bump);
+      }),
+    () =>
+      timeOps(N, async () => {
+        for (let i = 0; i < N; i++) {
+          const k = keys[i] as string;
+          floor.write(k, bump(floor.map.get(k) ?? null));
+        }
+      }),
   );
   rows.push(['guaranteedUpdate', kapi, base]);
 }
 
-// list of 10,000
+// list of 10,000 (10 lists per round)
 {
-  const kapi = await best(5, () =>
-    timeOps(1, async () => {
-      const l = await storage.list(PREFIX);
-      if (l.items.length !== N) throw new Error(`listed ${l.items.length}`);
-    }),
-  );
-  const base = await best(5, () =>
-    timeOps(1, async () => {
-      const items: KubeObject[] = [];
-      for (const [k, v] of floor.map) if (k.startsWith(PREFIX)) items.push(v);
-      items.sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
-    }),
+  const [kapi, base] = await pair(
+    5,
+    () =>
+      timeOps(10, async () => {
+        for (let r = 0; r < 10; r++) {
+          const l = await storage.list(PREFIX);
+          if (l.items.length !== N) throw new Error(`listed ${l.items.length}`);
+        }
+      }),
+    () =>
+      timeOps(10, async () => {
+        for (let r = 0; r < 10; r++) {
+          const items: KubeObject[] = [];
+          for (const [k, v] of floor.map) if (k.startsWith(PREFIX)) items.push(v);
+          items.sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1));
+        }
+      }),
   );
   rows.push([`list ${N}`, kapi, base]);
 }
 
-// watch delivery: WATCH_WRITES writes, each to WATCHERS watchers; figure = events delivered per second.
-{
-  const from = await storage.currentResourceVersion();
-  const watches = Array.from({ length: WATCHERS }, () => storage.watch(PREFIX, { resourceVersion: from }));
+/** The floor's watcher: an array and a resolver, the least an async stream can be. */
+function floorStream(): { push(o: KubeObject): void; next(): Promise<KubeObject> } {
+  const q: KubeObject[] = [];
+  let wake: ((o: KubeObject) => void) | undefined;
+  return {
+    push(o) {
+      if (wake) {
+        const w = wake;
+        wake = undefined;
+        w(o);
+      } else q.push(o);
+    },
+    next() {
+      const o = q.shift();
+      return o ? Promise.resolve(o) : new Promise((r) => (wake = r));
+    },
+  };
+}
+
+/** WATCH_WRITES updates, each delivered to WATCHERS readers; returns events delivered per second. */
+async function deliver(write: (i: number) => Promise<unknown> | unknown, streams: { next(): Promise<unknown> }[]): Promise<number> {
   let received = 0;
   const done = Promise.all(
-    watches.map(async (w) => {
-      const it = w[Symbol.asyncIterator]();
+    streams.map(async (w) => {
       for (let i = 0; i < WATCH_WRITES; i++) {
-        await it.next();
+        await w.next();
         received++;
       }
     }),
   );
-  const kapi = await timeOps(WATCH_WRITES * WATCHERS, async () => {
-    for (let i = 0; i < WATCH_WRITES; i++) {
-      await storage.guaranteedUpdate(keys[i] as string, (c) => ({ ...(c as KubeObject), spec: { round: i } }));
-    }
+  const rate = await timeOps(WATCH_WRITES * WATCHERS, async () => {
+    for (let i = 0; i < WATCH_WRITES; i++) await write(i);
     await done;
   });
   if (received !== WATCH_WRITES * WATCHERS) throw new Error(`received ${received}`);
-  for (const w of watches) w.stop();
+  return rate;
+}
 
-  let got = 0;
-  for (let i = 0; i < WATCHERS; i++) floor.listeners.push(() => void got++);
-  const base = await timeOps(WATCH_WRITES * WATCHERS, async () => {
-    for (let i = 0; i < WATCH_WRITES; i++)
-      floor.write(keys[i] as string, { ...(floor.map.get(keys[i] as string) as KubeObject), spec: { round: i } });
-  });
+// watch: events delivered per second to WATCHERS readers
+{
+  const kapi = await (async () => {
+    const from = await storage.currentResourceVersion();
+    const watches = Array.from({ length: WATCHERS }, () => storage.watch(PREFIX, { resourceVersion: from }));
+    const rate = await deliver(
+      (i) => storage.guaranteedUpdate(keys[i] as string, (c) => ({ ...(c as KubeObject), spec: { round: i } })),
+      watches.map((w) => w[Symbol.asyncIterator]()),
+    );
+    for (const w of watches) w.stop();
+    return rate;
+  })();
+  const streams = Array.from({ length: WATCHERS }, () => floorStream());
+  for (const st of streams) floor.listeners.push((o) => st.push(o));
+  const base = await deliver(
+    (i) => floor.write(keys[i] as string, { ...(floor.map.get(keys[i] as string) as KubeObject), spec: { round: i } }),
+    streams,
+  );
   rows.push([`watch events (${WATCHERS} watchers)`, kapi, base]);
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
 console.log(`@kapi/storage MemoryStorage vs a plain Map (the floor), ops/s, node ${process.version}`);
-console.log('floor: Map + revision counter + structuredClone per write; async get; watch floor = synchronous callbacks (no streams)');
+console.log('floor: Map + revision counter + structuredClone per write; async get; one array+resolver stream per watcher');
 console.log(`${'operation'.padEnd(32)}${'kapi'.padStart(12)}${'floor'.padStart(12)}   ratio`);
 for (const [name, kapi, base] of rows) console.log(`${name.padEnd(32)}${fmt(kapi)}${fmt(base)}   ${(kapi / base).toFixed(2)}`);
 await storage.close();

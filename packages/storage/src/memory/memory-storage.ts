@@ -137,18 +137,18 @@ export class MemoryStorage implements Storage, Compactable {
     let lastKey = '';
     let more = false;
     let remaining = 0;
-    const keys = store.keysFrom(store.lowerBound(plan.startKey), plan.prefix);
-    for (const k of keys) {
+    const all = plan.unfiltered;
+    for (const k of store.keysFrom(plan.startKey, plan.prefix)) {
       const obj = read(k);
       if (!obj) continue;
       if (plan.limit > 0 && items.length >= plan.limit) {
         more = true;
-        if (!plan.unfiltered) break;
+        if (!all) break;
         remaining++;
         continue;
       }
       lastKey = k;
-      if (predicateMatches(pred, obj)) items.push(obj);
+      if (all || predicateMatches(pred, obj)) items.push(obj);
     }
     const metadata: ObjectList['metadata'] = { resourceVersion: String(rev) };
     if (more) {
@@ -249,7 +249,7 @@ export class MemoryStorage implements Storage, Compactable {
         return w.queue;
       }
       const at = store.rev;
-      for (const key2 of recursive ? store.keysFrom(store.lowerBound(range), range) : [range]) {
+      for (const key2 of recursive ? store.keysFrom(range, range) : [range]) {
         const obj = store.latest(key2)?.obj;
         if (obj && predicateMatches(w.pred, obj)) w.queue.push({ type: 'ADDED', object: obj });
       }
@@ -274,7 +274,7 @@ export class MemoryStorage implements Storage, Compactable {
     const prefix = prefixOf(k);
     const store = this.#store;
     let n = 0;
-    for (const key2 of store.keysFrom(store.lowerBound(prefix), prefix)) if (store.latest(key2)?.obj) n++;
+    for (const key2 of store.keysFrom(prefix, prefix)) if (store.latest(key2)?.obj) n++;
     return n;
   }
 

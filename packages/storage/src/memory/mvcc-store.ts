@@ -98,14 +98,15 @@ export class MvccStore {
     return lo;
   }
 
-  /** Keys (possibly deleted ones still in history) from index `i`; stop when one leaves `prefix`. */
-  *keysFrom(i: number, prefix: string): Generator<string> {
+  /** Keys (deleted ones still in history included) from `start` on while they begin with `prefix`, in order. */
+  keysFrom(start: string, prefix: string): string[] {
     const a = this.#sorted;
-    for (; i < a.length; i++) {
-      const k = a[i] as string;
-      if (!k.startsWith(prefix)) return;
-      yield k;
-    }
+    const from = this.lowerBound(start);
+    // Strings sort by UTF-16 code unit, so every key under `prefix` sorts below prefix + U+FFFF, except keys with a
+    // literal U+FFFF right after the prefix: the loop picks those up.
+    let end = Math.max(from, this.lowerBound(`${prefix}\uffff`));
+    while (end < a.length && (a[end] as string).startsWith(prefix)) end++;
+    return a.slice(from, end);
   }
 
   /** Changes with revision > `after`, in order. Caller checks `after` against `compacted`. */
