@@ -4,6 +4,7 @@ import {
   newConflict,
   newInternalError,
   newInvalid,
+  newRequestEntityTooLarge,
   newNotFound,
   newResourceExpired,
   newServerTimeout,
@@ -20,7 +21,8 @@ export type StorageErrorCode =
   | 'Unreachable'
   | 'Expired'
   | 'TooLargeResourceVersion'
-  | 'InvalidKey';
+  | 'InvalidKey'
+  | 'RequestTooLarge';
 
 export interface StorageErrorDetails {
   key?: string;
@@ -71,6 +73,8 @@ export class StorageError extends Error {
         return newTooLargeResourceVersion(this.details.resourceVersion ?? 0, this.details.currentRevision ?? 0, 1);
       case 'Unreachable':
         return newServerTimeout(resource, 'request', 2);
+      case 'RequestTooLarge':
+        return newRequestEntityTooLarge(this.message);
       case 'InvalidObject':
         return this.details.fieldErrors?.length ? newInvalid(resource as string, n, this.details.fieldErrors) : newInternalError(this);
       default:
@@ -107,5 +111,8 @@ export const storageErrors = {
       resourceVersion: requested,
       currentRevision: current,
     }),
+  /** The backend refuses requests this large (etcd: --max-request-bytes, 1.5 MiB by default). Nothing was written. */
+  requestTooLarge: (key: string, bytes: number, limit: number) =>
+    new StorageError('RequestTooLarge', `object of ${bytes} bytes exceeds the storage request limit of ${limit} bytes`, { key }),
   invalidKey: (key: string, why: 'empty key' | 'invalid key') => new StorageError('InvalidKey', `${why}: ${JSON.stringify(key)}`, { key }),
 };
