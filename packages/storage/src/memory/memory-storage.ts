@@ -162,13 +162,8 @@ export class MemoryStorage implements Storage, Compactable {
     const k = normalizeKey(key);
     let cached = opts.cachedExisting;
     for (;;) {
-      this.#assertOpen(k);
-      const fromCache = cached !== undefined;
-      const latest = this.#store.latest(k)?.obj ?? null;
-      const current = cached ?? latest;
+      const { latest, current, stale } = this.#readForWrite(k, cached);
       cached = undefined;
-      // A stale cached object gets one fresh look before any error it caused is reported.
-      const stale = fromCache && current !== latest && current?.metadata.resourceVersion !== latest?.metadata.resourceVersion;
       if (!current && !opts.ignoreNotFound) throw storageErrors.keyNotFound(k);
       const failed = current ? checkPreconditions(k, opts.preconditions, current) : undefined;
       if (failed) {
@@ -194,12 +189,8 @@ export class MemoryStorage implements Storage, Compactable {
     const k = normalizeKey(key);
     let cached = opts.cachedExisting;
     for (;;) {
-      this.#assertOpen(k);
-      const fromCache = cached !== undefined;
-      const latest = this.#store.latest(k)?.obj ?? null;
-      const current = cached ?? latest;
+      const { latest, current, stale } = this.#readForWrite(k, cached);
       cached = undefined;
-      const stale = fromCache && current?.metadata.resourceVersion !== latest?.metadata.resourceVersion;
       if (!current) throw storageErrors.keyNotFound(k);
       const failed = checkPreconditions(k, opts.preconditions, current);
       if (failed) {
@@ -301,6 +292,17 @@ export class MemoryStorage implements Storage, Compactable {
     if (this.#compactionTimer) this.#clock.clearTimeout(this.#compactionTimer);
     this.#progressTimer = this.#compactionTimer = undefined;
     for (const w of [...this.#watchers]) w.queue.end();
+  }
+
+  /**
+   * The state a write starts from: the caller's cached object if given, else the latest. A stale cached object gets
+   * one fresh look before any error it caused is reported (the caller retries when `stale`).
+   */
+  #readForWrite(key: string, cached: KubeObject | undefined): { latest: KubeObject | null; current: KubeObject | null; stale: boolean } {
+    this.#assertOpen(key);
+    const latest = this.#store.latest(key)?.obj ?? null;
+    if (cached === undefined) return { latest, current: latest, stale: false };
+    return { latest, current: cached, stale: cached !== latest && cached.metadata.resourceVersion !== latest?.metadata.resourceVersion };
   }
 
   #assertOpen(key: string): void {
