@@ -16,6 +16,7 @@ export type {
 export { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
 export { continueAfter, type ListPlan, planList, resolveReadRevision } from './list-plan.ts';
 export { type MemoryCompactionPolicy, MemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.ts';
+export { checkPreconditions } from './preconditions.ts';
 export {
   type AttrFunc,
   defaultAttrs,
@@ -32,4 +33,5 @@ export {
   type StorageErrorDetails,
   storageErrors,
 } from './storage-error.ts';
+export { bookmarkObject, lastStateAt, type StoredChange, watchEventFor } from './watch-event.ts';
 export { WatchQueue, type WatchQueueOptions } from './watch-queue.ts';

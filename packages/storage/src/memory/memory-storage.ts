@@ -1,13 +1,11 @@
 import {
   type Clock,
-  INITIAL_EVENTS_END_ANNOTATION,
   type KubeObject,
   newResourceExpired,
   type ObjectList,
   parseResourceVersion,
   realClock,
   type TimerHandle,
-  type WatchEvent,
 } from '@kapi/apimachinery';
 import { deepFreeze, sameStoredObject } from '../deep-equal.ts';
 import type {
@@ -16,7 +14,6 @@ import type {
   DeleteOptions,
   GetOptions,
   ListOptions,
-  Preconditions,
   Storage,
   UpdateFunc,
   UpdateOptions,
@@ -25,8 +22,10 @@ import type {
 } from '../interfaces.ts';
 import { normalizeKey, prefixOf } from '../keys.ts';
 import { continueAfter, planList, resolveReadRevision } from '../list-plan.ts';
+import { checkPreconditions } from '../preconditions.ts';
 import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
-import { MESSAGES, type StorageError, storageErrors } from '../storage-error.ts';
+import { MESSAGES, storageErrors } from '../storage-error.ts';
+import { bookmarkObject, lastStateAt, watchEventFor } from '../watch-event.ts';
 import { WatchQueue } from '../watch-queue.ts';
 import { type Change, MvccStore } from './mvcc-store.ts';
 
@@ -245,7 +244,7 @@ export class MemoryStorage implements Storage, Compactable {
         if (obj && predicateMatches(w.pred, obj)) w.queue.push({ type: 'ADDED', object: obj });
       }
       if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
-        w.queue.push({ type: 'BOOKMARK', object: bookmark(at, true) });
+        w.queue.push({ type: 'BOOKMARK', object: bookmarkObject(at, true) });
       }
     } else if (rv > 0) {
       // Watching from rv replays changes from rv+1; that needs history at rv+1 (etcd's rule).
@@ -331,7 +330,7 @@ export class MemoryStorage implements Storage, Compactable {
   #remove(key: string): KubeObject {
     const change = this.#store.write(key, null, this.#clock.now());
     this.#dispatch(change);
-    return deletedAt(change);
+    return lastStateAt(change.prev as KubeObject, change.rev);
   }
 
   #dispatch(change: Change): void {
@@ -341,11 +340,7 @@ export class MemoryStorage implements Storage, Compactable {
   /** Sends `change` to `w` as its predicate sees it: ADDED / MODIFIED / DELETED, or nothing. */
   #deliver(w: Watcher, change: Change): void {
     if (w.recursive ? !change.key.startsWith(w.key) : change.key !== w.key) return;
-    const cur = change.obj !== null && predicateMatches(w.pred, change.obj);
-    const prev = change.prev !== null && predicateMatches(w.pred, change.prev);
-    let event: WatchEvent | undefined;
-    if (cur) event = { type: prev ? 'MODIFIED' : 'ADDED', object: change.obj as KubeObject };
-    else if (prev) event = { type: 'DELETED', object: deletedAt(change) };
+    const event = watchEventFor(w.pred, change);
     if (!event) return;
     w.active = true;
     w.queue.push(event);
@@ -373,7 +368,7 @@ export class MemoryStorage implements Storage, Compactable {
       for (const w of this.#watchers) {
         if (!w.progressNotify) continue;
         any = true;
-        if (!w.active) w.queue.push({ type: 'BOOKMARK', object: bookmark(this.#store.rev, false) });
+        if (!w.active) w.queue.push({ type: 'BOOKMARK', object: bookmarkObject(this.#store.rev) });
         w.active = false;
       }
       if (any) this.#scheduleProgress();
@@ -403,34 +398,4 @@ export class MemoryStorage implements Storage, Compactable {
     const target = Math.min(...targets);
     if (target > store.compacted) store.compact(target);
   }
-}
-
-function checkPreconditions(key: string, pre: Preconditions | undefined, obj: KubeObject): StorageError | undefined {
-  if (!pre) return undefined;
-  if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
-    return storageErrors.conflict(
-      key,
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
-    );
-  }
-  if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
-    return storageErrors.conflict(
-      key,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
-    );
-  }
-  return undefined;
-}
-
-/** The last state before `change`, stamped with the change's revision (what DELETED events and delete() return). */
-function deletedAt(change: Change): KubeObject {
-  const prev = change.prev as KubeObject;
-  return Object.freeze({ ...prev, metadata: Object.freeze({ ...prev.metadata, resourceVersion: String(change.rev) }) });
-}
-
-/** A BOOKMARK's object: only metadata.resourceVersion (and the initial-events-end annotation when it ends them). */
-function bookmark(rev: number, initialEventsEnd: boolean): KubeObject {
-  const metadata: KubeObject['metadata'] = { resourceVersion: String(rev) };
-  if (initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-  return deepFreeze({ metadata });
 }
