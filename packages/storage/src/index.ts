@@ -14,7 +14,7 @@ export type {
   WatchOptions,
 } from './interfaces.ts';
 export { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
-export { continueAfter, type ListPlan, planList, resolveReadRevision } from './list-plan.ts';
+export { continueAfter, type ListPlan, listExpiredError, planList, resolveReadRevision } from './list-plan.ts';
 export { type MemoryCompactionPolicy, MemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.ts';
 export { checkPreconditions } from './preconditions.ts';
 export {

@@ -2,7 +2,7 @@ import { decodeContinue, encodeContinue, newBadRequest, parseResourceVersion } f
 import type { ListOptions } from './interfaces.ts';
 import { normalizeKey, prefixOf } from './keys.ts';
 import { matchesEverything } from './selection-predicate.ts';
-import { MESSAGES, storageErrors } from './storage-error.ts';
+import { MESSAGES, type StorageError, storageErrors } from './storage-error.ts';
 
 /**
  * What a list must read, decided from its options exactly as k8s.io/apiserver's etcd3 store decides it.
@@ -84,14 +84,19 @@ export function resolveReadRevision(plan: ListPlan, current: number, compacted: 
   if (plan.minRevision > current) throw storageErrors.tooLargeResourceVersion(plan.minRevision, current);
   if (plan.readAt === undefined) return current;
   if (plan.readAt > current) throw storageErrors.tooLargeResourceVersion(plan.readAt, current);
-  if (plan.readAt < compacted) {
-    if (plan.continuing) {
-      const token = encodeContinue(plan.startKey, plan.prefix, -1);
-      throw storageErrors.expired(MESSAGES.inconsistentContinue, { continue: token });
-    }
-    throw storageErrors.expired(MESSAGES.listExpired);
-  }
+  if (plan.readAt < compacted) throw listExpiredError(plan);
   return plan.readAt;
+}
+
+/**
+ * The 410 for a list whose revision was compacted: "too old" for a list, or — when continuing — the inconsistent-continue
+ * message with a fresh rv -1 token at the same start key, so the client may read the rest at the latest revision.
+ */
+export function listExpiredError(plan: ListPlan): StorageError {
+  if (plan.continuing) {
+    return storageErrors.expired(MESSAGES.inconsistentContinue, { continue: encodeContinue(plan.startKey, plan.prefix, -1) });
+  }
+  return storageErrors.expired(MESSAGES.listExpired);
 }
 
 /** The continue token for the page after `lastKey` (read at `revision`). */

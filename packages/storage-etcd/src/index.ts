@@ -1,0 +1,1 @@
+export { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
