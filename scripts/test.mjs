@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check and build declarations (`tsc -b`), then run every package's tests with vitest,
+// `npm test`: type-check and build declarations (`tsc -b`), type-check tests and benches (tsconfig.check.json), then run every package's tests with vitest,
 // and close with one plain line, `N passed, N failed[, N skipped]`, computed from vitest's JSON report.
 // Extra arguments go to vitest: `npm test -- --project storage`, `npm test -- packages/storage/src/x.test.ts`.
 import { spawnSync } from 'node:child_process';
@@ -49,12 +49,15 @@ function run(args) {
 }
 
 function main(extraArgs) {
-  // 1. Declarations must compile. tsc prints its own diagnostics.
-  const tscStatus = run([binOf('typescript', 'tsc'), '-b']);
-  if (tscStatus !== 0) {
-    console.error(`tsc -b failed (exit ${tscStatus})`);
-    console.log(summaryLine({ passed: 0, failed: 1, skipped: 0 }));
-    return 1;
+  // 1. Declarations must compile, and tests, benches and scripts (which the builds leave out) must type-check.
+  //    tsc prints its own diagnostics.
+  for (const args of [['-b'], ['-p', 'tsconfig.check.json']]) {
+    const tscStatus = run([binOf('typescript', 'tsc'), ...args]);
+    if (tscStatus !== 0) {
+      console.error(`tsc ${args.join(' ')} failed (exit ${tscStatus})`);
+      console.log(summaryLine({ passed: 0, failed: 1, skipped: 0 }));
+      return 1;
+    }
   }
 
   // 2. Tests: the default reporter to the terminal, the JSON reporter to a temporary file.

@@ -32,7 +32,7 @@ describe('MemoryStorage (memory-specific)', () => {
     (input.spec as { n: number }).n = 2;
     const got = await s.get(`${P}/a`);
     expect(got).toBe(created);
-    expect((got as { spec: { n: number } }).spec.n).toBe(1);
+    expect((got as unknown as { spec: { n: number } }).spec.n).toBe(1);
     expect(Object.isFrozen(got)).toBe(true);
     expect(() => {
       (got as KubeObject).metadata.name = 'b';
@@ -128,7 +128,7 @@ describe('MemoryStorage (memory-specific)', () => {
     const got: string[] = [];
     const reading = (async () => {
       for await (const e of reader) {
-        got.push(e.object.metadata?.name ?? '');
+        got.push(e.type === 'ERROR' ? 'ERROR' : (e.object.metadata.name ?? ''));
         if (got.length === 50) break;
       }
     })();
