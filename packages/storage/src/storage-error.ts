@@ -22,7 +22,8 @@ export type StorageErrorCode =
   | 'Expired'
   | 'TooLargeResourceVersion'
   | 'InvalidKey'
-  | 'RequestTooLarge';
+  | 'RequestTooLarge'
+  | 'Internal';
 
 export interface StorageErrorDetails {
   key?: string;
@@ -114,5 +115,8 @@ export const storageErrors = {
   /** The backend refuses requests this large (etcd: --max-request-bytes, 1.5 MiB by default). Nothing was written. */
   requestTooLarge: (key: string, bytes: number, limit: number) =>
     new StorageError('RequestTooLarge', `object of ${bytes} bytes exceeds the storage request limit of ${limit} bytes`, { key }),
+  /** The backend answered with something it should never answer (a script error, a corrupt value): not retryable. */
+  internal: (key: string, cause: unknown) =>
+    new StorageError('Internal', `storage internal error: ${cause instanceof Error ? cause.message : String(cause)}`, { key, cause }),
   invalidKey: (key: string, why: 'empty key' | 'invalid key') => new StorageError('InvalidKey', `${why}: ${JSON.stringify(key)}`, { key }),
 };
