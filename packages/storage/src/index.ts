@@ -12,7 +12,9 @@ export type {
   UpdateOptions,
   Watch,
   WatchOptions,
+  WatchProgressRequester,
 } from './interfaces.ts';
+export { supports } from './interfaces.ts';
 export { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
 export { continueAfter, type ListPlan, listExpiredError, planList, resolveReadRevision } from './list-plan.ts';
 export { type MemoryCompactionPolicy, MemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.ts';

@@ -145,4 +145,21 @@ export interface Compactable {
   compact(revision: number): Promise<void>;
 }
 
+/**
+ * Backends that can be asked for a progress notification now (k8s' RequestWatchProgress): every open watch that asked
+ * for `progressNotify` soon receives a BOOKMARK carrying a revision at least as new as the store's revision when the
+ * request was made, after every event up to it. A watch cache uses it to catch up quickly for a consistent read.
+ */
+export interface WatchProgressRequester {
+  requestWatchProgress(): Promise<void>;
+}
+
+/** Whether `s` offers an optional capability (e.g. `supports(storage, 'compact')`). */
+export function supports<K extends 'compact' | 'requestWatchProgress'>(
+  s: Storage,
+  method: K,
+): s is Storage & (K extends 'compact' ? Compactable : WatchProgressRequester) {
+  return typeof (s as unknown as Record<string, unknown>)[method] === 'function';
+}
+
 export type { SelectionPredicate };

@@ -19,6 +19,7 @@ import type {
   UpdateOptions,
   Watch,
   WatchOptions,
+  WatchProgressRequester,
 } from '../interfaces.ts';
 import { normalizeKey, prefixOf } from '../keys.ts';
 import { continueAfter, planList, resolveReadRevision } from '../list-plan.ts';
@@ -74,7 +75,7 @@ const DEFAULT_COMPACTION: MemoryCompactionPolicy = { keepSeconds: 300, intervalM
  * const storage = new MemoryStorage();
  * await storage.create('/registry/widgets/default/a', { apiVersion: 'v1', kind: 'Widget', metadata: { name: 'a' } });
  */
-export class MemoryStorage implements Storage, Compactable {
+export class MemoryStorage implements Storage, Compactable, WatchProgressRequester {
   readonly #clock: Clock;
   readonly #store = new MvccStore();
   readonly #watchers = new Set<Watcher>();
@@ -270,6 +271,12 @@ export class MemoryStorage implements Storage, Compactable {
 
   async currentResourceVersion(): Promise<string> {
     return String(this.#store.rev);
+  }
+
+  /** Every watch that asked for progressNotify gets a BOOKMARK at the current revision now (events are delivered synchronously, so none is pending). */
+  async requestWatchProgress(): Promise<void> {
+    const rev = this.#store.rev;
+    for (const w of this.#watchers) if (w.progressNotify) w.queue.push({ type: 'BOOKMARK', object: bookmarkObject(rev) });
   }
 
   /** Drops history below `revision`; reads and watches at `revision` and later stay possible. */
