@@ -7,6 +7,8 @@
  */
 import type { KubeObject } from '@kapi/apimachinery';
 import { startEtcd } from '@kapi/test-servers';
+import type { BenchRow } from '../../../scripts/bench-kit.ts';
+import { benchWidget, bestOfAlternating, printTable, rateWithConcurrency } from '../../../scripts/bench-kit.ts';
 import { EtcdClient } from '../src/client/etcd-client.ts';
 import type { KeyValue } from '../src/client/messages.ts';
 import { EtcdStorage } from '../src/index.ts';
@@ -17,50 +19,11 @@ const CONCURRENCY = 16;
 const LISTS = 20;
 const DIR = '/registry/widgets/default/';
 
-function widget(i: number): KubeObject {
-  return {
-    apiVersion: 'example.kapi.dev/v1',
-    kind: 'Widget',
-    metadata: { name: `w-${i}`, namespace: 'default', uid: `uid-${i}`, labels: { app: 'bench', shard: String(i % 10) } },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { app: 'bench' } },
-      template: { image: 'registry.example/widget:1.0', args: ['--a', '--b'] },
-    },
-    status: { replicas: 3 },
-  };
-}
-
-const objs = Array.from({ length: N }, (_, i) => widget(i));
+const objs = Array.from({ length: N }, (_, i) => benchWidget(i));
 const names = objs.map((o) => o.metadata.name as string);
 
 /** Runs `op(i)` for i in [0, n) with CONCURRENCY in flight; returns ops/s. */
-async function rate(n: number, op: (i: number) => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) await op(next++);
-    }),
-  );
-  return (n / (performance.now() - t0)) * 1000;
-}
-
-/** Best of ROUNDS for both, alternating which goes first. */
-async function pair(kapi: (round: number) => Promise<number>, raw: (round: number) => Promise<number>): Promise<[number, number]> {
-  let k = 0;
-  let r = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      k = Math.max(k, await kapi(round));
-      r = Math.max(r, await raw(round));
-    } else {
-      r = Math.max(r, await raw(round));
-      k = Math.max(k, await kapi(round));
-    }
-  }
-  return [k, r];
-}
+const rate = (n: number, op: (i: number) => Promise<unknown>): Promise<number> => rateWithConcurrency(n, CONCURRENCY, op);
 
 const etcd = await startEtcd();
 const storage = new EtcdStorage({ endpoints: [etcd.endpoint], prefix: '/bench-kapi' });
@@ -87,11 +50,12 @@ const rawCreate = async (key: Buffer, o: KubeObject): Promise<KubeObject> => {
   return out;
 };
 
-const rows: [string, number, number][] = [];
+const rows: BenchRow[] = [];
 try {
   rows.push([
     'create',
-    ...(await pair(
+    ...(await bestOfAlternating(
+      ROUNDS,
       (round) => rate(N, (i) => storage.create(`/create/${round}/${names[i]}`, objs[i] as KubeObject)),
       (round) => rate(N, (i) => rawCreate(rawKey(`/create/${round}/`, names[i] as string), objs[i] as KubeObject)),
     )),
@@ -104,7 +68,8 @@ try {
 
   rows.push([
     'get',
-    ...(await pair(
+    ...(await bestOfAlternating(
+      ROUNDS,
       () => rate(N, (i) => storage.get(DIR + names[i])),
       () =>
         rate(N, async (i) => {
@@ -121,7 +86,8 @@ try {
   };
   rows.push([
     'guaranteedUpdate',
-    ...(await pair(
+    ...(await bestOfAlternating(
+      ROUNDS,
       () => rate(N, (i) => storage.guaranteedUpdate(DIR + names[i], (cur) => bump(cur as KubeObject))),
       () =>
         rate(N, async (i) => {
@@ -146,7 +112,8 @@ try {
   const end = rawKey(DIR.slice(0, -1), '0');
   rows.push([
     `list of ${N}`,
-    ...(await pair(
+    ...(await bestOfAlternating(
+      ROUNDS,
       () =>
         rate(LISTS, async () => {
           const l = await storage.list(DIR);
@@ -166,8 +133,9 @@ try {
   await etcd.stop();
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
-console.log(`@kapi/storage-etcd EtcdStorage vs the raw gRPC client, ops/s, node ${process.version}, etcd 3.4 on tmpfs`);
-console.log(`${CONCURRENCY} requests in flight, ${N} objects, best of ${ROUNDS} alternating rounds`);
-console.log(`${'operation'.padEnd(24)}${'kapi'.padStart(12)}${'raw gRPC'.padStart(12)}   ratio`);
-for (const [name, kapi, raw] of rows) console.log(`${name.padEnd(24)}${fmt(kapi)}${fmt(raw)}   ${(kapi / raw).toFixed(2)}`);
+printTable({
+  title: `@kapi/storage-etcd EtcdStorage vs the raw gRPC client, ops/s, node ${process.version}, etcd 3.4 on tmpfs`,
+  notes: [`${CONCURRENCY} requests in flight, ${N} objects, best of ${ROUNDS} alternating rounds`],
+  referenceName: 'raw gRPC',
+  rows,
+});

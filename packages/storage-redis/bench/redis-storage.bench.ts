@@ -8,45 +8,16 @@ import type { KubeObject } from '@kapi/apimachinery';
 import { RedisStorage } from '@kapi/storage-redis';
 import { startRedis } from '@kapi/test-servers';
 import { Redis } from 'ioredis';
+import type { BenchRow } from '../../../scripts/bench-kit.ts';
+import { benchWidget, bestOfAlternating, printTable, timeOps } from '../../../scripts/bench-kit.ts';
 import { CREATE, GET, INIT, LIST, UPDATE } from '../src/lua-scripts.ts';
 
 const N = 2000;
 const ROUNDS = 7;
 const DIR = '/registry/widgets/default';
 
-function widget(i: number): KubeObject {
-  return {
-    apiVersion: 'example.kapi.dev/v1',
-    kind: 'Widget',
-    metadata: { name: `w-${i}`, namespace: 'default', uid: `uid-${i}`, labels: { app: 'bench', shard: String(i % 10) } },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { app: 'bench' } },
-      template: { image: 'registry.example/widget:1.0', args: ['--a', '--b'] },
-    },
-    status: { replicas: 3 },
-  };
-}
-
-const objs = Array.from({ length: N }, (_, i) => widget(i));
+const objs = Array.from({ length: N }, (_, i) => benchWidget(i));
 const keys = objs.map((o) => `${DIR}/${o.metadata.name}`);
-
-async function timeOps(ops: number, fn: () => Promise<void>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return (ops / (performance.now() - t0)) * 1000;
-}
-
-/** Best of ROUNDS for kapi and the floor, alternating so both see the same server, JIT and GC conditions. */
-async function pair(kapi: (round: number) => Promise<number>, floor: (round: number) => Promise<number>): Promise<[number, number]> {
-  let k = 0;
-  let f = 0;
-  for (let r = 0; r < ROUNDS; r++) {
-    k = Math.max(k, await kapi(r));
-    f = Math.max(f, await floor(r));
-  }
-  return [k, f];
-}
 
 /** The floor: one EVALSHA per operation on a plain ioredis client, and the JSON encoding/decoding a caller needs. */
 class Floor {
@@ -112,7 +83,7 @@ class Floor {
 
 const server = await startRedis();
 try {
-  const rows: [string, number, number][] = [];
+  const rows: BenchRow[] = [];
   const storages: RedisStorage[] = [];
   const floors: Floor[] = [];
   const newStorage = () => {
@@ -129,7 +100,8 @@ try {
 
   // create: a fresh key space each round
   {
-    const [kapi, floor] = await pair(
+    const [kapi, floor] = await bestOfAlternating(
+      ROUNDS,
       async () => {
         const s = newStorage();
         await s.currentResourceVersion();
@@ -152,7 +124,8 @@ try {
 
   // get
   {
-    const [kapi, base] = await pair(
+    const [kapi, base] = await bestOfAlternating(
+      ROUNDS,
       () =>
         timeOps(N, async () => {
           for (let i = 0; i < N; i++) await storage.get(keys[i] as string);
@@ -171,7 +144,8 @@ try {
       const c = cur as KubeObject & { status: { replicas: number } };
       return { ...c, status: { replicas: c.status.replicas + 1 } };
     };
-    const [kapi, base] = await pair(
+    const [kapi, base] = await bestOfAlternating(
+      ROUNDS,
       () =>
         timeOps(N, async () => {
           for (let i = 0; i < N; i++) await storage.guaranteedUpdate(keys[i] as string, bump);
@@ -187,7 +161,8 @@ try {
   // list of the whole directory
   {
     const lists = 10;
-    const [kapi, base] = await pair(
+    const [kapi, base] = await bestOfAlternating(
+      ROUNDS,
       () =>
         timeOps(lists, async () => {
           for (let r = 0; r < lists; r++) {
@@ -206,13 +181,14 @@ try {
     rows.push([`list ${N}`, kapi, base]);
   }
 
-  const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
-  console.log(`@kapi/storage-redis RedisStorage vs the same Lua scripts called directly (the floor), ops/s, node ${process.version}`);
-  console.log(
-    `redis-server on loopback; one operation in flight; ${N} objects of ~${JSON.stringify(objs[0]).length} bytes; best of ${ROUNDS} alternating rounds`,
-  );
-  console.log(`${'operation'.padEnd(24)}${'kapi'.padStart(12)}${'floor'.padStart(12)}   ratio`);
-  for (const [name, kapi, base] of rows) console.log(`${name.padEnd(24)}${fmt(kapi)}${fmt(base)}   ${(kapi / base).toFixed(2)}`);
+  printTable({
+    title: `@kapi/storage-redis RedisStorage vs the same Lua scripts called directly (the floor), ops/s, node ${process.version}`,
+    notes: [
+      `redis-server on loopback; one operation in flight; ${N} objects of ~${JSON.stringify(objs[0]).length} bytes; best of ${ROUNDS} alternating rounds`,
+    ],
+    referenceName: 'floor',
+    rows,
+  });
   for (const s of storages) await s.close();
   for (const f of floors) f.redis.disconnect();
 } finally {

@@ -4,46 +4,16 @@
  */
 import type { KubeObject } from '@kapi/apimachinery';
 import { MemoryStorage } from '@kapi/storage';
+import type { BenchRow } from '../../../scripts/bench-kit.ts';
+import { benchWidget, bestOfAlternating, printTable, timeOps } from '../../../scripts/bench-kit.ts';
 
 const PREFIX = '/registry/widgets/default/';
 const N = 10_000;
 const WATCHERS = 1_000;
 const WATCH_WRITES = 200;
 
-function widget(i: number): KubeObject {
-  return {
-    apiVersion: 'example.kapi.dev/v1',
-    kind: 'Widget',
-    metadata: { name: `w-${i}`, namespace: 'default', uid: `uid-${i}`, labels: { app: 'bench', shard: String(i % 10) } },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { app: 'bench' } },
-      template: { image: 'registry.example/widget:1.0', args: ['--a', '--b'] },
-    },
-    status: { replicas: 3 },
-  };
-}
-
-const objs = Array.from({ length: N }, (_, i) => widget(i));
+const objs = Array.from({ length: N }, (_, i) => benchWidget(i));
 const keys = objs.map((o) => PREFIX + o.metadata.name);
-
-/** Best of `rounds` for kapi and the floor, alternating rounds so both see the same JIT and GC conditions. */
-async function pair(rounds: number, kapi: () => Promise<number>, floor: () => Promise<number>): Promise<[number, number]> {
-  let k = 0;
-  let f = 0;
-  for (let r = 0; r < rounds; r++) {
-    k = Math.max(k, await kapi());
-    f = Math.max(f, await floor());
-  }
-  return [k, f];
-}
-
-async function timeOps(ops: number, fn: () => Promise<void> | void): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  const ms = performance.now() - t0;
-  return (ops / ms) * 1000;
-}
 
 /** The floor: a Map with a revision counter, storing a copy of each object as a store must. */
 class MapFloor {
@@ -63,11 +33,11 @@ class MapFloor {
   }
 }
 
-const rows: [string, number, number][] = [];
+const rows: BenchRow[] = [];
 
 // create
 {
-  const [kapi, base] = await pair(
+  const [kapi, base] = await bestOfAlternating(
     5,
     async () => {
       const s = new MemoryStorage({ compaction: false });
@@ -94,7 +64,7 @@ for (let i = 0; i < N; i++) {
 
 // get
 {
-  const [kapi, base] = await pair(
+  const [kapi, base] = await bestOfAlternating(
     5,
     () =>
       timeOps(N, async () => {
@@ -114,7 +84,7 @@ for (let i = 0; i < N; i++) {
     const c = cur as KubeObject & { status: { replicas: number } };
     return { ...c, status: { replicas: c.status.replicas + 1 } };
   };
-  const [kapi, base] = await pair(
+  const [kapi, base] = await bestOfAlternating(
     5,
     () =>
       timeOps(N, async () => {
@@ -133,7 +103,7 @@ for (let i = 0; i < N; i++) {
 
 // list of 10,000 (10 lists per round)
 {
-  const [kapi, base] = await pair(
+  const [kapi, base] = await bestOfAlternating(
     5,
     () =>
       timeOps(10, async () => {
@@ -213,9 +183,10 @@ async function deliver(write: (i: number) => Promise<unknown> | unknown, streams
   rows.push([`watch events (${WATCHERS} watchers)`, kapi, base]);
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
-console.log(`@kapi/storage MemoryStorage vs a plain Map (the floor), ops/s, node ${process.version}`);
-console.log('floor: Map + revision counter + structuredClone per write; async get; one array+resolver stream per watcher');
-console.log(`${'operation'.padEnd(32)}${'kapi'.padStart(12)}${'floor'.padStart(12)}   ratio`);
-for (const [name, kapi, base] of rows) console.log(`${name.padEnd(32)}${fmt(kapi)}${fmt(base)}   ${(kapi / base).toFixed(2)}`);
+printTable({
+  title: `@kapi/storage MemoryStorage vs a plain Map (the floor), ops/s, node ${process.version}`,
+  notes: ['floor: Map + revision counter + structuredClone per write; async get; one array+resolver stream per watcher'],
+  referenceName: 'floor',
+  rows,
+});
 await storage.close();
