@@ -115,6 +115,35 @@ describe('EtcdStorage', () => {
     expect(last).toBeLessThan(3000);
   });
 
+  it('requestWatchProgress: a BOOKMARK at or above the revision asked at, after the events, with timed BOOKMARKs off', async () => {
+    // etcd here notifies progress every 100 ms; progressIntervalMs keeps every timed BOOKMARK back.
+    const s = storage({ progressIntervalMs: 3_600_000 });
+    const w = s.watch('/registry/widgets', { resourceVersion: await s.currentResourceVersion(), progressNotify: true });
+    const quiet = s.watch('/registry/widgets', { resourceVersion: await s.currentResourceVersion(), allowWatchBookmarks: true });
+    const a = await s.create('/registry/widgets/a', widget('a'));
+    // The last write is outside the watched range: only etcd's in-order progress notification can pay.
+    await s.create('/registry/gadgets/x', widget('x'));
+    const asked = Number(await s.currentResourceVersion());
+    const t0 = Date.now();
+    await s.requestWatchProgress();
+    const it = w[Symbol.asyncIterator]();
+    const first = (await it.next()).value as WatchEvent;
+    const second = (await it.next()).value as WatchEvent;
+    expect([first.type, first.object.metadata.resourceVersion]).toEqual(['ADDED', a.metadata.resourceVersion]);
+    expect(second.type).toBe('BOOKMARK');
+    expect(Number(second.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(asked);
+    // Two of etcd's 100 ms ticks at most (it skips one after sending events), not the hour of progressIntervalMs.
+    expect(Date.now() - t0).toBeLessThan(2000);
+    // The watch that did not ask for progressNotify gets its event and no BOOKMARK.
+    const b = await s.create('/registry/widgets/b', widget('b'));
+    const q = quiet[Symbol.asyncIterator]();
+    const got = [(await q.next()).value, (await q.next()).value] as WatchEvent[];
+    expect(got.map((e) => `${e.type} ${e.object.metadata.resourceVersion}`)).toEqual([
+      `ADDED ${a.metadata.resourceVersion}`,
+      `ADDED ${b.metadata.resourceVersion}`,
+    ]);
+  });
+
   it('a compaction below the current revision is fine twice; one above it is too large', async () => {
     const s = storage();
     const a = await s.create('/registry/widgets/a', widget('a'));

@@ -21,6 +21,7 @@ import {
   type UpdateOptions,
   type Watch,
   type WatchOptions,
+  type WatchProgressRequester,
 } from '@kapi/storage';
 import { EtcdClient } from './client/etcd-client.ts';
 import type { KeyValue, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './client/messages.ts';
@@ -79,7 +80,7 @@ const MISSING: ObjState = { obj: null, rev: 0, data: undefined };
  * const storage = new EtcdStorage({ endpoints: ['http://127.0.0.1:2379'], prefix: '/kapi' });
  * await storage.create('/registry/widgets/default/a', { apiVersion: 'v1', kind: 'Widget', metadata: { name: 'a' } });
  */
-export class EtcdStorage implements Storage, Compactable {
+export class EtcdStorage implements Storage, Compactable, WatchProgressRequester {
   readonly #client: EtcdClient;
   readonly #keys: Keyspace;
   readonly #maxRequestBytes: number;
@@ -312,6 +313,25 @@ export class EtcdStorage implements Storage, Compactable {
 
   async currentResourceVersion(): Promise<string> {
     return String(await this.#currentRevision());
+  }
+
+  /**
+   * Every progressNotify watch gets a BOOKMARK at or above the store's current revision R once it has delivered every
+   * event up to R: at once if it already has, else right after its next event at or above R or etcd's next progress
+   * notification to it (every --experimental-watch-progress-notify-interval while the watcher is idle).
+   *
+   * etcd's own WatchProgressRequest is not used: etcd 3.4 (etcdserver/api/v3rpc/watch.go, recvLoop) answers it on the
+   * stream's control channel with the store's revision, and sendLoop selects between that channel and the event
+   * channel, so the answer can overtake events up to that revision still queued, in a victim batch or unsynced
+   * (etcd-io/etcd#15220; kube-apiserver uses the request only on etcd 3.4.31+ / 3.5.13+). The timed notification is
+   * safe: mvcc's watchableStore.progress() sends it only to a synced watcher, on the same channel as its events, and
+   * a write queues its events (notify) before the revision it raises becomes visible.
+   */
+  async requestWatchProgress(): Promise<void> {
+    this.#assertOpen('');
+    if (![...this.#watches].some((w) => w.progressNotify)) return;
+    const rev = await this.#currentRevision();
+    for (const w of this.#watches) w.requestProgress(rev);
   }
 
   /** Compacts etcd's history below `revision` (reads at `revision` stay possible); an already compacted revision is fine. */

@@ -161,4 +161,42 @@ describe('RedisStorage on Redis', () => {
     expect(err).toMatchObject({ name: 'StorageError', code: 'Internal' });
     expect((err as { toStatusError(): { code: number } }).toStatusError().code).toBe(500);
   });
+  it('requestWatchProgress: a BOOKMARK at or above the revision asked at, after the events, with timed BOOKMARKs off', async () => {
+    const s = storage({ progressNotifyIntervalMs: 3_600_000 });
+    await s.create('/registry/gadgets/ns/base', widget('base'));
+    const start = await s.currentResourceVersion();
+    const w = s.watch('/registry/widgets/ns', { resourceVersion: start, progressNotify: true })[Symbol.asyncIterator]();
+    const quiet = s.watch('/registry/widgets/ns', { resourceVersion: start, allowWatchBookmarks: true })[Symbol.asyncIterator]();
+    const a = await s.create(key('a'), widget('a'));
+    await s.create('/registry/gadgets/ns/x', widget('x'));
+    const asked = Number(await s.currentResourceVersion());
+    await s.requestWatchProgress();
+    const [added, bookmark] = await take(w, 2);
+    expect(added).toBe(`ADDED a ${a.metadata.resourceVersion}`);
+    expect(bookmark).toMatch(/^BOOKMARK /);
+    expect(Number(bookmark?.split(' ')[2])).toBeGreaterThanOrEqual(asked);
+    // A watch joining afterwards from an old revision is not owed one; the one without progressNotify never is.
+    const late = s.watch('/registry/widgets/ns', { resourceVersion: start, progressNotify: true })[Symbol.asyncIterator]();
+    const b = await s.create(key('b'), widget('b'));
+    expect(await take(late, 2)).toEqual([`ADDED a ${a.metadata.resourceVersion}`, `ADDED b ${b.metadata.resourceVersion}`]);
+    expect(await take(quiet, 2)).toEqual([`ADDED a ${a.metadata.resourceVersion}`, `ADDED b ${b.metadata.resourceVersion}`]);
+  });
+
+  it('requestWatchProgress: a watch still replaying the log when it is served gets its BOOKMARK on going live', async () => {
+    const s = storage({ progressNotifyIntervalMs: 3_600_000 });
+    await s.create('/registry/gadgets/ns/base', widget('base'));
+    const start = await s.currentResourceVersion();
+    const first = s.watch('/registry/widgets/ns', { resourceVersion: start })[Symbol.asyncIterator]();
+    const objs: KubeObject[] = [];
+    for (let i = 0; i < 5; i++) objs.push(await s.create(key(`o${i}`), widget(`o${i}`)));
+    await take(first, 5);
+    const asked = Number(await s.currentResourceVersion());
+    // Asked right away: the request's revision read is answered before the new watch has read its log.
+    const replaying = s.watch('/registry/widgets/ns', { resourceVersion: start, progressNotify: true })[Symbol.asyncIterator]();
+    await s.requestWatchProgress();
+    const got = await take(replaying, 6);
+    expect(got.slice(0, 5)).toEqual(objs.map((o) => `ADDED ${o.metadata.name} ${o.metadata.resourceVersion}`));
+    expect(got[5]).toMatch(/^BOOKMARK /);
+    expect(Number(got[5]?.split(' ')[2])).toBeGreaterThanOrEqual(asked);
+  });
 });

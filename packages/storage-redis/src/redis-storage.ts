@@ -21,6 +21,7 @@ import {
   type UpdateOptions,
   type Watch,
   type WatchOptions,
+  type WatchProgressRequester,
   WatchQueue,
 } from '@kapi/storage';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -98,7 +99,7 @@ const retryStrategy = (times: number): number => Math.min(times * 50, 500);
  * const storage = new RedisStorage({ url: 'redis://127.0.0.1:6379', prefix: 'myapp' });
  * await storage.create('/registry/widgets/default/a', { apiVersion: 'v1', kind: 'Widget', metadata: { name: 'a' } });
  */
-export class RedisStorage implements Storage, Compactable {
+export class RedisStorage implements Storage, Compactable, WatchProgressRequester {
   readonly #client: Redis;
   readonly #ownsClient: boolean;
   readonly #layout: KeyLayout;
@@ -334,6 +335,16 @@ export class RedisStorage implements Storage, Compactable {
     const rev = Number(r[0]);
     this.#runner.observe(rev);
     return String(rev);
+  }
+
+  /**
+   * Every progressNotify watch gets a BOOKMARK at or above the store's current revision, after every change up to it:
+   * as soon as the watch reader has dispatched that revision (at once if it already has).
+   */
+  async requestWatchProgress(): Promise<void> {
+    if (this.#closed) throw storageErrors.unreachable('', new Error('storage is closed'));
+    if (!this.#hub.hasProgressWatchers) return;
+    this.#hub.requestProgress(Number(await this.currentResourceVersion()));
   }
 
   /**

@@ -46,6 +46,8 @@ export class WatchHub {
   /** Resolves once the reader runs with a known position; undefined while it is stopped. */
   #ready: Promise<void> | undefined;
   #waiters: { rev: number; resolve: () => void }[] = [];
+  /** The highest revision a requestProgress asked for that the reader has not dispatched yet (0: none). */
+  #progressOwed = 0;
   #progressTimer: NodeJS.Timeout | undefined;
   #ticking = false;
   #closed = false;
@@ -65,6 +67,23 @@ export class WatchHub {
     this.#watchers.delete(w);
   }
 
+  /** Whether any watcher asked for progressNotify. */
+  get hasProgressWatchers(): boolean {
+    for (const w of this.#watchers) if (w.progressNotify) return true;
+    return false;
+  }
+
+  /**
+   * Every progressNotify watcher gets a BOOKMARK at or above `rev` (the store's revision when asked) once the reader
+   * has dispatched everything up to it: a live watcher has then been handed every change up to its lastRev, so the
+   * BOOKMARK comes after all of them; one still starting or replaying gets it on going live, from a newer position.
+   */
+  requestProgress(rev: number): void {
+    if (this.#closed) return;
+    this.#progressOwed = Math.max(this.#progressOwed, rev);
+    this.#payProgress();
+  }
+
   /**
    * Delivers to `w` every change after `from`, then the live feed. Throws (Unreachable) if the log cannot be read;
    * ends `w` with 410 if the log no longer holds `from + 1`.
@@ -77,7 +96,7 @@ export class WatchHub {
     const target = this.#pos;
     w.lastRev = from;
     if (from >= target) {
-      w.state = 'live';
+      this.#goLive(w);
       return;
     }
     w.state = 'replaying';
@@ -100,7 +119,34 @@ export class WatchHub {
     for (const c of w.buffer) if (c.rev > w.lastRev) this.#deliver(w, c, now);
     w.buffer = undefined;
     w.lastRev = Math.max(w.lastRev, this.#pos);
+    this.#goLive(w);
+  }
+
+  /** Joins `w` to the live feed (everything up to its lastRev delivered) and pays a BOOKMARK owed meanwhile. */
+  #goLive(w: Watcher): void {
     w.state = 'live';
+    if (!w.progressOwed) return;
+    w.progressOwed = false;
+    this.#bookmark(w, Date.now());
+  }
+
+  /** Pays the owed progress once the reader has dispatched its revision. */
+  #payProgress(): void {
+    if (this.#progressOwed === 0 || this.#pos < this.#progressOwed) return;
+    this.#progressOwed = 0;
+    const now = Date.now();
+    for (const w of this.#watchers) {
+      if (!w.progressNotify || w.queue.ended) continue;
+      if (w.state === 'live') this.#bookmark(w, now);
+      else w.progressOwed = true;
+    }
+  }
+
+  /** A BOOKMARK at the live watcher's position (never below the reader's: it was handed every change up to both). */
+  #bookmark(w: Watcher, now: number): void {
+    w.lastRev = Math.max(w.lastRev, this.#pos);
+    w.queue.push({ type: 'BOOKMARK', object: bookmarkObject(w.lastRev) });
+    w.lastSentAt = now;
   }
 
   /** Ends every watch with an ERROR event carrying `status`. */
@@ -112,6 +158,8 @@ export class WatchHub {
   onEpochChange(rev: number): void {
     this.failAll(expiredStatus(DATA_LOST_MESSAGE));
     this.#pos = rev;
+    // The watches owed a BOOKMARK are gone, and the revision it was owed at may never come again.
+    this.#progressOwed = 0;
   }
 
   close(): void {
@@ -242,6 +290,7 @@ export class WatchHub {
       }
     }
     this.#runner.observe(this.#pos);
+    this.#payProgress();
     if (this.#waiters.length > 0) {
       const pos = this.#pos;
       this.#waiters = this.#waiters.filter((waiter) => {

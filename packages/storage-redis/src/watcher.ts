@@ -22,6 +22,8 @@ export interface Watcher {
   buffer: LogChange[] | undefined;
   /** When the watcher was last sent anything (Date.now()): progress bookmarks go to idle watchers. */
   lastSentAt: number;
+  /** A requestWatchProgress came while it was not live yet: it gets its BOOKMARK on going live. */
+  progressOwed?: boolean;
 }
 
 export function inRange(w: Watcher, key: string): boolean {

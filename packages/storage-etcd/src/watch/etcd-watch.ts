@@ -44,6 +44,10 @@ export class EtcdWatch implements WatchHandler {
   #cancel: (() => void) | undefined;
   /** When the watcher last got something (or started): progress BOOKMARKs wait for this much quiet. */
   #lastActivity = Date.now();
+  /** Every change up to this revision has been delivered (undefined until the watcher is on the stream). */
+  #through: number | undefined;
+  /** The highest revision a requestWatchProgress still owes this watch a BOOKMARK at or above. */
+  #owed: number | undefined;
 
   /** Validates `key` and the resourceVersion (they throw); start() does the rest. */
   constructor(ctx: WatchContext, key: string, opts: WatchOptions, onEnd: (w: EtcdWatch) => void) {
@@ -59,6 +63,11 @@ export class EtcdWatch implements WatchHandler {
         onEnd(this);
       },
     });
+  }
+
+  /** The watch asked for progress notifications (and so for requested BOOKMARKs). */
+  get progressNotify(): boolean {
+    return this.#opts.progressNotify ?? false;
   }
 
   /** Sends the initial events, if any, and registers the watcher, in the background; a failure ends it with an ERROR. */
@@ -82,6 +91,19 @@ export class EtcdWatch implements WatchHandler {
     if (this.queue.ended) return;
     const target: WatchTarget = { key: etcdKey, rangeEnd, progressNotify };
     this.#cancel = this.#ctx.mux.add(target, from + 1, this);
+    this.#advance(from);
+  }
+
+  /**
+   * Owes this watch (if it asked for progressNotify) a BOOKMARK at `revision` or later, sent once everything up to
+   * it has been delivered. etcd 3.4 answers a WatchProgressRequest outside the event order (see requestWatchProgress
+   * in etcd-storage.ts), so only what arrives in order proves that: an event at or above `revision`, or etcd's own
+   * per-watcher progress notification, which it sends only to synced watchers, behind their events.
+   */
+  requestProgress(revision: number): void {
+    if (!this.progressNotify || this.queue.ended) return;
+    this.#owed = Math.max(this.#owed ?? 0, revision);
+    if (this.#through !== undefined) this.#advance(this.#through);
   }
 
   /** ADDED for every matching object at the current revision, in key order; returns that revision. */
@@ -121,14 +143,28 @@ export class EtcdWatch implements WatchHandler {
         this.queue.push(out);
       }
     }
+    // A response holds whole revisions, in order: its last event's revision is complete.
+    const last = events[events.length - 1];
+    if (last) this.#advance(last.kv.mod_revision);
   }
 
   progress(revision: number): void {
     if (!this.#opts.progressNotify) return;
+    if (this.#advance(revision)) return;
     const now = Date.now();
     if (now - this.#lastActivity < this.#ctx.progressIntervalMs) return;
     this.#lastActivity = now;
     this.queue.push({ type: 'BOOKMARK', object: bookmarkObject(revision) });
+  }
+
+  /** Records that everything up to `revision` was delivered; pays an owed BOOKMARK it covers (true if it did). */
+  #advance(revision: number): boolean {
+    this.#through = Math.max(this.#through ?? 0, revision);
+    if (this.#owed === undefined || this.#through < this.#owed || this.queue.ended) return false;
+    this.#owed = undefined;
+    this.#lastActivity = Date.now();
+    this.queue.push({ type: 'BOOKMARK', object: bookmarkObject(this.#through) });
+    return true;
   }
 
   compacted(): void {

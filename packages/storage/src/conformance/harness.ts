@@ -26,12 +26,15 @@ export interface ConformanceOptions {
   eventTimeoutMs?: number;
   /** How long a progress notification can take to arrive after `elapse(progressIntervalMs)` (default: 1000). */
   progressIntervalMs?: number;
+  /** The storage offers requestWatchProgress (default true); false makes the suite check that it does not. */
+  progressRequests?: boolean;
 }
 
 export interface ResolvedOptions {
   cache: boolean;
   eventTimeoutMs: number;
   progressIntervalMs: number;
+  progressRequests: boolean;
 }
 
 export function resolveOptions(o: ConformanceOptions = {}): ResolvedOptions {
@@ -39,6 +42,7 @@ export function resolveOptions(o: ConformanceOptions = {}): ResolvedOptions {
     cache: o.cache ?? false,
     eventTimeoutMs: o.eventTimeoutMs ?? 5000,
     progressIntervalMs: o.progressIntervalMs ?? 1000,
+    progressRequests: o.progressRequests ?? true,
   };
 }
 

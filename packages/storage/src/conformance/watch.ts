@@ -7,6 +7,7 @@ import {
   type WatchEvent,
 } from '@kapi/apimachinery';
 import { expect } from 'vitest';
+import { type Storage, supports, type WatchProgressRequester } from '../interfaces.ts';
 import { MESSAGES } from '../storage-error.ts';
 import { brief, expectBadRequest, expectBookmarkShape, rvOf, type SuiteContext, summarize, type Test, within, withRV } from './harness.ts';
 
@@ -258,6 +259,71 @@ export function watchTests(ctx: SuiteContext, test: Test): void {
     if (ctx.opts.cache) expect(rvOf(bm.object)).toBeGreaterThanOrEqual(rvOf(a));
     else expect(rvOf(bm.object)).toBe(rvOf(x));
     expect(rvOf(bm.object)).toBeLessThanOrEqual(await ctx.rev());
+  });
+
+  /** The storage's requestWatchProgress, or undefined (after checking it is absent) when the backend does not offer it. */
+  const progressRequester = (): (Storage & WatchProgressRequester) | undefined => {
+    const s = ctx.s;
+    expect(supports(s, 'requestWatchProgress'), 'whether the storage offers requestWatchProgress').toBe(ctx.opts.progressRequests);
+    return ctx.opts.progressRequests && supports(s, 'requestWatchProgress') ? s : undefined;
+  };
+
+  test('requestWatchProgress: a progressNotify watch gets every event, then promptly a BOOKMARK at or above the revision asked at', async () => {
+    const s = progressRequester();
+    if (!s) return;
+    const start = await ctx.rev();
+    const r = ctx.watch(ctx.dir(), { resourceVersion: String(start), progressNotify: true, allowWatchBookmarks: true }, true);
+    const writes: Expected[] = [];
+    writes.push({ type: 'ADDED', object: await ctx.create('a') });
+    await ctx.create('x', { ns: ctx.otherNs() });
+    writes.push({ type: 'MODIFIED', object: await ctx.resize('a', 2) });
+    writes.push({ type: 'ADDED', object: await ctx.create('b') });
+    // The last write is outside the watched range: the watch's own events end below the revision asked at.
+    await ctx.create('y', { ns: ctx.otherNs() });
+    const asked = await ctx.rev();
+    // No elapse(): the periodic progress interval need not pass for this BOOKMARK.
+    await s.requestWatchProgress();
+    if (ctx.opts.cache) {
+      // A cache keeps backend bookmarks to itself and sends its own on its own schedule; the events must all arrive.
+      writes.push({ type: 'ADDED', object: await sentinel() });
+      expectEvents(
+        (await r.untilName(sentinelName)).filter((e) => e.type !== 'BOOKMARK'),
+        writes,
+      );
+      return;
+    }
+    const events = await r.until((e) => e.type === 'BOOKMARK' && rvOf(e.object) >= asked, `a BOOKMARK at or above ${asked}`);
+    expectEvents(
+      events.filter((e) => e.type !== 'BOOKMARK'),
+      writes,
+    );
+    const bm = events[events.length - 1] as WatchEvent;
+    expectBookmarkShape(bm);
+    expect(rvOf(bm.object)).toBeLessThanOrEqual(await ctx.rev());
+    let last = start;
+    for (const e of events) {
+      const rv = rvOf(e.object);
+      expect(rv, `revisions go back: ${summarize(events)}`).toBeGreaterThanOrEqual(last);
+      last = rv;
+    }
+  });
+
+  test('requestWatchProgress: a watch that did not ask for progressNotify gets no BOOKMARK from it', async () => {
+    const s = progressRequester();
+    if (!s) return;
+    const start = String(await ctx.rev());
+    const quiet = ctx.watch(ctx.dir(), { resourceVersion: start, allowWatchBookmarks: true }, !ctx.opts.cache);
+    const notified = ctx.watch(ctx.dir(), { resourceVersion: start, allowWatchBookmarks: true, progressNotify: true }, true);
+    const a = await ctx.create('a');
+    const asked = await ctx.rev();
+    await s.requestWatchProgress();
+    // Once the watch that asked has its BOOKMARK, the request has been served.
+    if (!ctx.opts.cache) await notified.until((e) => e.type === 'BOOKMARK' && rvOf(e.object) >= asked, 'the requested BOOKMARK');
+    const end = await sentinel();
+    expectEvents(await quiet.untilName(sentinelName), [
+      { type: 'ADDED', object: a },
+      { type: 'ADDED', object: end },
+    ]);
   });
 
   test('no BOOKMARK reaches a watcher that does not allow bookmarks', async () => {
