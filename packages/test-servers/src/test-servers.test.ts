@@ -45,7 +45,9 @@ describe('test servers', () => {
     const pid = etcd.pid as number;
     await etcd.restart();
     expect(processAlive(pid)).toBe(false);
-    const got = (await (await fetch(`${etcd.endpoint}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: Buffer.from('k').toString('base64') }) })).json()) as {
+    const got = (await (
+      await fetch(`${etcd.endpoint}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: Buffer.from('k').toString('base64') }) })
+    ).json()) as {
       kvs?: { value: string }[];
     };
     expect(Buffer.from(got.kvs?.[0]?.value ?? '', 'base64').toString()).toBe('v');
