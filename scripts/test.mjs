@@ -51,10 +51,16 @@ function run(args) {
 function main(extraArgs) {
   // 1. Declarations must compile, and tests, benches and scripts (which the builds leave out) must type-check.
   //    tsc prints its own diagnostics.
-  for (const args of [['-b'], ['-p', 'tsconfig.check.json']]) {
-    const tscStatus = run([binOf('typescript', 'tsc'), ...args]);
-    if (tscStatus !== 0) {
-      console.error(`tsc ${args.join(' ')} failed (exit ${tscStatus})`);
+  //    Then lint and format (Biome), so the tree CI accepts is the tree `npm run lint` accepts.
+  const checks = [
+    ['tsc -b', [binOf('typescript', 'tsc'), '-b']],
+    ['tsc -p tsconfig.check.json', [binOf('typescript', 'tsc'), '-p', 'tsconfig.check.json']],
+    ['biome check', [binOf('@biomejs/biome', 'biome'), 'check', '.']],
+  ];
+  for (const [name, argv] of checks) {
+    const status = run(argv);
+    if (status !== 0) {
+      console.error(`${name} failed (exit ${status})`);
       console.log(summaryLine({ passed: 0, failed: 1, skipped: 0 }));
       return 1;
     }
