@@ -1,0 +1,179 @@
+/**
+ * The Cacher against the backend it fronts, in one run: LIST of 10,000 objects from the cache vs from the backend
+ * (MemoryStorage, and a real etcd started for the run); one write delivered to 1,000 watchers (p50/p99 latency from
+ * the write to each watcher holding the event's encoded bytes, and encodes per event) vs the same watchers on the
+ * backend, each encoding for itself as a server would; memory per cached object vs its JSON size.
+ * Run: `npm run bench` in packages/watchcache (node --expose-gc).
+ */
+import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
+import { type ListOptions, MemoryStorage, type Storage, type Watch } from '@kapi/storage';
+import { EtcdStorage } from '@kapi/storage-etcd';
+import { startEtcd } from '@kapi/test-servers';
+import type { BenchRow } from '../../../scripts/bench-kit.ts';
+import { benchWidget, bestOfAlternating, printTable, rateWithConcurrency, timeOps } from '../../../scripts/bench-kit.ts';
+import { Cacher, encodedEvent, onEncode } from '../src/index.ts';
+
+const PREFIX = '/registry/widgets';
+const DIR = `${PREFIX}/default/`;
+const N = 10_000;
+const LISTS = 10;
+const WATCHERS = 1_000;
+const WRITES = 200;
+
+const objs = Array.from({ length: N }, (_, i) => benchWidget(i));
+const keyOf = (i: number) => `${DIR}${objs[i]?.metadata.name}`;
+
+async function fill(s: Storage, concurrency: number): Promise<void> {
+  await rateWithConcurrency(N, concurrency, (i) => s.create(keyOf(i), objs[i] as KubeObject));
+}
+
+/** Lists per second of LISTS lists of the whole prefix. */
+function lists(s: Storage, opts: ListOptions): () => Promise<number> {
+  return () =>
+    timeOps(LISTS, async () => {
+      for (let r = 0; r < LISTS; r++) {
+        const l = await s.list(PREFIX, opts);
+        if (l.items.length !== N) throw new Error(`listed ${l.items.length}`);
+      }
+    });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+
+// ---- LIST of 10,000 ----
+const listRows: BenchRow[] = [];
+const memory = new MemoryStorage({ compaction: false });
+await fill(memory, 1);
+const memCacher = new Cacher({ storage: memory, resourcePrefix: PREFIX });
+await memCacher.ready();
+listRows.push([
+  `memory: list ${N}, RV "0"`,
+  ...(await bestOfAlternating(5, lists(memCacher, { resourceVersion: '0' }), lists(memory, {}))),
+]);
+listRows.push([`memory: list ${N}, RV ""`, ...(await bestOfAlternating(5, lists(memCacher, { resourceVersion: '' }), lists(memory, {})))]);
+
+const etcd = await startEtcd();
+const etcdStorage = new EtcdStorage({ endpoints: [etcd.endpoint], prefix: '/bench' });
+let etcdCacher: Cacher | undefined;
+try {
+  await fill(etcdStorage, 32);
+  etcdCacher = new Cacher({ storage: etcdStorage, resourcePrefix: PREFIX });
+  await etcdCacher.ready();
+  listRows.push([
+    `etcd: list ${N}, RV "0"`,
+    ...(await bestOfAlternating(3, lists(etcdCacher, { resourceVersion: '0' }), lists(etcdStorage, {}))),
+  ]);
+  listRows.push([
+    `etcd: list ${N}, RV ""`,
+    ...(await bestOfAlternating(3, lists(etcdCacher, { resourceVersion: '' }), lists(etcdStorage, {}))),
+  ]);
+} finally {
+  await etcdCacher?.close();
+  await etcdStorage.close();
+  await etcd.stop();
+}
+printTable({
+  title: `@kapi/watchcache Cacher vs its backend: lists/s of ${N} objects, node ${process.version}`,
+  notes: ['kapi = the Cacher in front of the backend; reference = the same list (consistent) read from the backend itself'],
+  referenceName: 'backend',
+  rows: listRows,
+});
+
+// ---- 1 write → 1,000 watchers ----
+/**
+ * WRITES updates, one at a time, each awaited until all WATCHERS watchers hold its bytes; returns the latencies (ms)
+ * from each write's start to each watcher's receipt, and how many encodings were made per write.
+ */
+async function fanOut(
+  s: Storage,
+  tag: string,
+  encode: (ev: WatchEvent) => Uint8Array,
+): Promise<{ latencies: number[]; encodesPerEvent: number }> {
+  const from = await s.currentResourceVersion();
+  const watches: Watch[] = Array.from({ length: WATCHERS }, () => s.watch(PREFIX, { resourceVersion: from }));
+  const latencies: number[] = [];
+  let writeStart = 0;
+  let received = 0;
+  let allIn: () => void = () => {};
+  const readers = watches.map(async (w) => {
+    for await (const ev of w) {
+      if (ev.type === 'BOOKMARK') continue;
+      encode(ev);
+      latencies.push(performance.now() - writeStart);
+      if (++received === WATCHERS) allIn();
+    }
+  });
+  let encodes = 0;
+  const off = onEncode(() => encodes++);
+  for (let i = 0; i < WRITES; i++) {
+    received = 0;
+    const done = new Promise<void>((r) => {
+      allIn = r;
+    });
+    writeStart = performance.now();
+    await s.guaranteedUpdate(keyOf(i), (c) => ({ ...(c as KubeObject), status: { replicas: 3, observed: `${tag}-${i}` } }));
+    await done;
+  }
+  off();
+  for (const w of watches) w.stop();
+  await Promise.all(readers);
+  return { latencies: latencies.sort((a, b) => a - b), encodesPerEvent: encodes / WRITES };
+}
+
+const viaCache = await fanOut(memCacher, 'cache', encodedEvent);
+// The reference: the backend's own watches, each watcher encoding its event as a server writing it would.
+const utf8 = new TextEncoder();
+let backendEncodes = 0;
+const viaBackend = await fanOut(memory, 'backend', (ev) => {
+  backendEncodes++;
+  return utf8.encode(`${JSON.stringify({ type: ev.type, object: ev.object })}\n`);
+});
+const line = (name: string, r: { latencies: number[]; encodesPerEvent: number }, encodes: number) =>
+  `${name.padEnd(34)}${pct(r.latencies, 50).toFixed(2).padStart(9)}${pct(r.latencies, 99).toFixed(2).padStart(9)}${String(encodes).padStart(12)}`;
+console.log('');
+console.log(`1 write → ${WATCHERS} watchers (${WRITES} writes, MemoryStorage backend), latency from write to bytes in hand, ms`);
+console.log(`${'path'.padEnd(34)}${'p50'.padStart(9)}${'p99'.padStart(9)}${'encodes/event'.padStart(16)}`);
+console.log(line('Cacher + encodedEvent', viaCache, viaCache.encodesPerEvent));
+console.log(line('backend watch + JSON per watcher', viaBackend, backendEncodes / WRITES));
+
+// ---- memory per cached object ----
+/** A backend that hands out fresh objects from list and watch, as a remote one (etcd, Redis) does. */
+class CopyingStorage extends MemoryStorage {
+  override async list(key: string, opts?: ListOptions) {
+    const l = await super.list(key, opts);
+    return { ...l, items: l.items.map((o) => JSON.parse(JSON.stringify(o)) as KubeObject) };
+  }
+}
+const gc = (globalThis as { gc?: () => void }).gc;
+const heap = () => {
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  // Encoded bytes live in ArrayBuffers, outside the JS heap.
+  return m.heapUsed + m.arrayBuffers;
+};
+const copying = new CopyingStorage({ compaction: false });
+await fill(copying, 1);
+const jsonBytes = objs.reduce((n, o) => n + utf8.encode(JSON.stringify(o)).length, 0) / N;
+const before = heap();
+const measured = new Cacher({ storage: copying, resourcePrefix: PREFIX });
+await measured.ready();
+const withObjects = (heap() - before) / N;
+const shared = new Cacher({ storage: memory, resourcePrefix: PREFIX });
+const beforeShared = heap();
+await shared.ready();
+const overhead = (heap() - beforeShared) / N;
+const beforeBytes = heap();
+for (const o of (await measured.list(PREFIX, { resourceVersion: '0' })).items) encodedEvent({ type: 'ADDED', object: o });
+const bytesMemo = (heap() - beforeBytes) / N;
+console.log('');
+console.log(`memory per cached object (${N} objects; heap + array buffers delta${gc ? ' after gc' : ', no --expose-gc: rough'}), bytes`);
+const row = (name: string, bytes: number, note = '') => console.log(`${name.padEnd(60)}${Math.round(bytes).toString().padStart(8)}${note}`);
+row('JSON size of the object', jsonBytes);
+row('cached object + its entry and indexes (objects the cache decoded)', withObjects, `   ${(withObjects / jsonBytes).toFixed(2)}× JSON`);
+row('the cache alone (objects shared with MemoryStorage)', overhead);
+row('+ its JSON bytes, once served (memoized with the object)', bytesMemo);
+
+for (const c of [memCacher, measured, shared]) await c.close();
+await memory.close();
+await copying.close();

@@ -1,0 +1,128 @@
+import { type StorageError, storageErrors } from '@kapi/storage';
+import type { CacheEvent } from './cache-event.ts';
+
+export interface EventHistoryOptions {
+  /** Smallest capacity (default 100). */
+  minCapacity?: number;
+  /** Largest capacity (default 100 · 1024). */
+  maxCapacity?: number;
+  /** Events younger than this are worth keeping: the buffer grows to hold them (default 75 s). */
+  freshMs?: number;
+}
+
+/**
+ * The cache's recent changes, oldest first, in a ring buffer sized by event age (watch_cache.go): when full, it
+ * doubles while its oldest event is younger than `freshMs`, and halves when even its newest quarter is older than
+ * that. Serves watches from a past revision; one from before the buffer is 410 "too old resource version".
+ */
+export class EventHistory {
+  readonly #min: number;
+  readonly #max: number;
+  readonly #freshMs: number;
+  #buf: (CacheEvent | undefined)[];
+  #capacity: number;
+  /** Ever-growing indexes: events live in [start, end), at index % capacity. */
+  #start = 0;
+  #end = 0;
+  /** The revision of the last full list; watches from it on need nothing older. */
+  #listRev = 0;
+  #listed = false;
+  /** Some event after the last list was dropped: the buffer's first event is the oldest one deliverable. */
+  #removedSinceList = false;
+
+  constructor(opts: EventHistoryOptions = {}) {
+    this.#min = opts.minCapacity ?? 100;
+    this.#max = Math.max(this.#min, opts.maxCapacity ?? 100 * 1024);
+    this.#freshMs = opts.freshMs ?? 75_000;
+    this.#capacity = this.#min;
+    this.#buf = new Array(this.#capacity);
+  }
+
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  get size(): number {
+    return this.#end - this.#start;
+  }
+
+  /** Forgets every event: the cache was just listed at `rev`. */
+  reset(rev: number): void {
+    this.#buf = new Array(this.#capacity);
+    // Indexes only grow, so nothing computed from the old buffer can point into the new one.
+    this.#start = this.#end;
+    this.#listRev = rev;
+    this.#listed = true;
+    this.#removedSinceList = false;
+  }
+
+  add(ev: CacheEvent): void {
+    this.#resize(ev.recordTime);
+    if (this.size === this.#capacity) {
+      this.#buf[this.#start % this.#capacity] = undefined;
+      this.#start++;
+      this.#removedSinceList = true;
+    }
+    this.#buf[this.#end % this.#capacity] = ev;
+    this.#end++;
+  }
+
+  /** The oldest revision a watch can start after, i.e. the N below which "watch from N" is too old. */
+  oldestWatchable(): number | undefined {
+    if (this.#listed && !this.#removedSinceList) return this.#listRev;
+    const first = this.#at(this.#start);
+    return first ? first.rev - 1 : undefined;
+  }
+
+  /** Every event after revision `rv`, oldest first; Expired ("too old resource version: N (M)") when `rv` predates the buffer. */
+  since(rv: number): CacheEvent[] {
+    const oldest = this.oldestWatchable();
+    if (oldest === undefined) throw tooOld(rv, 0);
+    if (rv < oldest) throw tooOld(rv, oldest);
+    let lo = this.#start;
+    let hi = this.#end;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if ((this.#at(mid) as CacheEvent).rev > rv) hi = mid;
+      else lo = mid + 1;
+    }
+    const out: CacheEvent[] = [];
+    for (let i = lo; i < this.#end; i++) out.push(this.#at(i) as CacheEvent);
+    return out;
+  }
+
+  #at(i: number): CacheEvent | undefined {
+    return i < this.#end && i >= this.#start ? this.#buf[i % this.#capacity] : undefined;
+  }
+
+  #resize(now: number): void {
+    if (this.size < this.#capacity) return;
+    const oldest = this.#at(this.#start) as CacheEvent;
+    if (now - oldest.recordTime < this.#freshMs) {
+      const c = Math.min(this.#capacity * 2, this.#max);
+      if (c > this.#capacity) this.#resizeTo(c);
+      return;
+    }
+    const recentQuarter = this.#at(this.#end - Math.floor(this.#capacity / 4)) as CacheEvent;
+    if (now - recentQuarter.recordTime > this.#freshMs) {
+      const c = Math.max(Math.floor(this.#capacity / 2), this.#min);
+      if (c < this.#capacity) this.#resizeTo(c);
+    }
+  }
+
+  #resizeTo(capacity: number): void {
+    if (capacity < this.size) {
+      // Shrinking drops the oldest events: the buffer's first event is now the oldest one deliverable.
+      this.#start = this.#end - capacity;
+      this.#removedSinceList = true;
+    }
+    const buf: (CacheEvent | undefined)[] = new Array(capacity);
+    for (let i = this.#start; i < this.#end; i++) buf[i % capacity] = this.#buf[i % this.#capacity];
+    this.#buf = buf;
+    this.#capacity = capacity;
+  }
+}
+
+function tooOld(rv: number, oldest: number): StorageError {
+  return storageErrors.expired(`too old resource version: ${rv} (${oldest})`);
+}
