@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { isStorageError } from '@kapi/storage';
+import { isStorageError, storageKeyOf } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { decodeObject, encodeObject } from './codec.ts';
 
@@ -42,6 +42,10 @@ describe('encodeObject', () => {
 describe('decodeObject', () => {
   it('round-trips, with the revision as resourceVersion', () => {
     expect(decodeObject('/k', encodeObject('/k', obj), 42)).toEqual({ ...obj, metadata: { ...obj.metadata, resourceVersion: '42' } });
+  });
+
+  it('records the storage key on the object', () => {
+    expect(storageKeyOf(decodeObject('/registry/x/ns/a/child', encodeObject('/k', obj), 1))).toBe('/registry/x/ns/a/child');
   });
 
   it('gives an object without metadata one', () => {

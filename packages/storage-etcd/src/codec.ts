@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { storageErrors } from '@kapi/storage';
+import { recordStorageKey, storageErrors } from '@kapi/storage';
 
 /**
  * Objects are stored as JSON without metadata.resourceVersion: the revision of the write is the object's
@@ -17,7 +17,10 @@ export function encodeObject(key: string, obj: KubeObject): Buffer {
   return Buffer.from(json, 'utf8');
 }
 
-/** The object stored in `value`, with `revision` as its resourceVersion. A fresh object the caller owns. */
+/**
+ * The object stored at storage key `key` in `value`, with `revision` as its resourceVersion and `key` recorded as its
+ * storage key (every object the store hands out comes through here). A fresh object the caller owns.
+ */
 export function decodeObject(key: string, value: Buffer, revision: number): KubeObject {
   let obj: unknown;
   try {
@@ -31,5 +34,6 @@ export function decodeObject(key: string, value: Buffer, revision: number): Kube
   const o = obj as KubeObject;
   if (typeof o.metadata !== 'object' || o.metadata === null) o.metadata = {};
   o.metadata.resourceVersion = String(revision);
+  recordStorageKey(o, key);
   return o;
 }

@@ -181,7 +181,7 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
           break;
         }
         lastKey = kv.key;
-        const obj = decodeObject(plan.prefix, kv.value, kv.mod_revision);
+        const obj = decodeObject(this.#keys.decode(kv.key), kv.value, kv.mod_revision);
         if (plan.unfiltered || predicateMatches(pred, obj)) items.push(obj);
       }
       if (!hasMore || !paging || items.length >= plan.limit || !lastKey) break;

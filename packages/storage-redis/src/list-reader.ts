@@ -52,7 +52,7 @@ export async function readList(
         break;
       }
       const key = r[i] as string;
-      const obj = decodeObject(r[i + 2] as string, r[i + 1] as number);
+      const obj = decodeObject(key, r[i + 2] as string, r[i + 1] as number);
       lastKey = key;
       if (!filtered || predicateMatches(pred, obj)) items.push(obj);
     }
@@ -88,7 +88,7 @@ async function readOne(runner: ScriptRunner, plan: ListPlan, pred: SelectionPred
   runner.observe(readRev);
   const items: KubeObject[] = [];
   if (r.length >= 4) {
-    const obj = decodeObject(r[3] as string, r[2] as number);
+    const obj = decodeObject(plan.key, r[3] as string, r[2] as number);
     if (predicateMatches(pred, obj)) items.push(obj);
   }
   return { metadata: { resourceVersion: String(readRev) }, items };

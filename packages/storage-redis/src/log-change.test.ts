@@ -1,3 +1,4 @@
+import { storageKeyOf } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { parseLogEntries, parseXread, revisionOfId } from './log-change.ts';
 
@@ -20,6 +21,9 @@ describe('log entries', () => {
     expect(update?.prevObject).toEqual({ metadata: { name: 'a', resourceVersion: '6' }, n: 1 });
     expect(del?.object).toBeNull();
     expect(del?.prevObject).toEqual({ metadata: { name: 'a', resourceVersion: '7' }, n: 2 });
+    // Both states carry the entry's key.
+    expect(storageKeyOf(update?.object as object)).toBe('/r/a');
+    expect(storageKeyOf(update?.prevObject as object)).toBe('/r/a');
     // Decoded once and shared, frozen.
     expect(update?.object).toBe(update?.object);
     expect(Object.isFrozen(update?.object)).toBe(true);

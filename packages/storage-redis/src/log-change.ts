@@ -23,7 +23,7 @@ export class LogChange {
   /** The object as written (resourceVersion = rev); null for a delete. */
   get object(): KubeObject | null {
     if (this.value === undefined) return null;
-    this.#object ??= decodeFrozen(this.value, this.rev);
+    this.#object ??= decodeFrozen(this.key, this.value, this.rev);
     return this.#object;
   }
 
@@ -33,7 +33,7 @@ export class LogChange {
    */
   get prevObject(): KubeObject | null {
     if (this.prev === undefined) return null;
-    this.#prevObject ??= decodeFrozen(this.prev, this.rev);
+    this.#prevObject ??= decodeFrozen(this.key, this.prev, this.rev);
     return this.#prevObject;
   }
 }

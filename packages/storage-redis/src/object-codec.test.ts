@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { isStorageError } from '@kapi/storage';
+import { isStorageError, storageKeyOf } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_VALUE_BYTES, decodeFrozen, decodeObject, encodeObject } from './object-codec.ts';
 
@@ -61,15 +61,20 @@ describe('encodeObject', () => {
 describe('decodeObject', () => {
   it('sets the resourceVersion from the revision on a fresh copy', () => {
     const json = encodeObject('/k', obj(), 1000);
-    const a = decodeObject(json, 42);
+    const a = decodeObject('/k', json, 42);
     expect(a.metadata.resourceVersion).toBe('42');
     expect(a).toEqual({ ...obj(), metadata: { ...obj().metadata, resourceVersion: '42' } });
     a.metadata.name = 'changed';
-    expect(decodeObject(json, 42).metadata.name).toBe('a');
+    expect(decodeObject('/k', json, 42).metadata.name).toBe('a');
+  });
+
+  it('records the storage key on the object', () => {
+    expect(storageKeyOf(decodeObject('/registry/x/ns/a/child', '{}', 1))).toBe('/registry/x/ns/a/child');
+    expect(storageKeyOf(decodeFrozen('/registry/x/ns/b', '{}', 1))).toBe('/registry/x/ns/b');
   });
 
   it('decodeFrozen freezes deeply', () => {
-    const f = decodeFrozen('{"metadata":{"name":"a"},"spec":{"list":[1]}}', 3);
+    const f = decodeFrozen('/k', '{"metadata":{"name":"a"},"spec":{"list":[1]}}', 3);
     expect(f.metadata.resourceVersion).toBe('3');
     expect(Object.isFrozen(f)).toBe(true);
     expect(Object.isFrozen((f.spec as { list: number[] }).list)).toBe(true);

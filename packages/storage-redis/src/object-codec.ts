@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { deepFreeze, storageErrors } from '@kapi/storage';
+import { deepFreeze, recordStorageKey, storageErrors } from '@kapi/storage';
 
 /** etcd's default --max-request-bytes: objects larger than this are refused on every backend alike. */
 export const DEFAULT_MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
@@ -31,15 +31,19 @@ export function encodeObject(key: string, obj: KubeObject, limit: number): strin
   return json;
 }
 
-/** A stored value as an object with `rev` as its resourceVersion (a fresh, unfrozen copy). */
-export function decodeObject(json: string, rev: number | string): KubeObject {
+/**
+ * The value stored at storage key `key` as an object with `rev` as its resourceVersion and `key` recorded as its
+ * storage key (every object the store hands out comes through here). A fresh, unfrozen copy.
+ */
+export function decodeObject(key: string, json: string, rev: number | string): KubeObject {
   const obj = JSON.parse(json) as KubeObject;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   obj.metadata.resourceVersion = String(rev);
+  recordStorageKey(obj, key);
   return obj;
 }
 
 /** Like decodeObject, frozen (for values that are shared or handed to callbacks that must not change them). */
-export function decodeFrozen(json: string, rev: number | string): KubeObject {
-  return deepFreeze(decodeObject(json, rev));
+export function decodeFrozen(key: string, json: string, rev: number | string): KubeObject {
+  return deepFreeze(decodeObject(key, json, rev));
 }

@@ -192,7 +192,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
     const rev = Number(r[1]);
     this.#runner.observe(rev);
     if (r[0] !== 1) throw storageErrors.keyExists(k, rev);
-    return decodeObject(json, rev);
+    return decodeObject(k, json, rev);
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject | null> {
@@ -205,7 +205,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
       if (opts.ignoreNotFound) return null;
       throw storageErrors.keyNotFound(k);
     }
-    return decodeObject(r[3] as string, r[2] as number);
+    return decodeObject(k, r[3] as string, r[2] as number);
   }
 
   async list(key: string, opts: ListOptions = {}): Promise<ObjectList> {
@@ -247,9 +247,9 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
       const r = await this.#runner.run(UPDATE, [k, cur ? cur.rev : 0, json], k);
       const rev = Number(r[1]);
       this.#runner.observe(rev);
-      if (r[0] === 1) return decodeObject(json, rev);
+      if (r[0] === 1) return decodeObject(k, json, rev);
       // Someone wrote first: the script handed back what is there now.
-      cur = rev > 0 ? { obj: decodeFrozen(r[2] as string, rev), rev, raw: r[2] as string } : null;
+      cur = rev > 0 ? { obj: decodeFrozen(k, r[2] as string, rev), rev, raw: r[2] as string } : null;
       fromCache = false;
     }
   }
@@ -283,8 +283,8 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
       const rev = Number(r[1]);
       this.#runner.observe(rev);
       // The last stored state, stamped with the deletion's revision.
-      if (r[0] === 1) return decodeObject(r[2] as string, rev);
-      cur = { obj: decodeFrozen(r[2] as string, rev), rev, raw: r[2] as string };
+      if (r[0] === 1) return decodeObject(k, r[2] as string, rev);
+      cur = { obj: decodeFrozen(k, r[2] as string, rev), rev, raw: r[2] as string };
       fromCache = false;
     }
   }
@@ -376,7 +376,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
     if (r.length < 4) return null;
     const raw = r[3] as string;
     const rev = Number(r[2]);
-    return { obj: decodeFrozen(raw, rev), rev, raw };
+    return { obj: decodeFrozen(k, raw, rev), rev, raw };
   }
 
   async #startWatch(w: Watcher, k: string, rv: number, opts: WatchOptions): Promise<void> {

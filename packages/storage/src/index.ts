@@ -35,5 +35,6 @@ export {
   type StorageErrorDetails,
   storageErrors,
 } from './storage-error.ts';
+export { recordStorageKey, storageKeyOf } from './storage-key.ts';
 export { bookmarkObject, lastStateAt, type StoredChange, watchEventFor } from './watch-event.ts';
 export { WatchQueue, type WatchQueueOptions } from './watch-queue.ts';

@@ -90,6 +90,12 @@ export type UpdateFunc = (current: KubeObject | null) => KubeObject | Promise<Ku
  * Errors: `StorageError` with a code (KeyNotFound, KeyExists, Conflict, InvalidObject, Unreachable, Expired,
  * TooLargeResourceVersion, InvalidKey), or a 400 `StatusError` for malformed input (resourceVersion, continue token,
  * resourceVersionMatch).
+ *
+ * Keys of returned objects: every object a backend returns — from create, get, list (every item), guaranteedUpdate
+ * and delete, and in ADDED, MODIFIED and DELETED watch events (not BOOKMARK or ERROR) — has its storage key recorded,
+ * normalized as `normalizeKey` gives it: `storageKeyOf(obj)`. Layers in front of a backend (a watch cache) rely on it,
+ * since keys need not be derivable from objects; a layer that copies an object records the key on the copy
+ * (`lastStateAt` does).
  */
 export interface Storage {
   /**

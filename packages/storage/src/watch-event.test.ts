@@ -1,5 +1,6 @@
 import { type KubeObject, parseLabelSelector } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
+import { recordStorageKey, storageKeyOf } from './storage-key.ts';
 import { bookmarkObject, lastStateAt, watchEventFor } from './watch-event.ts';
 
 const o = (rev: number, app?: string): KubeObject => ({
@@ -29,6 +30,14 @@ describe('watchEventFor', () => {
     expect(after.metadata.resourceVersion).toBe('9');
     expect(before.metadata.resourceVersion).toBe('1');
     expect(Object.isFrozen(after.metadata)).toBe(true);
+  });
+
+  it('lastStateAt keeps the storage key, also on the DELETED copies watchEventFor makes', () => {
+    const before = o(1, 'web');
+    recordStorageKey(before, '/registry/x/ns/a/child');
+    expect(storageKeyOf(lastStateAt(before, 2))).toBe('/registry/x/ns/a/child');
+    expect(storageKeyOf(watchEventFor(pred, { rev: 3, obj: null, prev: before })?.object as KubeObject)).toBe('/registry/x/ns/a/child');
+    expect(storageKeyOf(lastStateAt(o(1), 2))).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import { INITIAL_EVENTS_END_ANNOTATION, type KubeObject, type WatchEvent } from '@kapi/apimachinery';
 import { deepFreeze } from './deep-equal.ts';
 import { predicateMatches, type SelectionPredicate } from './selection-predicate.ts';
+import { recordStorageKey, storageKeyOf } from './storage-key.ts';
 
 /** One stored change as a backend sees it: the new state (null for a delete) and the state it replaced. */
 export interface StoredChange {
@@ -25,9 +26,15 @@ export function watchEventFor(pred: SelectionPredicate | undefined, change: Stor
   return undefined;
 }
 
-/** `obj` stamped with revision `rev`: what DELETED events and delete() return (the last state at the deletion revision). */
+/**
+ * `obj` stamped with revision `rev`: what DELETED events and delete() return (the last state at the deletion revision).
+ * The copy keeps `obj`'s storage key.
+ */
 export function lastStateAt(obj: KubeObject, rev: number): KubeObject {
-  return Object.freeze({ ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(rev) }) });
+  const copy = Object.freeze({ ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(rev) }) });
+  const key = storageKeyOf(obj);
+  if (key !== undefined) recordStorageKey(copy, key);
+  return copy;
 }
 
 /** A BOOKMARK's object: only metadata.resourceVersion (and the initial-events-end annotation when it ends them). */

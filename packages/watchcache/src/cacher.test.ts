@@ -19,6 +19,7 @@ import {
   MemoryStorage,
   type Storage,
   storageErrors,
+  storageKeyOf,
   supports,
   type UpdateFunc,
   type UpdateOptions,
@@ -197,6 +198,7 @@ describe('Cacher', () => {
     const { cacher } = await setup({ history: { minCapacity: 4, maxCapacity: 4 } });
     const created: KubeObject[] = [];
     for (let i = 0; i < 10; i++) created.push(await cacher.create(key(`w${i}`), widget(`w${i}`)));
+    await flush(); // the cache learns writes from its watch, a few ticks later
     // Events 7..10 are kept: a watch can start after 6 at the earliest.
     const r = collect(cacher.watch(PREFIX, { resourceVersion: '2' }));
     await until(r.done);
@@ -535,11 +537,66 @@ describe('Cacher', () => {
   it('writes go to the backend with the cache object as cachedExisting, and keep keys the key function cannot derive', async () => {
     const { cacher, backend } = await setup();
     const a = await cacher.create(key('a'), widget('a'));
+    await flush(); // the cache learns writes from its watch, a few ticks later
     await cacher.guaranteedUpdate(key('a'), (cur) => ({ ...(cur as KubeObject), spec: { size: 3 } }));
     expect(backend.updateCalls[0]?.cachedExisting).toBe(a);
     const nested = await cacher.create(`${key('a')}/child`, widget('kid'));
     expect((await cacher.list(key('a'), { resourceVersion: '' })).items).toEqual([nested]);
     expect(await cacher.get(`${key('a')}/child`, { resourceVersion: '0' })).toEqual(nested);
+  });
+
+  it('files objects under the keys the backend records: nested keys written behind the cache, also after a relist', async () => {
+    const { cacher, backend, inner, clock } = await setup();
+    const nested = `${key('a')}/child`;
+    const kid = await inner.create(nested, widget('kid'));
+    expect((await cacher.list(key('a'), { resourceVersion: '' })).items).toEqual([kid]);
+    expect(storageKeyOf(kid)).toBe(nested);
+    // The cache's watch breaks and the backend compacts past it: the relisted cache still knows the real keys.
+    backend.down = true;
+    backend.breakWatches();
+    await flush();
+    const kid2 = await inner.guaranteedUpdate(nested, (cur) => ({ ...(cur as KubeObject), spec: { size: 2 } }));
+    const deep = await inner.create(`${nested}/deeper`, widget('deeper'));
+    await inner.compact(rvOf(deep));
+    backend.down = false;
+    await until(() => cacher.stats().lists === 2 && cacher.stats().ready, clock, 1000);
+    const l = await cacher.list(key('a'), { resourceVersion: '0' });
+    expect(l.items).toEqual([kid2, deep]);
+    expect(l.items.map((o) => storageKeyOf(o))).toEqual([nested, `${nested}/deeper`]);
+    expect(await cacher.get(nested, { resourceVersion: '0' })).toBe(kid2);
+    const w = collect(cacher.watch(nested, { resourceVersion: String(rvOf(deep)), recursive: false }));
+    const gone = await inner.delete(nested);
+    await until(() => w.events.length === 1);
+    expect(w.events[0]).toEqual({ type: 'DELETED', object: gone });
+    expect(storageKeyOf(w.events[0]?.object as KubeObject)).toBe(nested);
+  });
+
+  it('over a backend that records no keys, keyFunc names the objects and the Cacher records the key it used', async () => {
+    const inner = new MemoryStorage({ compaction: false });
+    await inner.create(key('a'), widget('a'));
+    const seen: string[] = [];
+    const cacher = new Cacher({
+      storage: keyless(inner),
+      resourcePrefix: PREFIX,
+      keyFunc: (o) => {
+        seen.push(o.metadata.name ?? '');
+        return key(o.metadata.name ?? '', o.metadata.namespace);
+      },
+    });
+    open.push(cacher);
+    await cacher.ready();
+    const w = collect(cacher.watch(PREFIX, { resourceVersion: '0' }));
+    await cacher.create(key('b'), widget('b'));
+    await cacher.delete(key('a'));
+    await until(() => w.events.length === 3);
+    expect(w.events.map((e) => [e.type, storageKeyOf(e.object as KubeObject)])).toEqual([
+      ['ADDED', key('a')],
+      ['ADDED', key('b')],
+      ['DELETED', key('a')],
+    ]);
+    const l = await cacher.list(PREFIX, { resourceVersion: '' });
+    expect(l.items.map((o) => storageKeyOf(o))).toEqual([key('b')]);
+    expect(seen).toEqual(['a', 'b', 'a']);
   });
 
   it('reports metrics: dispatched events, watchers, lag', async () => {
@@ -571,6 +628,26 @@ describe('Cacher', () => {
     await expect(cacher.ready()).rejects.toThrow();
   });
 });
+
+/** `s` as a backend outside kapi might be: its lists and watch events hand out copies without a recorded key. */
+function keyless(s: Storage): Storage {
+  return {
+    ...baseMethodsOf(s),
+    list: async (k, o) => {
+      const l = await s.list(k, o);
+      return { ...l, items: l.items.map((i) => structuredClone(i)) };
+    },
+    watch: (k, o) => {
+      const w = s.watch(k, o);
+      return {
+        stop: () => w.stop(),
+        async *[Symbol.asyncIterator]() {
+          for await (const e of w) yield e.type === 'ERROR' ? e : { ...e, object: structuredClone(e.object) };
+        },
+      };
+    },
+  };
+}
 
 /** Only the Storage methods of `s` (no optional capabilities). */
 function baseMethodsOf(s: Storage): Storage {

@@ -22,9 +22,11 @@ import {
   normalizeKey,
   planList,
   prefixOf,
+  recordStorageKey,
   type SelectionPredicate,
   type Storage,
   storageErrors,
+  storageKeyOf,
   supports,
   type UpdateFunc,
   type UpdateOptions,
@@ -34,7 +36,6 @@ import {
 import { CacheWatcher } from './cache-watcher.ts';
 import { Dispatcher } from './dispatcher.ts';
 import type { EventHistoryOptions } from './event-history.ts';
-import { KeyHints } from './key-hints.ts';
 import { type CacherMetrics, type CacherStats, MetricsRecorder } from './metrics.ts';
 import { ObjectMatcher } from './object-matcher.ts';
 import { ProgressRequester } from './progress-requester.ts';
@@ -50,9 +51,9 @@ export interface CacherOptions {
   /** The cached subtree, e.g. "/registry/example.kapi.dev/widgets": keys outside it go straight to the backend. */
   resourcePrefix: string;
   /**
-   * The storage key of an object the backend lists or watches (they report objects, not keys). Default:
-   * `<resourcePrefix>/<namespace>/<name>`, or `<resourcePrefix>/<name>` without a namespace. Keys of writes made
-   * through the Cacher are known exactly, whatever their shape.
+   * Only a fallback: the storage key of an object from a backend that records no key for it (every kapi backend
+   * does, see `storageKeyOf`). Default: `<resourcePrefix>/<namespace>/<name>`, or `<resourcePrefix>/<name>` without a
+   * namespace.
    */
   keyFunc?: (obj: KubeObject) => string;
   /** Labels and fields selectors see (default: labels, metadata.name, metadata.namespace). */
@@ -84,8 +85,6 @@ export interface CacherOptions {
   /** Backoff of the reflector after failures (default 250 ms doubling to 30 s). */
   relistBackoff?: BackoffOptions;
 }
-
-type Incoming = { kind: 'change'; ev: WatchEvent; rev: number; watermark: number } | { kind: 'progress'; rev: number };
 
 const INITIALIZING = 'storage is (re)initializing';
 
@@ -121,8 +120,6 @@ export class Cacher implements Storage {
   readonly #reflector: Reflector;
   readonly #ready = new Ready();
   readonly #progress: ProgressRequester;
-  readonly #hints: KeyHints;
-  #incoming: Incoming[] = [];
   #stopped = false;
 
   constructor(options: CacherOptions) {
@@ -136,7 +133,6 @@ export class Cacher implements Storage {
     this.#bufferSize = options.watcherBufferSize ?? 10_000;
     this.#matcher = new ObjectMatcher(options.getAttrs);
     this.#metrics = new MetricsRecorder(options.metrics);
-    this.#hints = new KeyHints(() => this.#drain());
     this.#cache = new WatchCache({
       clock: this.#clock,
       indexers: options.indexers,
@@ -163,14 +159,8 @@ export class Cacher implements Storage {
       backoff: options.relistBackoff,
       sink: {
         replace: (items, rev) => this.#replace(items, rev),
-        change: (ev) => {
-          this.#incoming.push({ kind: 'change', ev, rev: Number(ev.object.metadata.resourceVersion), watermark: this.#hints.watermark });
-          this.#drain();
-        },
-        progress: (rev) => {
-          this.#incoming.push({ kind: 'progress', rev });
-          this.#drain();
-        },
+        change: (ev) => this.#change(ev),
+        progress: (rev) => this.#cache.progress(rev),
         expired: () => this.#expired(),
       },
     });
@@ -182,18 +172,9 @@ export class Cacher implements Storage {
     return this.#ready.wait();
   }
 
-  async create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
-    const k = normalizeKey(key);
-    if (!this.#holds(k)) return this.#storage.create(key, obj, opts);
-    const ticket = this.#hints.begin();
-    try {
-      const out = await this.#storage.create(key, obj, opts);
-      this.#hints.end(ticket, k, Number(out.metadata.resourceVersion));
-      return out;
-    } catch (err) {
-      this.#hints.end(ticket);
-      throw err;
-    }
+  /** Straight to the backend; the cache learns the object from its watch. */
+  create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
+    return this.#storage.create(key, obj, opts);
   }
 
   /**
@@ -240,48 +221,13 @@ export class Cacher implements Storage {
   async guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: UpdateOptions = {}): Promise<KubeObject> {
     const k = normalizeKey(key);
     if (!this.#holds(k)) return this.#storage.guaranteedUpdate(key, tryUpdate, opts);
-    const write = this.#trackWrite(k);
-    // The write is in flight from the moment tryUpdate has answered until the backend answers (or asks again).
-    const wrapped: UpdateFunc = (cur) => {
-      write.settle();
-      const next = tryUpdate(cur);
-      if (next instanceof Promise) return next.then((o) => write.begin(o));
-      return write.begin(next);
-    };
-    try {
-      return write.done(
-        await this.#storage.guaranteedUpdate(key, wrapped, { ...opts, cachedExisting: this.#freshest(k, opts.cachedExisting) }),
-      );
-    } catch (err) {
-      write.settle();
-      throw err;
-    }
+    return this.#storage.guaranteedUpdate(key, tryUpdate, { ...opts, cachedExisting: this.#freshest(k, opts.cachedExisting) });
   }
 
   async delete(key: string, opts: DeleteOptions = {}): Promise<KubeObject> {
     const k = normalizeKey(key);
     if (!this.#holds(k)) return this.#storage.delete(key, opts);
-    const write = this.#trackWrite(k);
-    const validate = opts.validateDeletion;
-    let validateDeletion: DeleteOptions['validateDeletion'];
-    if (validate) {
-      validateDeletion = (cur) => {
-        write.settle();
-        const r = validate(cur);
-        if (r instanceof Promise) return r.then(() => void write.begin(undefined));
-        write.begin(undefined);
-      };
-    } else {
-      write.begin(undefined);
-    }
-    try {
-      return write.done(
-        await this.#storage.delete(key, { ...opts, validateDeletion, cachedExisting: this.#freshest(k, opts.cachedExisting) }),
-      );
-    } catch (err) {
-      write.settle();
-      throw err;
-    }
+    return this.#storage.delete(key, { ...opts, cachedExisting: this.#freshest(k, opts.cachedExisting) });
   }
 
   /**
@@ -367,7 +313,6 @@ export class Cacher implements Storage {
     this.#progress.stop();
     this.#dispatcher.stop();
     this.#cache.abortWaits(storageErrors.unreachable(this.#prefix, new Error('cacher stopped')));
-    this.#incoming = [];
   }
 
   /** stop(), as a Storage closes. */
@@ -511,36 +456,14 @@ export class Cacher implements Storage {
     return Number(given.metadata.resourceVersion) > Number(mine.metadata.resourceVersion) ? given : mine;
   }
 
-  /** Tracks one write to `key` for KeyHints: begin when it is sent, done with what it returned, settle if it is not. */
-  #trackWrite(key: string): { begin<T>(v: T): T; settle(): void; done(out: KubeObject): KubeObject } {
-    const hints = this.#hints;
-    let ticket: number | undefined;
-    return {
-      begin: (v) => {
-        ticket ??= hints.begin();
-        return v;
-      },
-      settle: () => {
-        if (ticket !== undefined) hints.end(ticket);
-        ticket = undefined;
-      },
-      done: (out) => {
-        if (ticket !== undefined) hints.end(ticket, key, Number(out.metadata.resourceVersion));
-        ticket = undefined;
-        return out;
-      },
-    };
-  }
-
   // ---- the reflector's side ----
 
   #replace(items: KubeObject[], rev: number): void {
-    this.#incoming = [];
     // Watchers cannot follow a jump to a new list (after expiry there are none left; from an empty store, rarely some).
     if (this.#dispatcher.size > 0) this.#dispatcher.endAll('relist');
     const keyed: { key: string; obj: KubeObject }[] = [];
     for (const obj of items) {
-      const key = this.#keyFunc(obj);
+      const key = this.#keyOf(obj);
       if (this.#holds(key)) keyed.push({ key, obj: deepFreeze(obj) });
     }
     this.#cache.replace(keyed, rev);
@@ -551,30 +474,30 @@ export class Cacher implements Storage {
   /** The backend lost the history the cache's watch needs: watchers cannot be continued; serve nothing until relisted. */
   #expired(): void {
     this.#ready.set(false);
-    this.#incoming = [];
     this.#dispatcher.endAll('relist');
   }
 
-  /** Applies what the reflector delivered, in order; stops at a change whose key may still come from an unanswered write. */
-  #drain(): void {
+  /** Applies one change from the backend's watch (in revision order; one the cache already reflects is skipped). */
+  #change(ev: WatchEvent): void {
     const cache = this.#cache;
-    while (this.#incoming.length > 0) {
-      const item = this.#incoming[0] as Incoming;
-      if (item.kind === 'progress') {
-        cache.progress(item.rev);
-      } else if (item.rev > cache.revision) {
-        let key = this.#hints.take(item.rev);
-        if (key === undefined) {
-          if (this.#hints.unansweredUpTo(item.watermark)) return;
-          key = this.#keyFunc(item.ev.object as KubeObject);
-        }
-        const obj = deepFreeze(item.ev.object as KubeObject);
-        if (this.#holds(key)) cache.apply(item.ev.type as 'ADDED' | 'MODIFIED' | 'DELETED', key, obj, item.rev);
-        else cache.progress(item.rev);
-      }
-      this.#incoming.shift();
-    }
-    this.#hints.prune(cache.revision);
+    const obj = ev.object as KubeObject;
+    const rev = Number(obj.metadata.resourceVersion);
+    if (rev <= cache.revision) return;
+    const key = this.#keyOf(obj);
+    if (this.#holds(key)) cache.apply(ev.type as 'ADDED' | 'MODIFIED' | 'DELETED', key, deepFreeze(obj), rev);
+    else cache.progress(rev);
+  }
+
+  /**
+   * The storage key of an object from the backend: the one it recorded, else (a backend that records none) the key
+   * function's, recorded on the object so that what the Cacher hands out carries its key too.
+   */
+  #keyOf(obj: KubeObject): string {
+    const recorded = storageKeyOf(obj);
+    if (recorded !== undefined) return recorded;
+    const key = this.#keyFunc(obj);
+    recordStorageKey(obj, key);
+    return key;
   }
 
   #defaultKey(obj: KubeObject): string {

@@ -120,7 +120,7 @@ export class EtcdWatch implements WatchHandler {
       }
       if (this.queue.ended) return revision;
       for (const kv of res.kvs) {
-        const obj = decodeObject(key, kv.value, kv.mod_revision);
+        const obj = decodeObject(this.#ctx.keys.decode(kv.key), kv.value, kv.mod_revision);
         if (predicateMatches(this.#opts.predicate, obj)) this.queue.push({ type: 'ADDED', object: obj });
       }
       const last = res.kvs[res.kvs.length - 1];

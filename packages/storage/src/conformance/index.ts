@@ -6,6 +6,7 @@ import { getTests } from './get.ts';
 import { type ConformanceFactory, type ConformanceOptions, makeTest, resolveOptions, SuiteContext, testTimeout } from './harness.ts';
 import { keyTests } from './keys.ts';
 import { listTests } from './list.ts';
+import { storageKeyTests } from './storage-key.ts';
 import { updateTests } from './update.ts';
 import { watchTests } from './watch.ts';
 
@@ -64,5 +65,6 @@ export function runStorageConformance(name: string, factory: ConformanceFactory,
     describe('count and currentResourceVersion', () => countTests(ctx, test));
     describe('keys', () => keyTests(ctx, test));
     describe('watch', () => watchTests(ctx, test));
+    describe('storage keys of returned objects', () => storageKeyTests(ctx, test));
   });
 }

@@ -26,6 +26,7 @@ import { continueAfter, planList, resolveReadRevision } from '../list-plan.ts';
 import { checkPreconditions } from '../preconditions.ts';
 import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
 import { MESSAGES, storageErrors } from '../storage-error.ts';
+import { recordStorageKey } from '../storage-key.ts';
 import { bookmarkObject, lastStateAt, watchEventFor } from '../watch-event.ts';
 import { WatchQueue } from '../watch-queue.ts';
 import { type Change, MvccStore } from './mvcc-store.ts';
@@ -179,7 +180,8 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
       }
       const now = this.#store.latest(k)?.obj ?? null;
       if (now !== latest || (stale && current !== now)) continue; // written meanwhile, or our view was stale: try again
-      if (current && sameStoredObject(next, current)) return current;
+      // Nothing to write: answer with the stored object (current may be the caller's cachedExisting, which is no copy of ours).
+      if (current && sameStoredObject(next, current)) return now ?? current;
       const stored = this.#commit(k, next);
       return stored;
     }
@@ -328,6 +330,8 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
     copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
     deepFreeze(copy);
+    // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
+    recordStorageKey(copy, key);
     const change = this.#store.write(key, copy, this.#clock.now());
     this.#dispatch(change);
     return copy;
