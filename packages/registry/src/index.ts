@@ -1,0 +1,45 @@
+export { convertObject } from './convert.ts';
+export { defineResource, ResourceDefinitionError } from './define-resource.ts';
+export { invalidError } from './invalid-error.ts';
+export {
+  atomicList,
+  atomicMap,
+  intOrString,
+  type KubeFieldMeta,
+  kubeMetaOf,
+  listMap,
+  listSet,
+  preserveUnknownFields,
+  withKubeMeta,
+} from './kube-extensions.ts';
+export { labelSelectorSchema, OBJECT_META_OPENAPI } from './metav1.ts';
+export { type JSONSchema, toOpenAPISchema } from './openapi.ts';
+export type {
+  Converter,
+  ObjectOf,
+  ObjectSchema,
+  PrinterColumn,
+  ResourceDefinition,
+  ResourceInput,
+  ResourceObject,
+  ResourceVersion,
+  ScaleSubresource,
+  SelectableField,
+  StorageSchemaOf,
+  Subresources,
+  SubresourcesInput,
+  VersionInput,
+} from './resource-definition.ts';
+export { Scheme, type VersionedDefinition } from './scheme.ts';
+export { readFieldPath } from './simple-path.ts';
+export {
+  type CreateStrategy,
+  defaultStrategy,
+  type Strategy,
+  type StrategyContext,
+  type StrategySubject,
+  type UpdateStrategy,
+} from './strategy.ts';
+export { findUnknownFields, unknownFieldMessage } from './unknown-fields.ts';
+export { type ParseResult, parseObject, type ValidateOptions, validateObject } from './validate-object.ts';
+export { type NameValidator, type ObjectMetaRules, validateObjectMeta } from './validate-object-meta.ts';

@@ -1,0 +1,147 @@
+import type { GroupKind, GroupResource, KubeObject, ObjectMeta } from '@kapi/apimachinery';
+import type { z } from 'zod';
+import type { Strategy } from './strategy.ts';
+
+/**
+ * A resource definition: what kube-apiserver knows of a kind from its CustomResourceDefinition (or its
+ * built-in registration). `defineResource` builds and checks one; the Scheme and (later) the Store read it.
+ */
+
+/**
+ * The zod schema of one version: an object schema for the fields beside apiVersion, kind and metadata (spec,
+ * status, or top-level fields such as a ConfigMap's data). kapi owns those three: TypeMeta is checked by
+ * decoding, ObjectMeta by Kubernetes' own rules (validateObjectMeta), so every kind validates them alike.
+ */
+export type ObjectSchema = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
+
+/** The object type of a version: apiVersion, kind and ObjectMeta plus what the schema gives. */
+export type ResourceObject<S extends ObjectSchema> = { apiVersion: string; kind: string; metadata: ObjectMeta } & z.output<S>;
+
+/** Converts an object of one version to the hub (the storage version) or back; gets a copy it may change. */
+export type Converter = (obj: KubeObject) => KubeObject;
+
+/** One version as a definition declares it. */
+export interface VersionInput<S extends ObjectSchema = ObjectSchema> {
+  /** "v1", "v1beta2", … (a DNS-1035 label). */
+  name: string;
+  /** Default true. */
+  served?: boolean;
+  /** Exactly one version is the storage version; with a single version it may be left out. */
+  storage?: boolean;
+  /** Defaults to the definition's top-level `schema`. */
+  schema?: S;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  /** This version → the storage version. Without converters a version has the storage version's shape. */
+  toHub?: Converter;
+  /** The storage version → this version. */
+  fromHub?: Converter;
+}
+
+/** One version as a definition holds it. */
+export interface ResourceVersion {
+  readonly name: string;
+  readonly served: boolean;
+  readonly storage: boolean;
+  readonly schema: ObjectSchema;
+  readonly deprecated: boolean;
+  readonly deprecationWarning?: string;
+  readonly toHub?: Converter;
+  readonly fromHub?: Converter;
+}
+
+/** autoscaling/v1 Scale mapped onto the object, with simple JSONPaths (`.spec.replicas`). */
+export interface ScaleSubresource {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
+}
+
+export interface SubresourcesInput {
+  status?: true;
+  scale?: ScaleSubresource;
+}
+
+export interface Subresources {
+  readonly status: boolean;
+  readonly scale?: ScaleSubresource;
+}
+
+/** A column of `kubectl get` (additionalPrinterColumns). */
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
+  readonly jsonPath: string;
+  readonly description?: string;
+  /** 0 shows in the default view, higher only with `-o wide`. */
+  readonly priority?: number;
+  readonly format?: 'int32' | 'int64' | 'float' | 'double' | 'byte' | 'date' | 'date-time' | 'password' | 'name';
+}
+
+/** A field that field selectors may name, beside metadata.name and metadata.namespace. */
+export interface SelectableField {
+  readonly jsonPath: string;
+}
+
+/** What `defineResource` takes. */
+export interface ResourceInput<V extends readonly VersionInput[], S extends ObjectSchema | undefined, T extends KubeObject> {
+  /** API group, "" for the core group. */
+  group: string;
+  versions: V;
+  /** The schema of every version that has none of its own. */
+  schema?: S;
+  /** UpperCamelCase, e.g. "Widget". */
+  kind: string;
+  /** Lowercase, e.g. "widgets": the URL segment. */
+  plural: string;
+  /** Defaults to the lowercased kind. */
+  singular?: string;
+  shortNames?: readonly string[];
+  /** Groupings such as "all" for `kubectl get all`. */
+  categories?: readonly string[];
+  namespaced: boolean;
+  /** Hooks replacing the defaults one by one (defaultStrategy). */
+  strategy?: Partial<Strategy<T>>;
+  subresources?: SubresourcesInput;
+  printerColumns?: readonly PrinterColumn[];
+  selectableFields?: readonly SelectableField[];
+}
+
+/** A checked, frozen definition of one kind; `T` is the storage version's object type. */
+export interface ResourceDefinition<T extends KubeObject = KubeObject> {
+  readonly group: string;
+  readonly kind: string;
+  /** `${kind}List`. */
+  readonly listKind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly namespaced: boolean;
+  readonly versions: readonly ResourceVersion[];
+  /** The storage version, also the hub of conversion. */
+  readonly storageVersion: ResourceVersion;
+  readonly strategy: Strategy<T>;
+  readonly subresources: Subresources;
+  readonly printerColumns: readonly PrinterColumn[];
+  readonly selectableFields: readonly SelectableField[];
+  readonly groupKind: GroupKind;
+  readonly groupResource: GroupResource;
+  /** The version named `name`, if the kind has it. */
+  version(name: string): ResourceVersion | undefined;
+}
+
+/** The object type of a definition: `ObjectOf<typeof Widget>`. */
+export type ObjectOf<D> = D extends ResourceDefinition<infer T> ? T : never;
+
+type SchemaOfVersion<E> = E extends { schema: infer X extends ObjectSchema } ? X : undefined;
+type StorageEntry<V extends readonly VersionInput[]> = V extends readonly [infer Only] ? Only : Extract<V[number], { storage: true }>;
+
+type Fallback<S> = S extends ObjectSchema ? S : ObjectSchema;
+type Resolved<X, S> = [X] extends [never] ? Fallback<S> : X extends ObjectSchema ? X : Fallback<S>;
+
+/** The storage version's schema: its own, or the top-level one. */
+export type StorageSchemaOf<V extends readonly VersionInput[], S extends ObjectSchema | undefined> = Resolved<
+  SchemaOfVersion<StorageEntry<V>>,
+  S
+>;

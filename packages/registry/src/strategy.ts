@@ -1,0 +1,98 @@
+import type { FieldError, KubeObject } from '@kapi/apimachinery';
+import { jsonEqual, type ObjectAttributes } from '@kapi/storage';
+import { readFieldPath } from './simple-path.ts';
+
+/**
+ * Strategy hooks: what a kind adds to the generic create and update flow, after k8s.io/apiserver's
+ * RESTCreateStrategy / RESTUpdateStrategy. The Store calls them on its own private copy of the object, so
+ * `prepare*` and `canonicalize` change it in place; `old` is the stored object and is never changed.
+ * Schema and ObjectMeta validation are the Store's (validateObject); `validate*` add rules a schema cannot say.
+ */
+
+/** What a hook knows of the request. */
+export interface StrategyContext {
+  /** The namespace of the request, "" for cluster-scoped kinds. */
+  namespace?: string;
+  /** "status", "scale", … when the request targets a subresource. */
+  subresource?: string;
+}
+
+export interface CreateStrategy<T extends KubeObject = KubeObject> {
+  /** Clears what a client may not set on create (status when a status subresource exists) and sets generation 1. */
+  prepareForCreate(ctx: StrategyContext, obj: T): void;
+  /** Extra validation of a new object. */
+  validate(ctx: StrategyContext, obj: T): FieldError[];
+  /** Normalizes an object after validation, before it is stored. */
+  canonicalize(obj: T): void;
+}
+
+export interface UpdateStrategy<T extends KubeObject = KubeObject> {
+  /** Keeps what an update of the main resource may not change (status when a status subresource exists) and bumps generation when the spec changes. */
+  prepareForUpdate(ctx: StrategyContext, obj: T, old: T): void;
+  /** Extra validation of an update. */
+  validateUpdate(ctx: StrategyContext, obj: T, old: T): FieldError[];
+  canonicalize(obj: T): void;
+  /** Whether PUT to a missing name creates it. */
+  allowCreateOnUpdate(): boolean;
+  /** Whether PUT without metadata.resourceVersion is accepted (otherwise 422, as for custom resources). */
+  allowUnconditionalUpdate(): boolean;
+}
+
+export interface Strategy<T extends KubeObject = KubeObject> extends CreateStrategy<T>, UpdateStrategy<T> {
+  /** Labels and the fields selectors may name: metadata.name, metadata.namespace and the kind's selectable fields. */
+  getAttrs(obj: T): ObjectAttributes;
+}
+
+/** What the default strategy needs to know of its kind. */
+export interface StrategySubject {
+  readonly namespaced: boolean;
+  readonly subresources: { readonly status: boolean };
+  readonly selectableFields: readonly { readonly jsonPath: string }[];
+}
+
+/** Everything but metadata (and status, when it has its own subresource): what a generation counts changes of. */
+function specPart(obj: KubeObject, statusSeparate: boolean): Record<string, unknown> {
+  const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = obj;
+  if (statusSeparate) delete rest.status;
+  return rest;
+}
+
+function attrValue(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/**
+ * The behaviour of a custom resource in kube-apiserver: status is the status subresource's when there is one,
+ * generation starts at 1 and grows on every change outside metadata (and status), no create-on-update, and
+ * updates must name the resourceVersion they replace.
+ */
+export function defaultStrategy<T extends KubeObject = KubeObject>(subject: StrategySubject): Strategy<T> {
+  const statusSeparate = subject.subresources.status;
+  const selectable = subject.selectableFields.map((f) => ({ name: f.jsonPath.slice(1), path: f.jsonPath }));
+  return {
+    prepareForCreate(_ctx, obj) {
+      if (statusSeparate) delete obj.status;
+      obj.metadata.generation = 1;
+    },
+    validate: () => [],
+    canonicalize() {},
+    prepareForUpdate(_ctx, obj, old) {
+      if (statusSeparate) {
+        if (old.status === undefined) delete obj.status;
+        else (obj as KubeObject).status = structuredClone(old.status);
+      }
+      const oldGen = old.metadata.generation ?? 0;
+      obj.metadata.generation = jsonEqual(specPart(obj, statusSeparate), specPart(old, statusSeparate)) ? oldGen : oldGen + 1;
+    },
+    validateUpdate: () => [],
+    allowCreateOnUpdate: () => false,
+    allowUnconditionalUpdate: () => false,
+    getAttrs(obj) {
+      const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
+      if (subject.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
+      for (const f of selectable) fields[f.name] = attrValue(readFieldPath(obj, f.path));
+      return { labels: obj.metadata.labels ?? {}, fields };
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import { OBJECT_META_FIELDS } from './metav1.ts';
+import type { ResourceDefinition } from './resource-definition.ts';
+import { defOf, extraKeys, openAPITypeOf, unwrap } from './schema-walk.ts';
+
+/**
+ * Fields an object carries that its schema does not declare: what fieldValidation=Strict rejects and Warn
+ * reports, and what pruning drops. Loose objects, records of unknown and z.unknown() accept anything below them.
+ */
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'number' ? 'number' : typeof v;
+}
+
+function join(path: string, key: string | number, inMap: boolean): string {
+  if (typeof key === 'number' || inMap) return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function walk(schema: z.core.$ZodType, value: unknown, path: string, out: string[]): void {
+  const s = unwrap(schema);
+  const d = defOf(s);
+  switch (d.type) {
+    case 'object': {
+      if (!isRecord(value)) return;
+      const shape = d.shape ?? {};
+      const keep = extraKeys(s) === 'preserve';
+      for (const [k, v] of Object.entries(value)) {
+        const child = shape[k] ?? (keep ? d.catchall : undefined);
+        if (child) walk(child, v, join(path, k, false), out);
+        else out.push(join(path, k, false));
+      }
+      return;
+    }
+    case 'record':
+      if (isRecord(value) && d.valueType) for (const [k, v] of Object.entries(value)) walk(d.valueType, v, join(path, k, true), out);
+      return;
+    case 'array':
+      if (Array.isArray(value) && d.element) for (const [i, v] of value.entries()) walk(d.element, v, join(path, i, false), out);
+      return;
+    case 'union': {
+      // The branch of the value's JSON type that finds the fewest unknown fields is the one the value meant.
+      const t = jsonType(value);
+      let best: string[] | undefined;
+      for (const option of d.options ?? []) {
+        const ot = openAPITypeOf(option);
+        if (ot !== undefined && ot !== t && !(ot === 'integer' && t === 'number')) continue;
+        const found: string[] = [];
+        walk(option, value, path, found);
+        if (!best || found.length < best.length) best = found;
+      }
+      out.push(...(best ?? []));
+      return;
+    }
+    case 'intersection': {
+      // A field is unknown only when neither side declares it.
+      const left: string[] = [];
+      const right: string[] = [];
+      if (d.left) walk(d.left, value, path, left);
+      if (d.right) walk(d.right, value, path, right);
+      out.push(...left.filter((p) => right.includes(p)));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Field paths (`spec.foo`, `spec.items[0].bar`, `metadata.foo`) that `obj` has and version `version` of its kind does not declare. */
+export function findUnknownFields(def: ResourceDefinition, version: string, obj: unknown): string[] {
+  const v = def.version(version);
+  if (!v) throw new Error(`${def.kind}.${def.group} has no version ${JSON.stringify(version)}`);
+  if (!isRecord(obj)) return [];
+  const out: string[] = [];
+  const { apiVersion: _a, kind: _k, metadata, ...body } = obj;
+  if (isRecord(metadata)) for (const k of Object.keys(metadata)) if (!OBJECT_META_FIELDS.has(k)) out.push(`metadata.${k}`);
+  walk(v.schema, body, '', out);
+  return out;
+}
+
+/** How kube-apiserver words an unknown field in a warning or a strict decoding error: `unknown field "spec.foo"`. */
+export function unknownFieldMessage(path: string): string {
+  return `unknown field ${JSON.stringify(path)}`;
+}
