@@ -33,6 +33,16 @@ export type {
 export { Scheme, type VersionedDefinition } from './scheme.ts';
 export { readFieldPath } from './simple-path.ts';
 export {
+  applyStrategicMergePatch,
+  EMPTY_PATCH_META,
+  type PatchMeta,
+  type PatchMetaSpec,
+  patchMetaFor,
+  patchMetaForOpenAPI,
+  patchMetaForSchema,
+  patchMetaFromSpec,
+} from './strategic-merge/index.ts';
+export {
   type CreateStrategy,
   defaultStrategy,
   type Strategy,
