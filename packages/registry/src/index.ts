@@ -50,6 +50,27 @@ export {
   type StrategySubject,
   type UpdateStrategy,
 } from './strategy.ts';
+export { type ColumnPath, ColumnPathError, compileColumnPath } from './table/column-path.ts';
+export { humanDuration, shortHumanDuration } from './table/human-duration.ts';
+export { parseIncludeObject } from './table/include-object.ts';
+export {
+  AGE_COLUMN,
+  OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
+  OBJECT_META_NAME_DESCRIPTION,
+  type TableConvertor,
+  type TableOptions,
+  tableConvertor,
+  tableConvertorFor,
+  toTable,
+} from './table/table-convertor.ts';
+export type {
+  IncludeObjectPolicy,
+  PartialObjectMetadata,
+  Table,
+  TableCell,
+  TableColumnDefinition,
+  TableRow,
+} from './table/table-types.ts';
 export { findUnknownFields, unknownFieldMessage } from './unknown-fields.ts';
 export { type ParseResult, parseObject, type ValidateOptions, validateObject } from './validate-object.ts';
 export { type NameValidator, type ObjectMetaRules, validateObjectMeta } from './validate-object-meta.ts';

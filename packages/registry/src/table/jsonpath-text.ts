@@ -1,0 +1,44 @@
+/**
+ * How client-go's jsonpath prints one result (PrintResults), which is what a `string` printer column shows for
+ * whatever its path finds: strings as they are, numbers and booleans as Go's fmt prints them, objects and arrays
+ * as Go's json.Marshal writes them, and JSON null as text/template's "<no value>".
+ */
+
+/** A JSON number as Go's fmt.Fprint prints it: int64 for integers (as decoded), %v (shortest %g) for the rest. */
+export function goNumberText(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
+  // %v on a float64 is %g with the shortest digits, switching to an exponent below 1e-4 or from 1e6 (2 exponent digits at least).
+  const [mantissa, exp] = n.toExponential().split('e') as [string, string];
+  const e = Number(exp);
+  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  return String(n);
+}
+
+function sortedJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => sortedJSON(v ?? null)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJSON(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+/** Go's json.Marshal of decoded JSON: map keys sorted, <, > and & escaped for HTML. */
+export function goJSON(value: unknown): string {
+  // These characters only occur inside string literals, so replacing them in the output is safe.
+  return sortedJSON(value).replace(/[<>&\u2028\u2029]/g, (c) => HTML_ESCAPES[c] as string);
+}
+
+/** The text jsonpath prints for one value. */
+export function jsonPathText(value: unknown): string {
+  if (value === null || value === undefined) return '<no value>';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return goNumberText(value);
+  if (typeof value === 'boolean') return String(value);
+  return goJSON(value);
+}
