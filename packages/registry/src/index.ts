@@ -32,6 +32,26 @@ export type {
 } from './resource-definition.ts';
 export { Scheme, type VersionedDefinition } from './scheme.ts';
 export { readFieldPath } from './simple-path.ts';
+export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './store/deletion.ts';
+export { Store, type StoreOptions } from './store/store.ts';
+export { StoreKeys } from './store/store-keys.ts';
+export type {
+  DeleteResult,
+  FieldValidation,
+  PatchType,
+  PropagationPolicy,
+  RequestContext,
+  StoreCreateOptions,
+  StoreDeleteOptions,
+  StoreGetOptions,
+  StoreList,
+  StoreListOptions,
+  StorePatchOptions,
+  StoreUpdateOptions,
+  StoreWatchOptions,
+  UpdateResult,
+  WriteResult,
+} from './store/types.ts';
 export {
   applyStrategicMergePatch,
   EMPTY_PATCH_META,

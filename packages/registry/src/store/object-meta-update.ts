@@ -1,0 +1,32 @@
+import { type FieldError, fieldErrors, type KubeObject } from '@kapi/apimachinery';
+
+/**
+ * apimachinery's ValidateObjectMetaUpdate: what no update may change, and no new finalizers once deletion started.
+ * Go prints a []string with %#v, so the message keeps that form.
+ */
+export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const m = obj.metadata;
+  const o = old.metadata;
+  if (o.deletionTimestamp) {
+    const extra = [...new Set(m.finalizers ?? [])].filter((f) => !(o.finalizers ?? []).includes(f)).sort();
+    if (extra.length)
+      errs.push(
+        fieldErrors.forbidden(
+          'metadata.finalizers',
+          `no new finalizers can be added if the object is being deleted, found new finalizers []string{${extra.map((f) => JSON.stringify(f)).join(', ')}}`,
+        ),
+      );
+  }
+  const immutable: [string, unknown, unknown][] = [
+    ['name', m.name, o.name],
+    ['namespace', m.namespace, o.namespace],
+    ['uid', m.uid, o.uid],
+    ['creationTimestamp', m.creationTimestamp, o.creationTimestamp],
+    ['deletionTimestamp', m.deletionTimestamp, o.deletionTimestamp],
+    ['deletionGracePeriodSeconds', m.deletionGracePeriodSeconds, o.deletionGracePeriodSeconds],
+  ];
+  for (const [field, now, was] of immutable)
+    if ((now ?? '') !== (was ?? '')) errs.push(fieldErrors.invalid(`metadata.${field}`, now ?? null, 'field is immutable'));
+  return errs;
+}

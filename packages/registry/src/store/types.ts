@@ -1,0 +1,79 @@
+import type { KubeObject, ObjectList } from '@kapi/apimachinery';
+import type { Preconditions, ResourceVersionMatch } from '@kapi/storage';
+
+/** What the Store knows of a request: the namespace of its path (undefined = all namespaces, or none). */
+export interface RequestContext {
+  namespace?: string;
+}
+
+/** How unknown fields in a request body are handled (metav1 fieldValidation). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface StoreCreateOptions {
+  /** Validate and return the result without storing it (dryRun=All). */
+  dryRun?: boolean;
+  /** Default Warn, as kube-apiserver's. */
+  fieldValidation?: FieldValidation;
+}
+
+export interface StoreUpdateOptions extends StoreCreateOptions {
+  /** "status": only status changes (the status subresource). */
+  subresource?: 'status';
+}
+
+export type StorePatchOptions = StoreUpdateOptions;
+
+/** json = application/json-patch+json, merge = merge-patch, strategic = strategic-merge-patch, apply = apply-patch. */
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export interface StoreGetOptions {
+  resourceVersion?: string;
+}
+
+export interface StoreListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: ResourceVersionMatch;
+}
+
+export interface StoreWatchOptions extends StoreListOptions {
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  /** Ends the watch after this many seconds (on the Store's clock). */
+  timeoutSeconds?: number;
+  signal?: AbortSignal;
+}
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface StoreDeleteOptions {
+  preconditions?: Preconditions;
+  /** Accepted and ignored: kinds defined with defineResource delete without a grace period, as custom resources do. */
+  gracePeriodSeconds?: number;
+  propagationPolicy?: PropagationPolicy;
+  dryRun?: boolean;
+}
+
+export interface WriteResult<T extends KubeObject = KubeObject> {
+  object: T;
+  /** Warnings for the client (unknown fields under fieldValidation=Warn). */
+  warnings: string[];
+}
+
+export interface UpdateResult<T extends KubeObject = KubeObject> extends WriteResult<T> {
+  /** The update created the object (create-on-update). */
+  created: boolean;
+  /** The update emptied the finalizers of a terminating object, which deleted it; `object` is its last stored state. */
+  deleted: boolean;
+}
+
+export interface DeleteResult<T extends KubeObject = KubeObject> {
+  object: T;
+  /** false when the object is kept, terminating, until its finalizers are gone. */
+  deleted: boolean;
+}
+
+export type StoreList<T extends KubeObject = KubeObject> = ObjectList<T>;
