@@ -33,6 +33,7 @@ export type {
 export { Scheme, type VersionedDefinition } from './scheme.ts';
 export { readFieldPath } from './simple-path.ts';
 export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './store/deletion.ts';
+export { type Scale, ScaleREST, type ScaleUpdateOptions, scaleFromObject } from './store/scale.ts';
 export { Store, type StoreOptions } from './store/store.ts';
 export { StoreKeys } from './store/store-keys.ts';
 export type {

@@ -1,0 +1,233 @@
+import { FakeClock, type KubeObject, StatusError } from '@kapi/apimachinery';
+import { MemoryStorage } from '@kapi/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineResource } from '../define-resource.ts';
+import { ScaleREST, scaleFromObject } from './scale.ts';
+import { Store } from './store.ts';
+
+const Widget = defineResource({
+  group: 'example.kapi.dev',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+  versions: [{ name: 'v1' }],
+  schema: z.object({
+    spec: z.object({ replicas: z.int().optional(), color: z.string().optional() }),
+    status: z.object({ replicas: z.int().optional(), selector: z.string().optional() }).optional(),
+  }),
+  subresources: {
+    status: true,
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+  },
+});
+
+const Gadget = defineResource({
+  group: 'example.kapi.dev',
+  kind: 'Gadget',
+  plural: 'gadgets',
+  namespaced: true,
+  versions: [{ name: 'v1' }],
+  schema: z.object({ spec: z.object({ replicas: z.int() }) }),
+});
+
+const ctx = { namespace: 'ns' };
+
+/** The StatusError `p` rejects with. */
+async function failure(p: Promise<unknown>): Promise<StatusError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(StatusError);
+    return err as StatusError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('ScaleREST', () => {
+  let storage: MemoryStorage;
+  let store: Store;
+  let rest: ScaleREST;
+
+  beforeEach(() => {
+    storage = new MemoryStorage({ compaction: false });
+    store = new Store(Widget, { storage, clock: new FakeClock(Date.parse('2024-01-02T03:04:05Z')), uid: () => 'uid-1' });
+    rest = new ScaleREST(store);
+  });
+  afterEach(() => storage.close());
+
+  /** A widget with `replicas` in spec, and status set through the status subresource. */
+  async function widget(name: string, replicas: number | undefined, status?: Record<string, unknown>): Promise<KubeObject> {
+    const spec = replicas === undefined ? { color: 'red' } : { replicas, color: 'red' };
+    const created = (await store.create(ctx, { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name }, spec })).object;
+    if (!status) return created;
+    return (await store.update(ctx, name, { ...created, status }, { subresource: 'status' })).object;
+  }
+
+  it('gets the Scale built from the object', async () => {
+    const w = await widget('w1', 3, { replicas: 2, selector: 'app=w1' });
+    expect(await rest.getScale(ctx, 'w1')).toEqual({
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: {
+        name: 'w1',
+        namespace: 'ns',
+        uid: 'uid-1',
+        resourceVersion: w.metadata.resourceVersion,
+        creationTimestamp: '2024-01-02T03:04:05Z',
+      },
+      spec: { replicas: 3 },
+      status: { replicas: 2, selector: 'app=w1' },
+    });
+  });
+
+  it('reads missing status replicas as 0 and leaves out an empty selector', async () => {
+    await widget('w1', 1);
+    const scale = await rest.getScale(ctx, 'w1');
+    expect(scale.status).toEqual({ replicas: 0 });
+  });
+
+  it('refuses GET when the object has no spec replicas (500, as kube)', async () => {
+    await widget('w1', undefined);
+    const err = await failure(rest.getScale(ctx, 'w1'));
+    expect(err.code).toBe(500);
+    expect(err.message).toBe('Internal error occurred: the spec replicas field ".spec.replicas" does not exist');
+  });
+
+  it('is 404 for a missing object', async () => {
+    const err = await failure(rest.getScale(ctx, 'nope'));
+    expect(err.code).toBe(404);
+    expect(err.message).toBe('widgets.example.kapi.dev "nope" not found');
+    expect((await failure(rest.updateScale(ctx, 'nope', { spec: { replicas: 1 } }))).code).toBe(404);
+    expect((await failure(rest.patchScale(ctx, 'nope', { spec: { replicas: 1 } }, 'merge'))).code).toBe(404);
+  });
+
+  it('is 404 for a kind without the scale subresource', async () => {
+    const gadgets = new ScaleREST(new Store(Gadget, { storage }));
+    for (const p of [
+      gadgets.getScale(ctx, 'g1'),
+      gadgets.updateScale(ctx, 'g1', { spec: { replicas: 1 } }),
+      gadgets.patchScale(ctx, 'g1', { spec: { replicas: 1 } }, 'merge'),
+    ]) {
+      const err = await failure(p);
+      expect(err.code).toBe(404);
+      expect(err.reason).toBe('NotFound');
+      expect(err.message).toBe('the server could not find the requested resource');
+    }
+  });
+
+  it('updates the spec replicas only, bumping generation and keeping status', async () => {
+    const w = await widget('w1', 1, { replicas: 1, selector: 'app=w1' });
+    const scale = await rest.updateScale(ctx, 'w1', {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'w1', namespace: 'ns' },
+      spec: { replicas: 5 },
+      // Status in the body is ignored: only spec replicas are written.
+      status: { replicas: 9 },
+    });
+    const stored = await store.get(ctx, 'w1');
+    expect(stored.spec).toEqual({ replicas: 5, color: 'red' });
+    expect(stored.status).toEqual({ replicas: 1, selector: 'app=w1' });
+    expect(stored.metadata.generation).toBe(2);
+    expect(scale.spec.replicas).toBe(5);
+    expect(scale.status).toEqual({ replicas: 1, selector: 'app=w1' });
+    expect(scale.metadata.resourceVersion).toBe(stored.metadata.resourceVersion);
+    expect(scale.metadata.resourceVersion).not.toBe(w.metadata.resourceVersion);
+  });
+
+  it('sets spec replicas the object did not have', async () => {
+    await widget('w1', undefined);
+    await rest.updateScale(ctx, 'w1', { spec: { replicas: 2 } });
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(2);
+  });
+
+  it('makes the update conditional on the Scale resourceVersion (409 when stale)', async () => {
+    const w = await widget('w1', 1);
+    const rv = w.metadata.resourceVersion;
+    await rest.updateScale(ctx, 'w1', { metadata: { resourceVersion: rv }, spec: { replicas: 2 } });
+    const err = await failure(rest.updateScale(ctx, 'w1', { metadata: { resourceVersion: rv }, spec: { replicas: 3 } }));
+    expect(err.code).toBe(409);
+    expect(err.message).toBe(
+      'Operation cannot be fulfilled on widgets.example.kapi.dev "w1": the object has been modified; please apply your changes to the latest version and try again',
+    );
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(2);
+    // Without a resourceVersion the update applies to whatever is current.
+    await rest.updateScale(ctx, 'w1', { spec: { replicas: 4 } });
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(4);
+  });
+
+  it('refuses negative replicas (422)', async () => {
+    await widget('w1', 1);
+    const err = await failure(rest.updateScale(ctx, 'w1', { spec: { replicas: -1 } }));
+    expect(err.code).toBe(422);
+    expect(err.message).toBe('Scale.autoscaling "w1" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    expect(err.status.details?.causes).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' },
+    ]);
+    expect((await failure(rest.patchScale(ctx, 'w1', { spec: { replicas: -1 } }, 'merge'))).code).toBe(422);
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
+  });
+
+  it('refuses bodies that are not a Scale or name another object (400)', async () => {
+    await widget('w1', 1);
+    expect((await failure(rest.updateScale(ctx, 'w1', { spec: { replicas: 'two' } }))).code).toBe(400);
+    expect((await failure(rest.updateScale(ctx, 'w1', { apiVersion: 'apps/v1', kind: 'Deployment', spec: {} }))).code).toBe(400);
+    const err = await failure(rest.updateScale(ctx, 'w1', { metadata: { name: 'w2' }, spec: { replicas: 1 } }));
+    expect(err.message).toBe('the name of the object (w2) does not match the name on the URL (w1)');
+  });
+
+  it('patches the Scale with merge and JSON patches', async () => {
+    await widget('w1', 1, { replicas: 1, selector: 'app=w1' });
+    expect((await rest.patchScale(ctx, 'w1', { spec: { replicas: 3 } }, 'merge')).spec.replicas).toBe(3);
+    const scale = await rest.patchScale(ctx, 'w1', [{ op: 'replace', path: '/spec/replicas', value: 6 }], 'json');
+    expect(scale.spec.replicas).toBe(6);
+    expect((await store.get(ctx, 'w1')).spec).toEqual({ replicas: 6, color: 'red' });
+    // A JSON patch sees the current Scale.
+    const err = await failure(rest.patchScale(ctx, 'w1', [{ op: 'test', path: '/spec/replicas', value: 1 }], 'json'));
+    expect(err.code).toBe(422);
+  });
+
+  it('makes a patch conditional only when it sets a resourceVersion', async () => {
+    const w = await widget('w1', 1);
+    await rest.updateScale(ctx, 'w1', { spec: { replicas: 2 } });
+    const err = await failure(
+      rest.patchScale(ctx, 'w1', { metadata: { resourceVersion: w.metadata.resourceVersion }, spec: { replicas: 3 } }, 'merge'),
+    );
+    expect(err.code).toBe(409);
+    expect((await rest.patchScale(ctx, 'w1', { spec: { replicas: 3 } }, 'merge')).spec.replicas).toBe(3);
+  });
+
+  it('refuses a patch that leaves missing spec replicas unset (400)', async () => {
+    await widget('w1', undefined);
+    const err = await failure(rest.patchScale(ctx, 'w1', { status: { replicas: 1 } }, 'merge'));
+    expect(err.code).toBe(400);
+    expect(err.message).toBe('the spec replicas field ".spec.replicas" cannot be empty');
+    expect((await rest.patchScale(ctx, 'w1', { spec: { replicas: 1 } }, 'merge')).spec.replicas).toBe(1);
+  });
+
+  it('does not store on dryRun', async () => {
+    await widget('w1', 1);
+    expect((await rest.updateScale(ctx, 'w1', { spec: { replicas: 7 } }, { dryRun: true })).spec.replicas).toBe(7);
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
+  });
+});
+
+describe('scaleFromObject', () => {
+  const paths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
+
+  it('reports missing spec replicas and reads them as 0', () => {
+    const res = scaleFromObject({ metadata: { name: 'w' }, spec: {} }, paths);
+    expect(res.specFound).toBe(false);
+    expect(res.scale.spec.replicas).toBe(0);
+  });
+
+  it('throws on wrongly typed fields, in unstructured accessor words', () => {
+    expect(() => scaleFromObject({ metadata: {}, spec: { replicas: 1.5 } }, paths)).toThrow(
+      '.spec.replicas accessor error: 1.5 is of the type float64, expected int64',
+    );
+    expect(() => scaleFromObject({ metadata: {}, spec: { replicas: 1 }, status: { selector: { app: 'x' } } }, paths)).toThrow(
+      'expected string',
+    );
+  });
+});
