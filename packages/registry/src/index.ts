@@ -1,3 +1,10 @@
+export { ConfigMap } from './builtins/configmap.ts';
+export { Event } from './builtins/event.ts';
+export { FINALIZER_KUBERNETES, LABEL_METADATA_NAME, Namespace, shouldDeleteNamespaceDuringUpdate } from './builtins/namespace.ts';
+export { NamespaceController, type NamespaceControllerOptions } from './builtins/namespace-controller.ts';
+export { NAMESPACE_TERMINATING_CAUSE, NamespaceLifecycle } from './builtins/namespace-lifecycle.ts';
+export { NamespaceRegistry, type NamespaceRegistryOptions } from './builtins/namespace-registry.ts';
+export { Secret } from './builtins/secret.ts';
 export { convertObject } from './convert.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
 export { invalidError } from './invalid-error.ts';

@@ -56,6 +56,10 @@ export interface StoreOptions {
   uid?: () => string;
   /** Turns a generateName into a name (default: the base plus five random characters). */
   nameGenerator?: { generateName(base: string): string };
+  /** Runs before a create is prepared, dryRun too (admission, e.g. NamespaceLifecycle); throws to refuse it. */
+  beforeCreate?: (ctx: RequestContext, obj: KubeObject, def: ResourceDefinition) => Promise<void>;
+  /** Replaces the generic shouldDeleteDuringUpdate (kube's Store.ShouldDeleteDuringUpdate; namespaces also wait for spec.finalizers). */
+  shouldDeleteDuringUpdate?: (obj: KubeObject, old: KubeObject) => boolean;
 }
 
 /** kube-apiserver's maxNameGenerationCreateAttempts: generated names are retried this often on a collision. */
@@ -90,6 +94,8 @@ export class Store<T extends KubeObject = KubeObject> {
   readonly #uid: () => string;
   readonly #names: { generateName(base: string): string };
   readonly #apiVersion: string;
+  readonly #beforeCreate: StoreOptions['beforeCreate'];
+  readonly #shouldDeleteDuringUpdate: (obj: KubeObject, old: KubeObject) => boolean;
 
   constructor(def: ResourceDefinition<T>, options: StoreOptions) {
     this.definition = def;
@@ -99,6 +105,8 @@ export class Store<T extends KubeObject = KubeObject> {
     this.#uid = options.uid ?? randomUUID;
     this.#names = options.nameGenerator ?? simpleNameGenerator;
     this.#apiVersion = def.group ? `${def.group}/${def.storageVersion.name}` : def.storageVersion.name;
+    this.#beforeCreate = options.beforeCreate;
+    this.#shouldDeleteDuringUpdate = options.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate;
   }
 
   // ---------------------------------------------------------------------------------------------- create
@@ -108,6 +116,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.#matchNamespace(ctx, obj);
     // The storage layer refuses it too; kube-apiserver lets that plain error surface as a 500.
     if (obj.metadata.resourceVersion) throw newInternalError(new Error(MESSAGES.rvOnCreate));
+    if (this.#beforeCreate) await this.#beforeCreate(ctx, obj, this.#def);
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
     let prepared = this.#prepareCreate(this.#strategyContext(obj), obj);
     if (opts.dryRun) return { object: prepared as T, warnings };
@@ -347,7 +356,7 @@ export class Store<T extends KubeObject = KubeObject> {
     ];
     if (errs.length || !parsed.ok) throw invalidError(def, name, errs);
     strategy.canonicalize(parsed.object as T);
-    return { kind: shouldDeleteDuringUpdate(parsed.object, old) ? 'delete' : 'update', object: parsed.object, old };
+    return { kind: this.#shouldDeleteDuringUpdate(parsed.object, old) ? 'delete' : 'update', object: parsed.object, old };
   }
 
   // ---------------------------------------------------------------------------------------------- delete
