@@ -31,6 +31,7 @@ export {
   parseGroupResource,
   parseGroupVersion,
 } from './group-version.ts';
+export { duplicateFieldMessage, type JsonWithDuplicates, parseJsonDetectingDuplicates } from './json-decode.ts';
 export {
   everythingLabels,
   type LabelOperator,

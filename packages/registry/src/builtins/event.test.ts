@@ -1,71 +1,94 @@
 import { FakeClock, type StatusError } from '@kapi/apimachinery';
-import { MemoryStorage } from '@kapi/storage';
+import { MemoryStorage, type Storage } from '@kapi/storage';
+import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.ts';
+import { StoreKeys } from '../store/store-keys.ts';
 import { Event } from './event.ts';
 
-let storage: MemoryStorage;
-let store: Store<Event>;
-beforeEach(() => {
-  storage = new MemoryStorage({ compaction: false });
-  store = new Store(Event, { storage, clock: new FakeClock() });
-});
-afterEach(() => storage.close());
+/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
+const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
+  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
+  [
+    'Cacher',
+    async (backend, resourcePrefix) => {
+      const storage = new Cacher({ storage: backend, resourcePrefix });
+      await storage.ready();
+      return { storage, close: () => storage.close() };
+    },
+  ],
+];
 
-const event = (name: string, involved: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Event',
-  metadata: { name, namespace: 'ns' },
-  involvedObject: involved,
-  reason: 'Started',
-  message: 'started it',
-  type: 'Normal',
-  count: 1,
-  source: { component: 'kubelet' },
-  firstTimestamp: '2026-01-01T00:00:00Z',
-  lastTimestamp: '2026-01-01T00:00:00Z',
-  ...extra,
-});
-
-describe('Event', () => {
-  it('stores the core/v1 fields', async () => {
-    const { object } = await store.create({ namespace: 'ns' }, event('e1', { kind: 'Pod', name: 'p', namespace: 'ns' }));
-    expect(object).toMatchObject({ reason: 'Started', count: 1, source: { component: 'kubelet' }, involvedObject: { name: 'p' } });
+describe.each(backends)('over %s', (_label, wrap) => {
+  let memory: MemoryStorage;
+  let close: () => Promise<void>;
+  let store: Store<Event>;
+  beforeEach(async () => {
+    memory = new MemoryStorage({ compaction: false });
+    const backend = await wrap(memory, new StoreKeys(Event).resourcePrefix);
+    close = backend.close;
+    store = new Store(Event, { storage: backend.storage, clock: new FakeClock() });
+  });
+  afterEach(async () => {
+    await close();
+    await memory.close();
   });
 
-  it("requires the involved object's namespace to match the event's", async () => {
-    const missing = await store.create({ namespace: 'ns' }, { ...event('e', {}), involvedObject: undefined }).catch((e: unknown) => e);
-    expect((missing as StatusError).message).toBe(
-      'Event "e" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace',
-    );
-    const err = (await store
-      .create({ namespace: 'ns' }, event('e', { kind: 'Pod', name: 'p', namespace: 'other' }))
-      .catch((e: unknown) => e)) as StatusError;
-    expect(err.code).toBe(422);
-    expect(err.message).toBe('Event "e" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace');
+  const event = (name: string, involved: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'ns' },
+    involvedObject: involved,
+    reason: 'Started',
+    message: 'started it',
+    type: 'Normal',
+    count: 1,
+    source: { component: 'kubelet' },
+    firstTimestamp: '2026-01-01T00:00:00Z',
+    lastTimestamp: '2026-01-01T00:00:00Z',
+    ...extra,
   });
 
-  it('lets a cluster-scoped involved object be reported in "default" only', async () => {
-    const node = { kind: 'Node', name: 'n1' };
-    await store.create({ namespace: 'default' }, { ...event('e', node), metadata: { name: 'e', namespace: 'default' } });
-    const err = (await store.create({ namespace: 'ns' }, event('e', node)).catch((e: unknown) => e)) as StatusError;
-    expect(err.message).toBe('Event "e" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace');
-  });
+  describe('Event', () => {
+    it('stores the core/v1 fields', async () => {
+      const { object } = await store.create({ namespace: 'ns' }, event('e1', { kind: 'Pod', name: 'p', namespace: 'ns' }));
+      expect(object).toMatchObject({ reason: 'Started', count: 1, source: { component: 'kubelet' }, involvedObject: { name: 'p' } });
+    });
 
-  it('creates on update and updates unconditionally, as event recorders do', async () => {
-    const put = await store.update({ namespace: 'ns' }, 'e', event('e', { kind: 'Pod', name: 'p', namespace: 'ns' }));
-    expect(put.created).toBe(true);
-    const again = await store.update({ namespace: 'ns' }, 'e', event('e', { kind: 'Pod', name: 'p', namespace: 'ns' }, { count: 2 }));
-    expect(again.created).toBe(false);
-    expect(again.object.count).toBe(2);
-  });
+    it("requires the involved object's namespace to match the event's", async () => {
+      const missing = await store.create({ namespace: 'ns' }, { ...event('e', {}), involvedObject: undefined }).catch((e: unknown) => e);
+      expect((missing as StatusError).message).toBe(
+        'Event "e" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace',
+      );
+      const err = (await store
+        .create({ namespace: 'ns' }, event('e', { kind: 'Pod', name: 'p', namespace: 'other' }))
+        .catch((e: unknown) => e)) as StatusError;
+      expect(err.code).toBe(422);
+      expect(err.message).toBe('Event "e" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace');
+    });
 
-  it('selects by involved object, reason and type', async () => {
-    await store.create({ namespace: 'ns' }, event('a', { kind: 'Pod', name: 'p', namespace: 'ns' }));
-    await store.create({ namespace: 'ns' }, event('b', { kind: 'Pod', name: 'q', namespace: 'ns' }, { type: 'Warning' }));
-    const byName = await store.list({ namespace: 'ns' }, { fieldSelector: 'involvedObject.name=q' });
-    expect(byName.items.map((e) => e.metadata.name)).toEqual(['b']);
-    const byType = await store.list({ namespace: 'ns' }, { fieldSelector: 'type=Normal,involvedObject.kind=Pod,reason=Started' });
-    expect(byType.items.map((e) => e.metadata.name)).toEqual(['a']);
+    it('lets a cluster-scoped involved object be reported in "default" only', async () => {
+      const node = { kind: 'Node', name: 'n1' };
+      await store.create({ namespace: 'default' }, { ...event('e', node), metadata: { name: 'e', namespace: 'default' } });
+      const err = (await store.create({ namespace: 'ns' }, event('e', node)).catch((e: unknown) => e)) as StatusError;
+      expect(err.message).toBe('Event "e" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace');
+    });
+
+    it('creates on update and updates unconditionally, as event recorders do', async () => {
+      const put = await store.update({ namespace: 'ns' }, 'e', event('e', { kind: 'Pod', name: 'p', namespace: 'ns' }));
+      expect(put.created).toBe(true);
+      const again = await store.update({ namespace: 'ns' }, 'e', event('e', { kind: 'Pod', name: 'p', namespace: 'ns' }, { count: 2 }));
+      expect(again.created).toBe(false);
+      expect(again.object.count).toBe(2);
+    });
+
+    it('selects by involved object, reason and type', async () => {
+      await store.create({ namespace: 'ns' }, event('a', { kind: 'Pod', name: 'p', namespace: 'ns' }));
+      await store.create({ namespace: 'ns' }, event('b', { kind: 'Pod', name: 'q', namespace: 'ns' }, { type: 'Warning' }));
+      const byName = await store.list({ namespace: 'ns' }, { fieldSelector: 'involvedObject.name=q' });
+      expect(byName.items.map((e) => e.metadata.name)).toEqual(['b']);
+      const byType = await store.list({ namespace: 'ns' }, { fieldSelector: 'type=Normal,involvedObject.kind=Pod,reason=Started' });
+      expect(byType.items.map((e) => e.metadata.name)).toEqual(['a']);
+    });
   });
 });

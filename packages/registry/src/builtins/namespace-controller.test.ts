@@ -1,151 +1,179 @@
 import { FakeClock, isNotFound, type KubeObject } from '@kapi/apimachinery';
-import { MemoryStorage } from '@kapi/storage';
+import { MemoryStorage, type Storage } from '@kapi/storage';
+import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
+import { StoreKeys } from '../store/store-keys.ts';
 import { ConfigMap } from './configmap.ts';
+import { Namespace } from './namespace.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import { NamespaceRegistry } from './namespace-registry.ts';
 import { Secret } from './secret.ts';
 
+/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
+const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
+  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
+  [
+    'Cacher',
+    async (backend, resourcePrefix) => {
+      const storage = new Cacher({ storage: backend, resourcePrefix });
+      await storage.ready();
+      return { storage, close: () => storage.close() };
+    },
+  ],
+];
 const RETRY_MS = 1000;
-let storage: MemoryStorage;
-let clock: FakeClock;
-let namespaces: NamespaceRegistry;
-let configMaps: Store<ConfigMap>;
-let secrets: Store<Secret>;
-let controller: NamespaceController;
-let errors: unknown[];
 
-beforeEach(async () => {
-  storage = new MemoryStorage({ compaction: false });
-  clock = new FakeClock();
-  namespaces = new NamespaceRegistry({ storage, clock });
-  const lifecycle = new NamespaceLifecycle(namespaces.store);
-  configMaps = new Store(ConfigMap, { storage, clock, beforeCreate: lifecycle.beforeCreate });
-  secrets = new Store(Secret, { storage, clock, beforeCreate: lifecycle.beforeCreate });
-  errors = [];
-  controller = new NamespaceController({
-    namespaces,
-    stores: [configMaps],
-    clock,
-    retryAfterMs: RETRY_MS,
-    onError: (e) => errors.push(e),
-  });
-  controller.register(secrets);
-  for (const name of ['doomed', 'other']) await namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-});
-afterEach(async () => {
-  controller.stop();
-  await storage.close();
-});
-
-const obj = (kind: string, namespace: string, name: string, meta: Record<string, unknown> = {}): KubeObject => ({
-  apiVersion: 'v1',
-  kind,
-  metadata: { name, namespace, ...meta },
-});
-
-async function exists(get: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await get();
-    return true;
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
+describe.each(backends)('over %s', (_label, wrap) => {
+  let memory: MemoryStorage;
+  let closers: (() => Promise<void>)[] = [];
+  /** The storage a Store of `def` is given: the shared backend, or a Cacher of its own in front of it. */
+  async function storageFor(def: ResourceDefinition): Promise<Storage> {
+    const backend = await wrap(memory, new StoreKeys(def).resourcePrefix);
+    closers.push(backend.close);
+    return backend.storage;
   }
-}
+  let clock: FakeClock;
+  let namespaces: NamespaceRegistry;
+  let configMaps: Store<ConfigMap>;
+  let secrets: Store<Secret>;
+  let controller: NamespaceController;
+  let errors: unknown[];
 
-/** Lets the controller's async work run, moving the fake clock a retry interval each round. */
-async function until(check: () => Promise<boolean>, advance = true): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    if (advance) clock.advance(RETRY_MS);
-    await new Promise((r) => setTimeout(r, 2));
+  beforeEach(async () => {
+    memory = new MemoryStorage({ compaction: false });
+    closers = [];
+    clock = new FakeClock();
+    namespaces = new NamespaceRegistry({ storage: await storageFor(Namespace), clock });
+    const lifecycle = new NamespaceLifecycle(namespaces.store);
+    configMaps = new Store(ConfigMap, { storage: await storageFor(ConfigMap), clock, beforeCreate: lifecycle.beforeCreate });
+    secrets = new Store(Secret, { storage: await storageFor(Secret), clock, beforeCreate: lifecycle.beforeCreate });
+    errors = [];
+    controller = new NamespaceController({
+      namespaces,
+      stores: [configMaps],
+      clock,
+      retryAfterMs: RETRY_MS,
+      onError: (e) => errors.push(e),
+    });
+    controller.register(secrets);
+    for (const name of ['doomed', 'other']) await namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  });
+  afterEach(async () => {
+    controller.stop();
+    for (const close of closers.splice(0)) await close();
+    await memory.close();
+  });
+
+  const obj = (kind: string, namespace: string, name: string, meta: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: 'v1',
+    kind,
+    metadata: { name, namespace, ...meta },
+  });
+
+  async function exists(get: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await get();
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
   }
-  throw new Error('condition not reached');
-}
 
-const namespaceGone = (name: string) => async () => !(await exists(() => namespaces.store.get({}, name)));
-
-describe('NamespaceController', () => {
-  it('deletes a terminating namespace’s content, then the namespace', async () => {
-    await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'a'));
-    await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'b'));
-    await secrets.create({ namespace: 'doomed' }, obj('Secret', 'doomed', 's'));
-    await configMaps.create({ namespace: 'other' }, obj('ConfigMap', 'other', 'a'));
-    controller.start();
-    await namespaces.delete('doomed');
-    await until(namespaceGone('doomed'), false);
-    expect((await configMaps.list({ namespace: 'doomed' })).items).toEqual([]);
-    expect((await secrets.list({ namespace: 'doomed' })).items).toEqual([]);
-    // Other namespaces are untouched.
-    expect((await configMaps.list({ namespace: 'other' })).items.map((c) => c.metadata.name)).toEqual(['a']);
-    expect((await namespaces.store.get({}, 'other')).status?.phase).toBe('Active');
-    expect(errors).toEqual([]);
-  });
-
-  it('finds namespaces that were terminating before it started', async () => {
-    await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'a'));
-    await namespaces.delete('doomed');
-    controller.start();
-    await until(namespaceGone('doomed'), false);
-  });
-
-  it('keeps the namespace Terminating while an object’s finalizer holds it', async () => {
-    await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'held', { finalizers: ['example.com/hold'] }));
-    await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'free'));
-    controller.start();
-    await namespaces.delete('doomed');
-    await until(async () => !(await exists(() => configMaps.get({ namespace: 'doomed' }, 'free'))));
-    // Several retries later the held object is terminating and the namespace is still there.
-    for (let i = 0; i < 5; i++) {
-      clock.advance(RETRY_MS);
+  /** Lets the controller's async work run, moving the fake clock a retry interval each round. */
+  async function until(check: () => Promise<boolean>, advance = true): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      if (await check()) return;
+      if (advance) clock.advance(RETRY_MS);
       await new Promise((r) => setTimeout(r, 2));
     }
-    const held = await configMaps.get({ namespace: 'doomed' }, 'held');
-    expect(held.metadata.deletionTimestamp).toBeDefined();
-    const ns = await namespaces.store.get({}, 'doomed');
-    expect(ns.status?.phase).toBe('Terminating');
-    expect(ns.spec?.finalizers).toEqual(['kubernetes']);
-    // Nothing new may be created meanwhile.
-    await expect(configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'late'))).rejects.toMatchObject({ code: 403 });
+    throw new Error('condition not reached');
+  }
 
-    const removed = await configMaps.patch({ namespace: 'doomed' }, 'held', { metadata: { finalizers: null } }, 'merge');
-    expect(removed.deleted).toBe(true);
-    await until(namespaceGone('doomed'));
-    expect(errors).toEqual([]);
-  });
+  const namespaceGone = (name: string) => async () => !(await exists(() => namespaces.store.get({}, name)));
 
-  it('leaves other spec.finalizers to their owners and then lets the namespace go', async () => {
-    await namespaces.finalize('doomed', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: 'doomed' },
-      spec: { finalizers: ['kubernetes', 'example.com/cleanup'] },
+  describe('NamespaceController', () => {
+    it('deletes a terminating namespace’s content, then the namespace', async () => {
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'a'));
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'b'));
+      await secrets.create({ namespace: 'doomed' }, obj('Secret', 'doomed', 's'));
+      await configMaps.create({ namespace: 'other' }, obj('ConfigMap', 'other', 'a'));
+      controller.start();
+      await namespaces.delete('doomed');
+      await until(namespaceGone('doomed'), false);
+      expect((await configMaps.list({ namespace: 'doomed' })).items).toEqual([]);
+      expect((await secrets.list({ namespace: 'doomed' })).items).toEqual([]);
+      // Other namespaces are untouched.
+      expect((await configMaps.list({ namespace: 'other' })).items.map((c) => c.metadata.name)).toEqual(['a']);
+      expect((await namespaces.store.get({}, 'other')).status?.phase).toBe('Active');
+      expect(errors).toEqual([]);
     });
-    controller.start();
-    await namespaces.delete('doomed');
-    await until(async () => (await namespaces.store.get({}, 'doomed')).spec?.finalizers?.length === 1, false);
-    expect((await namespaces.store.get({}, 'doomed')).spec?.finalizers).toEqual(['example.com/cleanup']);
-    const current = await namespaces.store.get({}, 'doomed');
-    const res = await namespaces.finalize('doomed', { ...current, spec: { finalizers: [] } });
-    expect(res.deleted).toBe(true);
-  });
 
-  it('does nothing once stopped', async () => {
-    controller.start();
-    controller.stop();
-    await namespaces.delete('doomed');
-    for (let i = 0; i < 3; i++) {
-      clock.advance(RETRY_MS);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    expect((await namespaces.store.get({}, 'doomed')).status?.phase).toBe('Terminating');
-    expect(controller.running).toBe(false);
-  });
+    it('finds namespaces that were terminating before it started', async () => {
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'a'));
+      await namespaces.delete('doomed');
+      controller.start();
+      await until(namespaceGone('doomed'), false);
+    });
 
-  it('refuses a cluster-scoped Store', () => {
-    expect(() => controller.register(namespaces.store as unknown as Store)).toThrow('namespaces is cluster-scoped');
+    it('keeps the namespace Terminating while an object’s finalizer holds it', async () => {
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'held', { finalizers: ['example.com/hold'] }));
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'free'));
+      controller.start();
+      await namespaces.delete('doomed');
+      await until(async () => !(await exists(() => configMaps.get({ namespace: 'doomed' }, 'free'))));
+      // Several retries later the held object is terminating and the namespace is still there.
+      for (let i = 0; i < 5; i++) {
+        clock.advance(RETRY_MS);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      const held = await configMaps.get({ namespace: 'doomed' }, 'held');
+      expect(held.metadata.deletionTimestamp).toBeDefined();
+      const ns = await namespaces.store.get({}, 'doomed');
+      expect(ns.status?.phase).toBe('Terminating');
+      expect(ns.spec?.finalizers).toEqual(['kubernetes']);
+      // Nothing new may be created meanwhile.
+      await expect(configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'late'))).rejects.toMatchObject({ code: 403 });
+
+      const removed = await configMaps.patch({ namespace: 'doomed' }, 'held', { metadata: { finalizers: null } }, 'merge');
+      expect(removed.deleted).toBe(true);
+      await until(namespaceGone('doomed'));
+      expect(errors).toEqual([]);
+    });
+
+    it('leaves other spec.finalizers to their owners and then lets the namespace go', async () => {
+      await namespaces.finalize('doomed', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'doomed' },
+        spec: { finalizers: ['kubernetes', 'example.com/cleanup'] },
+      });
+      controller.start();
+      await namespaces.delete('doomed');
+      await until(async () => (await namespaces.store.get({}, 'doomed')).spec?.finalizers?.length === 1, false);
+      expect((await namespaces.store.get({}, 'doomed')).spec?.finalizers).toEqual(['example.com/cleanup']);
+      const current = await namespaces.store.get({}, 'doomed');
+      const res = await namespaces.finalize('doomed', { ...current, spec: { finalizers: [] } });
+      expect(res.deleted).toBe(true);
+    });
+
+    it('does nothing once stopped', async () => {
+      controller.start();
+      controller.stop();
+      await namespaces.delete('doomed');
+      for (let i = 0; i < 3; i++) {
+        clock.advance(RETRY_MS);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect((await namespaces.store.get({}, 'doomed')).status?.phase).toBe('Terminating');
+      expect(controller.running).toBe(false);
+    });
+
+    it('refuses a cluster-scoped Store', () => {
+      expect(() => controller.register(namespaces.store as unknown as Store)).toThrow('namespaces is cluster-scoped');
+    });
   });
 });

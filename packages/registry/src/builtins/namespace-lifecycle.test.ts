@@ -1,71 +1,140 @@
 import { FakeClock, type StatusError } from '@kapi/apimachinery';
-import { MemoryStorage } from '@kapi/storage';
+import { MemoryStorage, type Storage } from '@kapi/storage';
+import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
+import { StoreKeys } from '../store/store-keys.ts';
 import { ConfigMap } from './configmap.ts';
+import { Event } from './event.ts';
+import { Namespace } from './namespace.ts';
 import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import { NamespaceRegistry } from './namespace-registry.ts';
 
-let storage: MemoryStorage;
-let namespaces: NamespaceRegistry;
-let configMaps: Store<ConfigMap>;
-beforeEach(async () => {
-  storage = new MemoryStorage({ compaction: false });
-  const clock = new FakeClock();
-  namespaces = new NamespaceRegistry({ storage, clock });
-  const lifecycle = new NamespaceLifecycle(namespaces.store);
-  configMaps = new Store(ConfigMap, { storage, clock, beforeCreate: lifecycle.beforeCreate });
-  await namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'live' } });
-});
-afterEach(() => storage.close());
+/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
+const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
+  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
+  [
+    'Cacher',
+    async (backend, resourcePrefix) => {
+      const storage = new Cacher({ storage: backend, resourcePrefix });
+      await storage.ready();
+      return { storage, close: () => storage.close() };
+    },
+  ],
+];
 
-const cm = (namespace: string, meta: Record<string, unknown> = { name: 'c' }) => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { namespace, ...meta },
-});
-const fail = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.unreachable('expected an error'),
-    (e: unknown) => e as StatusError,
-  );
-
-describe('NamespaceLifecycle', () => {
-  it('lets content into an active namespace', async () => {
-    const { object } = await configMaps.create({ namespace: 'live' }, cm('live'));
-    expect(object.metadata.namespace).toBe('live');
+describe.each(backends)('over %s', (_label, wrap) => {
+  let memory: MemoryStorage;
+  let closers: (() => Promise<void>)[] = [];
+  let namespaces: NamespaceRegistry;
+  let configMaps: Store<ConfigMap>;
+  let events: Store<Event>;
+  /** The storage a Store of `def` is given: the shared backend, or a Cacher of its own in front of it. */
+  async function storageFor(def: ResourceDefinition): Promise<Storage> {
+    const backend = await wrap(memory, new StoreKeys(def).resourcePrefix);
+    closers.push(backend.close);
+    return backend.storage;
+  }
+  beforeEach(async () => {
+    memory = new MemoryStorage({ compaction: false });
+    closers = [];
+    const clock = new FakeClock();
+    namespaces = new NamespaceRegistry({ storage: await storageFor(Namespace), clock });
+    const lifecycle = new NamespaceLifecycle(namespaces.store);
+    configMaps = new Store(ConfigMap, { storage: await storageFor(ConfigMap), clock, beforeCreate: lifecycle.beforeCreate });
+    events = new Store(Event, { storage: await storageFor(Event), clock, beforeCreate: lifecycle.beforeCreate });
+    await namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'live' } });
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    await memory.close();
   });
 
-  it('refuses content for a missing namespace with 404 for the namespace', async () => {
-    const err = await fail(configMaps.create({ namespace: 'nowhere' }, cm('nowhere')));
-    expect(err.code).toBe(404);
-    expect(err.message).toBe('namespaces "nowhere" not found');
-    expect(err.status.details).toEqual({ name: 'nowhere', kind: 'namespaces' });
-    // Even under dryRun, as admission runs for it too.
-    expect((await fail(configMaps.create({ namespace: 'nowhere' }, cm('nowhere'), { dryRun: true }))).code).toBe(404);
+  const cm = (namespace: string, meta: Record<string, unknown> = { name: 'c' }) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { namespace, ...meta },
   });
-
-  it('refuses content for a terminating namespace with 403 and the NamespaceTerminating cause', async () => {
-    await namespaces.delete('live');
-    const err = await fail(configMaps.create({ namespace: 'live' }, cm('live')));
-    expect(err.code).toBe(403);
-    expect(err.status.reason).toBe('Forbidden');
-    expect(err.message).toBe('configmaps "c" is forbidden: unable to create new content in namespace live because it is being terminated');
-    expect(err.status.details).toEqual({
-      name: 'c',
-      kind: 'configmaps',
-      causes: [{ type: 'NamespaceTerminating', message: 'namespace live is being terminated', field: 'metadata.namespace' }],
-    });
-    const generated = await fail(configMaps.create({ namespace: 'live' }, cm('live', { generateName: 'gen-' })));
-    expect(generated.message).toBe(
-      'configmaps "gen-" is forbidden: unable to create new content in namespace live because it is being terminated',
+  const fail = (p: Promise<unknown>) =>
+    p.then(
+      () => expect.unreachable('expected an error'),
+      (e: unknown) => e as StatusError,
     );
-  });
 
-  it('leaves updates of existing content alone', async () => {
-    await configMaps.create({ namespace: 'live' }, cm('live'));
-    await namespaces.delete('live');
-    const { object } = await configMaps.update({ namespace: 'live' }, 'c', { ...cm('live'), data: { a: 'b' } });
-    expect(object.data).toEqual({ a: 'b' });
+  describe('NamespaceLifecycle', () => {
+    it('lets content into an active namespace', async () => {
+      const { object } = await configMaps.create({ namespace: 'live' }, cm('live'));
+      expect(object.metadata.namespace).toBe('live');
+    });
+
+    it('refuses content for a missing namespace with 404 for the namespace', async () => {
+      const err = await fail(configMaps.create({ namespace: 'nowhere' }, cm('nowhere')));
+      expect(err.code).toBe(404);
+      expect(err.message).toBe('namespaces "nowhere" not found');
+      expect(err.status.details).toEqual({ name: 'nowhere', kind: 'namespaces' });
+      // Even under dryRun, as admission runs for it too.
+      expect((await fail(configMaps.create({ namespace: 'nowhere' }, cm('nowhere'), { dryRun: true }))).code).toBe(404);
+    });
+
+    it('refuses content for a terminating namespace with 403 and the NamespaceTerminating cause', async () => {
+      await namespaces.delete('live');
+      const err = await fail(configMaps.create({ namespace: 'live' }, cm('live')));
+      expect(err.code).toBe(403);
+      expect(err.status.reason).toBe('Forbidden');
+      expect(err.message).toBe(
+        'configmaps "c" is forbidden: unable to create new content in namespace live because it is being terminated',
+      );
+      expect(err.status.details).toEqual({
+        name: 'c',
+        kind: 'configmaps',
+        causes: [{ type: 'NamespaceTerminating', message: 'namespace live is being terminated', field: 'metadata.namespace' }],
+      });
+      const generated = await fail(configMaps.create({ namespace: 'live' }, cm('live', { generateName: 'gen-' })));
+      expect(generated.message).toBe(
+        'configmaps "gen-" is forbidden: unable to create new content in namespace live because it is being terminated',
+      );
+    });
+
+    it('leaves updates of existing content alone', async () => {
+      await configMaps.create({ namespace: 'live' }, cm('live'));
+      await namespaces.delete('live');
+      const { object } = await configMaps.update({ namespace: 'live' }, 'c', { ...cm('live'), data: { a: 'b' } });
+      expect(object.data).toEqual({ a: 'b' });
+    });
+
+    it('runs for create-on-update too: an Event PUT into a terminating or missing namespace is refused', async () => {
+      const ev = (namespace: string) => ({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'e', namespace },
+        involvedObject: { kind: 'Pod', name: 'p', namespace },
+      });
+      await events.update({ namespace: 'live' }, 'kept', { ...ev('live'), metadata: { name: 'kept', namespace: 'live' } });
+      await namespaces.delete('live');
+      const terminating = await fail(events.update({ namespace: 'live' }, 'e', ev('live')));
+      expect(terminating.code).toBe(403);
+      expect(terminating.message).toBe(
+        'events "e" is forbidden: unable to create new content in namespace live because it is being terminated',
+      );
+      expect(terminating.status.details?.causes?.[0]?.type).toBe('NamespaceTerminating');
+      // Updating the existing one is no create.
+      const kept = await events.update({ namespace: 'live' }, 'kept', {
+        ...ev('live'),
+        metadata: { name: 'kept', namespace: 'live' },
+        count: 2,
+      });
+      expect(kept.created).toBe(false);
+      const missing = await fail(events.update({ namespace: 'nowhere' }, 'e', ev('nowhere')));
+      expect(missing.code).toBe(404);
+      expect(missing.message).toBe('namespaces "nowhere" not found');
+      expect((await fail(events.update({ namespace: 'nowhere' }, 'e', ev('nowhere'), { dryRun: true }))).code).toBe(404);
+    });
+
+    it('does not run for an update of a kind that cannot create on update', async () => {
+      const err = await fail(configMaps.update({ namespace: 'nowhere' }, 'c', cm('nowhere')));
+      expect(err.code).toBe(404);
+      expect(err.message).toBe('configmaps "c" not found');
+    });
   });
 });

@@ -10,8 +10,8 @@ export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 /**
  * The create half of plugin/pkg/admission/namespace/lifecycle: content of a namespaced kind may only be created in
  * a namespace that exists and is not terminating. Pass `beforeCreate` as the StoreOptions hook of every namespaced
- * Store. kube-apiserver also creates default, kube-system and kube-public at start-up and refuses to delete them;
- * kapi does neither here, so a server should create the namespaces it wants before serving.
+ * Store. kube-apiserver also creates default, kube-system and kube-public at start-up; kapi does not, so a server
+ * should create the namespaces it wants before serving. Refusing to delete them is NamespaceRegistry.delete's part.
  */
 export class NamespaceLifecycle {
   readonly #namespaces: Store<Namespace>;

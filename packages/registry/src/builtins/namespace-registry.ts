@@ -1,4 +1,4 @@
-import { type KubeObject, newConflict, realClock } from '@kapi/apimachinery';
+import { type KubeObject, newConflict, newForbidden, realClock } from '@kapi/apimachinery';
 import { isStorageError } from '@kapi/storage';
 import { finalizersForDeletion } from '../store/deletion.ts';
 import { Store, type StoreOptions } from '../store/store.ts';
@@ -9,6 +9,9 @@ import { Namespace, namespaceFinalize, shouldDeleteNamespaceDuringUpdate } from 
 export type NamespaceRegistryOptions = Omit<StoreOptions, 'beforeCreate' | 'shouldDeleteDuringUpdate'>;
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
+
+/** The namespaces kube-apiserver's NamespaceLifecycle admission refuses to delete (its immortalNamespaces). */
+export const PROTECTED_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
 /**
  * Namespaces as pkg/registry/core/namespace/storage serves them: `store` for every verb but delete, `delete` that
@@ -37,8 +40,11 @@ export class NamespaceRegistry {
    * The namespace REST's Delete: the first delete sets deletionTimestamp and phase Terminating and keeps the
    * namespace; later ones remove it only once spec.finalizers is empty (metadata.finalizers then apply as usual).
    * A UID precondition is always added, so a namespace recreated meanwhile is not deleted by mistake.
+   * default, kube-system and kube-public are refused with 403, as NamespaceLifecycle admission does.
    */
   async delete(name: string, opts: StoreDeleteOptions = {}): Promise<DeleteResult<Namespace>> {
+    // Admission runs before the REST delete: refused whether or not the namespace exists, dryRun included.
+    if (PROTECTED_NAMESPACES.has(name)) throw newForbidden(NAMESPACES, name, 'this namespace may not be deleted');
     const ns = await this.store.get({}, name);
     const m = ns.metadata;
     const pre = { ...opts.preconditions };

@@ -1,10 +1,12 @@
 import { FakeClock, type KubeObject, StatusError } from '@kapi/apimachinery';
-import { MemoryStorage } from '@kapi/storage';
+import { MemoryStorage, type Storage } from '@kapi/storage';
+import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import { ScaleREST, scaleFromObject } from './scale.ts';
 import { Store } from './store.ts';
+import { StoreKeys } from './store-keys.ts';
 
 const Widget = defineResource({
   group: 'example.kapi.dev',
@@ -31,6 +33,19 @@ const Gadget = defineResource({
   schema: z.object({ spec: z.object({ replicas: z.int() }) }),
 });
 
+/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
+const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
+  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
+  [
+    'Cacher',
+    async (backend, resourcePrefix) => {
+      const storage = new Cacher({ storage: backend, resourcePrefix });
+      await storage.ready();
+      return { storage, close: () => storage.close() };
+    },
+  ],
+];
+
 const ctx = { namespace: 'ns' };
 
 /** The StatusError `p` rejects with. */
@@ -44,17 +59,25 @@ async function failure(p: Promise<unknown>): Promise<StatusError> {
   throw new Error('expected a failure');
 }
 
-describe('ScaleREST', () => {
-  let storage: MemoryStorage;
+describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
+  let memory: MemoryStorage;
+  let close: () => Promise<void>;
+  let storage: Storage;
   let store: Store;
   let rest: ScaleREST;
 
-  beforeEach(() => {
-    storage = new MemoryStorage({ compaction: false });
+  beforeEach(async () => {
+    memory = new MemoryStorage({ compaction: false });
+    // Gadget keys lie outside the cached prefix and go straight to the backend.
+    const backend = await wrap(memory, new StoreKeys(Widget).resourcePrefix);
+    ({ storage, close } = backend);
     store = new Store(Widget, { storage, clock: new FakeClock(Date.parse('2024-01-02T03:04:05Z')), uid: () => 'uid-1' });
     rest = new ScaleREST(store);
   });
-  afterEach(() => storage.close());
+  afterEach(async () => {
+    await close();
+    await memory.close();
+  });
 
   /** A widget with `replicas` in spec, and status set through the status subresource. */
   async function widget(name: string, replicas: number | undefined, status?: Record<string, unknown>): Promise<KubeObject> {

@@ -227,7 +227,12 @@ export class Store<T extends KubeObject = KubeObject> {
     this.#matchNamespace(ctx, obj);
     const key = this.#key(obj.metadata.namespace, name);
     const sctx = this.#strategyContext(obj, opts.subresource);
-    return this.#runUpdate(key, name, true, opts.dryRun, warnings, (current) => this.#computeUpdate(sctx, obj, current));
+    return this.#runUpdate(key, name, true, opts.dryRun, warnings, async (current) => {
+      // Create-on-update is a create: admission (the namespace lifecycle) runs as create() runs it, for every try.
+      if (!current && this.#beforeCreate && this.#def.strategy.allowCreateOnUpdate() && !sctx.subresource)
+        await this.#beforeCreate(ctx, obj, this.#def);
+      return this.#computeUpdate(sctx, obj, current);
+    });
   }
 
   async patch(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: StorePatchOptions = {}): Promise<UpdateResult<T>> {
@@ -270,7 +275,7 @@ export class Store<T extends KubeObject = KubeObject> {
     createOnMissing: boolean,
     dryRun: boolean | undefined,
     warnings: string[] | (() => string[]),
-    compute: (current: KubeObject | null) => UpdateOutcome,
+    compute: (current: KubeObject | null) => UpdateOutcome | Promise<UpdateOutcome>,
   ): Promise<UpdateResult<T>> {
     const result = (object: KubeObject, created: boolean, deleted: boolean): UpdateResult<T> => ({
       object: object as T,
@@ -281,15 +286,15 @@ export class Store<T extends KubeObject = KubeObject> {
     try {
       if (dryRun) {
         const current = await this.#storage.get(key, { ignoreNotFound: true });
-        const outcome = compute(current);
+        const outcome = await compute(current);
         return result(outcome.object, outcome.kind === 'create', outcome.kind === 'delete');
       }
       let outcome: UpdateOutcome | undefined;
       try {
         const stored = await this.#storage.guaranteedUpdate(
           key,
-          (current) => {
-            outcome = compute(current);
+          async (current) => {
+            outcome = await compute(current);
             if (outcome.kind === 'delete') throw new LeaveUpdate(outcome);
             return outcome.object;
           },

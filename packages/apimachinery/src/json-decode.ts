@@ -1,0 +1,123 @@
+import { newBadRequest } from './status-error.ts';
+
+/**
+ * Duplicate object keys, which JSON.parse silently resolves (last one wins), as sigs.k8s.io/json's strict decoding
+ * reports them: one field path per duplicated key (`spec.replicas`, `spec.ports[0].hostPort`), in document order,
+ * each reported once however often it repeats.
+ */
+export interface JsonWithDuplicates {
+  /** What JSON.parse gives: the last of duplicated keys wins; `__proto__` keys are plain data. */
+  value: unknown;
+  /** Field paths of duplicated keys, e.g. `spec.replicas`. */
+  duplicates: string[];
+}
+
+/** sigs.k8s.io/json stops collecting strict errors at 100, so one hostile body cannot produce unbounded warnings. */
+const MAX_DUPLICATES = 100;
+
+type Frame =
+  | { array: false; path: string; seen: Set<string>; key: string; expectKey: boolean }
+  | { array: true; path: string; index: number };
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** The index of the quote that closes the string whose opening quote is at `start`. */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  for (;;) {
+    const q = text.indexOf('"', i);
+    // An odd run of backslashes before the quote escapes it.
+    let b = q - 1;
+    while (text.charCodeAt(b) === 0x5c) b--;
+    if ((q - 1 - b) % 2 === 0) return q;
+    i = q + 1;
+  }
+}
+
+/** The path of the value the scanner is about to read, given the innermost open container. */
+function childPath(top: Frame | undefined): string {
+  if (!top) return '';
+  if (top.array) return `${top.path}[${top.index}]`;
+  return top.path === '' ? top.key : `${top.path}.${top.key}`;
+}
+
+/**
+ * Parses `text` as JSON, also reporting duplicate object keys. Malformed JSON is a 400 BadRequest.
+ * JSON.parse builds the value (native speed, its exact semantics); a scanner over the then known-valid text finds the
+ * duplicates, with an explicit stack so that nesting JSON.parse accepts cannot overflow it.
+ */
+export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw newBadRequest(`json parse error: ${(err as Error).message}`);
+  }
+  const duplicates: string[] = [];
+  const reported = new Set<string>();
+  const stack: Frame[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c) || c === 0x3a /* : */) {
+      i++;
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    switch (c) {
+      case 0x7b /* { */:
+        stack.push({ array: false, path: childPath(top), seen: new Set(), key: '', expectKey: true });
+        i++;
+        break;
+      case 0x5b /* [ */:
+        stack.push({ array: true, path: childPath(top), index: 0 });
+        i++;
+        break;
+      case 0x7d /* } */:
+      case 0x5d /* ] */:
+        stack.pop();
+        i++;
+        break;
+      case 0x2c /* , */:
+        if (top?.array) top.index++;
+        else if (top) top.expectKey = true;
+        i++;
+        break;
+      case 0x22 /* " */:
+        {
+          const end = stringEnd(text, i);
+          if (top && !top.array && top.expectKey) {
+            const raw = text.slice(i + 1, end);
+            // Escapes must be resolved: "a" and "\u0061" are the same key.
+            const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+            if (top.seen.has(key)) {
+              const path = top.path === '' ? key : `${top.path}.${key}`;
+              if (!reported.has(path) && duplicates.length < MAX_DUPLICATES) {
+                reported.add(path);
+                duplicates.push(path);
+              }
+            } else top.seen.add(key);
+            top.key = key;
+            top.expectKey = false;
+          }
+          i = end + 1;
+          break;
+        }
+      default:
+        // A number, true, false or null: nothing in it can open, close or separate anything.
+        i++;
+        while (i < n) {
+          const d = text.charCodeAt(i);
+          if (d === 0x2c || d === 0x7d || d === 0x5d || isSpace(d)) break;
+          i++;
+        }
+    }
+  }
+  return { value, duplicates };
+}
+
+/** How kube-apiserver words a duplicate field in a warning or a strict decoding error: `duplicate field "spec.replicas"`. */
+export function duplicateFieldMessage(path: string): string {
+  return `duplicate field ${JSON.stringify(path)}`;
+}
