@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Per-request state shared by the filters and the final handler. */
+export interface RequestContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  /** Set by the request-info filter (typed by request-info.ts). */
+  requestInfo?: unknown;
+  /** Set by authentication. */
+  user?: unknown;
+  /** Warning texts for `Warning: 299` headers; add with `addWarning` to deduplicate. */
+  warnings: string[];
+  /** Watches and other streams: exempt from max-in-flight and the request timeout. */
+  longRunning: boolean;
+  /** Body size cap for `readRequestBody`, set by the body-limit filter. */
+  maxRequestBodyBytes?: number;
+  /** Anything else a filter wants to pass down. */
+  readonly state: Map<string, unknown>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<void>;
+export type Filter = (ctx: RequestContext, next: () => Promise<void>) => Promise<void>;
+
+/** A fresh context for one request; the URL base is only a placeholder for parsing the path. */
+export function createRequestContext(req: IncomingMessage, res: ServerResponse): RequestContext {
+  return {
+    req,
+    res,
+    url: new URL(req.url ?? '/', 'http://localhost'),
+    warnings: [],
+    longRunning: false,
+    state: new Map(),
+  };
+}

@@ -1,0 +1,73 @@
+import type { ServerResponse } from 'node:http';
+import { type Clock, newTimeout, realClock } from '@kapi/apimachinery';
+import type { Filter } from './context.ts';
+import { writeStatus } from './write-status.ts';
+
+export interface TimeoutOptions {
+  /** Default 60 s, kube's --request-timeout. */
+  timeoutMs?: number;
+  clock?: Clock;
+  /** Called with an error the handler throws after its request already timed out. */
+  onLateError?: (err: unknown) => void;
+}
+
+/** kube's message, after the "Timeout: " prefix newTimeout adds. */
+export const TIMEOUT_MESSAGE = 'request did not complete within the allotted timeout';
+
+const GUARDED = ['writeHead', 'setHeader', 'appendHeader', 'removeHeader', 'setHeaders', 'write', 'end', 'flushHeaders'] as const;
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * Gives a non-long-running request `timeoutMs` to finish; past it the client gets 504 and
+ * anything the handler writes later is dropped (kube's timeoutWriter). If the handler had already
+ * started the response, the connection is cut instead, since a Status can no longer be sent.
+ */
+export function withTimeout(opts: TimeoutOptions = {}): Filter {
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const clock = opts.clock ?? realClock;
+  return async (ctx, next) => {
+    if (ctx.longRunning || timeoutMs <= 0) return next();
+    const res = ctx.res;
+    const state = { timedOut: false, own: false };
+    guardWrites(res, state);
+
+    let timer: ReturnType<Clock['setTimeout']> | undefined;
+    const expired = new Promise<'timeout'>((resolve) => {
+      timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
+      timer.unref?.();
+    });
+    const work = next();
+    try {
+      const winner = await Promise.race([work.then(() => 'done' as const), expired]);
+      if (winner === 'done') return;
+    } finally {
+      if (timer) clock.clearTimeout(timer);
+    }
+
+    state.timedOut = true;
+    // The handler keeps running; its outcome no longer reaches the client.
+    work.catch((err: unknown) => opts.onLateError?.(err));
+    state.own = true;
+    try {
+      writeStatus(res, newTimeout(TIMEOUT_MESSAGE, 0));
+    } finally {
+      state.own = false;
+    }
+  };
+}
+
+/** Replaces the response's writing methods on this instance with ones that go quiet after the timeout. */
+function guardWrites(res: ServerResponse, state: { timedOut: boolean; own: boolean }): void {
+  const target = res as unknown as Record<string, Method>;
+  for (const name of GUARDED) {
+    const original = target[name];
+    if (typeof original !== 'function') continue;
+    target[name] = function (this: ServerResponse, ...args: unknown[]): unknown {
+      if (!state.timedOut || state.own) return original.apply(this, args);
+      // Dropped; keep the handler's callbacks and drain waits from hanging.
+      const cb = args.findLast((a) => typeof a === 'function') as ((err?: Error) => void) | undefined;
+      if (cb && (name === 'write' || name === 'end')) queueMicrotask(() => cb());
+      return name === 'write' ? true : this;
+    };
+  }
+}

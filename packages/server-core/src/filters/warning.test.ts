@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { compose } from './compose.ts';
+import { type Listening, listen } from './serve.ts';
+import { addWarning, formatWarning, withWarnings } from './warning.ts';
+
+let srv: Listening | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+describe('warnings', () => {
+  it('formats as 299 - "<text>" with quotes and backslashes escaped', () => {
+    expect(formatWarning('plain')).toBe('299 - "plain"');
+    expect(formatWarning('a "q" \\ b')).toBe('299 - "a \\"q\\" \\\\ b"');
+  });
+
+  it('sends ctx.warnings as deduplicated Warning headers, on implicit and explicit heads', async () => {
+    srv = await listen(
+      compose([withWarnings()], async (ctx) => {
+        addWarning(ctx, 'v1beta1 is deprecated');
+        addWarning(ctx, 'v1beta1 is deprecated');
+        ctx.warnings.push('second', 'second');
+        if (ctx.url.pathname === '/explicit') ctx.res.writeHead(201);
+        ctx.res.end('x');
+      }),
+    );
+    for (const path of ['/implicit', '/explicit']) {
+      const r = await fetch(srv.url + path);
+      expect(r.headers.get('warning')).toBe('299 - "v1beta1 is deprecated", 299 - "second"');
+    }
+  });
+
+  it('sends no Warning header when there are none', async () => {
+    srv = await listen(compose([withWarnings()], async (ctx) => void ctx.res.end()));
+    expect((await fetch(srv.url)).headers.get('warning')).toBeNull();
+  });
+});
