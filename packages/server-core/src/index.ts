@@ -9,4 +9,6 @@ export { type Listening, listen, toRequestListener } from './filters/serve.ts';
 export { TIMEOUT_MESSAGE, type TimeoutOptions, withTimeout } from './filters/timeout.ts';
 export { addWarning, formatWarning, withWarnings } from './filters/warning.ts';
 export { writeStatus } from './filters/write-status.ts';
+export { type HealthCheck, type HealthEndpoint, healthHandler, namedHealthCheck, pingHealthCheck } from './health/healthz.ts';
 export { type RequestInfo, RequestInfoError, RequestInfoResolver, type RequestInfoResolverOptions } from './request-info.ts';
+export { currentPlatform, kapiVersionInfo, type VersionInfo, type VersionOptions, versionHandler } from './version/version.ts';
