@@ -1,3 +1,37 @@
+export {
+  type AggregatedDiscoveryOptions,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiResourcesOf,
+  apiVersions,
+  type DiscoverySource,
+  discoveryETag,
+  RESOURCE_VERBS,
+  resourceDiscoveryOf,
+  SCALE_KIND,
+  SUBRESOURCE_VERBS,
+} from './discovery/documents.ts';
+export { storageVersionHash } from './discovery/storage-version-hash.ts';
+export type {
+  APIGroup,
+  APIGroupDiscovery,
+  APIGroupDiscoveryList,
+  APIGroupList,
+  APIResource,
+  APIResourceDiscovery,
+  APIResourceList,
+  APISubresourceDiscovery,
+  APIVersionDiscovery,
+  APIVersions,
+  DiscoveryFreshness,
+  GroupVersionForDiscovery,
+  GroupVersionKindJSON,
+  ResourceScope,
+  ServerAddressByClientCIDR,
+} from './discovery/types.ts';
+export { compareKubeAwareVersions, sortVersionsByPriority } from './discovery/version-priority.ts';
 export { DEFAULT_MAX_REQUEST_BODY_BYTES, readRequestBody, withRequestBodyLimit } from './filters/body-limit.ts';
 export { compose } from './filters/compose.ts';
 export { createRequestContext, type Filter, type Handler, type RequestContext } from './filters/context.ts';

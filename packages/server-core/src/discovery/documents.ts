@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import type { ResourceDefinition, ResourceVersion } from '@kapi/registry';
+import { Scheme } from '@kapi/registry';
+import { storageVersionHash } from './storage-version-hash.ts';
+import type {
+  APIGroup,
+  APIGroupDiscovery,
+  APIGroupDiscoveryList,
+  APIGroupList,
+  APIResource,
+  APIResourceDiscovery,
+  APIResourceList,
+  APISubresourceDiscovery,
+  APIVersions,
+  GroupVersionForDiscovery,
+} from './types.ts';
+import { compareKubeAwareVersions } from './version-priority.ts';
+
+/** Where discovery reads the kinds from: a Scheme, or definitions in registration order. */
+export type DiscoverySource = Scheme | readonly ResourceDefinition[];
+
+/** The verbs of a resource kapi serves through its Store, sorted as kube lists them. */
+export const RESOURCE_VERBS: readonly string[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The verbs of the status and scale subresources. */
+export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
+
+/** The response kind of every scale subresource. */
+export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' } as const;
+
+function definitionsOf(source: DiscoverySource): readonly ResourceDefinition[] {
+  return source instanceof Scheme ? source.definitions() : source;
+}
+
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The definitions serving `group`/`version`, with that version. */
+function servedIn(source: DiscoverySource, group: string, version: string): { def: ResourceDefinition; version: ResourceVersion }[] {
+  const out: { def: ResourceDefinition; version: ResourceVersion }[] = [];
+  for (const def of definitionsOf(source)) {
+    if (def.group !== group) continue;
+    const v = def.version(version);
+    if (v?.served) out.push({ def, version: v });
+  }
+  return out;
+}
+
+/** Every group with a served version mapped to its served versions, highest priority first; groups sorted by name. */
+function servedGroups(source: DiscoverySource): Map<string, string[]> {
+  const groups = new Map<string, Set<string>>();
+  for (const def of definitionsOf(source))
+    for (const v of def.versions) {
+      if (!v.served) continue;
+      const set = groups.get(def.group) ?? new Set<string>();
+      groups.set(def.group, set);
+      set.add(v.name);
+    }
+  const out = new Map<string, string[]>();
+  for (const name of [...groups.keys()].sort(byCodePoint)) {
+    out.set(
+      name,
+      [...(groups.get(name) ?? [])].sort((a, b) => compareKubeAwareVersions(b, a)),
+    );
+  }
+  return out;
+}
+
+function groupVersionString(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+function splitGroupVersion(groupVersion: string): { group: string; version: string } | undefined {
+  const parts = groupVersion.split('/');
+  if (parts.length === 1 && parts[0] !== '') return { group: '', version: parts[0] as string };
+  if (parts.length === 2 && parts[0] !== '' && parts[1] !== '') return { group: parts[0] as string, version: parts[1] as string };
+  return undefined;
+}
+
+function groupEntry(name: string, versions: readonly string[]): APIGroup {
+  const list: GroupVersionForDiscovery[] = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+  return { name, versions: list, preferredVersion: { ...(list[0] as GroupVersionForDiscovery) } };
+}
+
+/** GET /api: the legacy group's versions, every client CIDR pointed at `serverAddress` ("host:port"). */
+export function apiVersions(serverAddress: string, versions: readonly string[] = ['v1']): APIVersions {
+  return {
+    kind: 'APIVersions',
+    versions: [...versions],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+/**
+ * GET /apis: every named group with a served version, sorted by name (kube sorts by group priority, then name;
+ * kapi has no priorities). Versions run highest priority first and the first is the preferred one, as for CRDs.
+ */
+export function apiGroupList(source: DiscoverySource): APIGroupList {
+  const groups: APIGroup[] = [];
+  for (const [name, versions] of servedGroups(source)) if (name !== '') groups.push(groupEntry(name, versions));
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** GET /apis/<group>; undefined when the group serves nothing (a 404) or is the core group. */
+export function apiGroup(source: DiscoverySource, group: string): APIGroup | undefined {
+  if (group === '') return undefined;
+  const versions = servedGroups(source).get(group);
+  return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(group, versions) } : undefined;
+}
+
+/** A definition's entries in an APIResourceList: the resource, then its status and scale subresources. */
+export function apiResourcesOf(def: ResourceDefinition): APIResource[] {
+  const main: APIResource = {
+    name: def.plural,
+    singularName: def.singular,
+    namespaced: def.namespaced,
+    kind: def.kind,
+    verbs: [...RESOURCE_VERBS],
+  };
+  if (def.shortNames.length > 0) main.shortNames = [...def.shortNames];
+  if (def.categories.length > 0) main.categories = [...def.categories];
+  main.storageVersionHash = storageVersionHash(def.group, def.storageVersion.name, def.kind);
+  const out = [main];
+  if (def.subresources.status) {
+    out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...SUBRESOURCE_VERBS] });
+  }
+  if (def.subresources.scale) {
+    out.push({
+      name: `${def.plural}/scale`,
+      singularName: '',
+      namespaced: def.namespaced,
+      group: SCALE_KIND.group,
+      version: SCALE_KIND.version,
+      kind: SCALE_KIND.kind,
+      verbs: [...SUBRESOURCE_VERBS],
+    });
+  }
+  return out;
+}
+
+/**
+ * GET /api/v1 ("v1") or /apis/<group>/<version> ("example.kapi.dev/v1"): the served kinds' resources and
+ * subresources sorted by name, as kube's CRD handler lists them; undefined when the group-version serves nothing.
+ */
+export function apiResourceList(source: DiscoverySource, groupVersion: string): APIResourceList | undefined {
+  const gv = splitGroupVersion(groupVersion);
+  if (!gv) return undefined;
+  const served = servedIn(source, gv.group, gv.version);
+  if (served.length === 0) return undefined;
+  const resources = served.flatMap(({ def }) => apiResourcesOf(def)).sort((a, b) => byCodePoint(a.name, b.name));
+  const head = gv.group === '' ? { kind: 'APIResourceList' as const } : { kind: 'APIResourceList' as const, apiVersion: 'v1' as const };
+  return { ...head, groupVersion: groupVersionString(gv.group, gv.version), resources };
+}
+
+/** A definition's entry in one version of aggregated discovery (apiextensions' CRD discovery controller). */
+export function resourceDiscoveryOf(def: ResourceDefinition, version: string): APIResourceDiscovery {
+  const out: APIResourceDiscovery = {
+    resource: def.plural,
+    responseKind: { group: def.group, version, kind: def.kind },
+    scope: def.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: def.singular,
+    verbs: [...RESOURCE_VERBS],
+  };
+  if (def.shortNames.length > 0) out.shortNames = [...def.shortNames];
+  if (def.categories.length > 0) out.categories = [...def.categories];
+  const subresources: APISubresourceDiscovery[] = [];
+  if (def.subresources.status) {
+    subresources.push({
+      subresource: 'status',
+      responseKind: { group: def.group, version, kind: def.kind },
+      verbs: [...SUBRESOURCE_VERBS],
+    });
+  }
+  if (def.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { ...SCALE_KIND }, verbs: [...SUBRESOURCE_VERBS] });
+  if (subresources.length > 0) out.subresources = subresources;
+  return out;
+}
+
+export interface AggregatedDiscoveryOptions {
+  /** true: the core group only (GET /api); false: the named groups (GET /apis). */
+  legacy: boolean;
+}
+
+/**
+ * apidiscovery.k8s.io/v2 APIGroupDiscoveryList for GET /api (legacy) or /apis: a group per item (sorted by
+ * name; the core group's metadata has no name), its served versions highest priority first, every version
+ * 'Current', resources sorted by name.
+ */
+export function aggregatedDiscovery(source: DiscoverySource, options: AggregatedDiscoveryOptions): APIGroupDiscoveryList {
+  const items: APIGroupDiscovery[] = [];
+  for (const [name, versions] of servedGroups(source)) {
+    if ((name === '') !== options.legacy) continue;
+    items.push({
+      metadata: name === '' ? { creationTimestamp: null } : { name, creationTimestamp: null },
+      versions: versions.map((version) => ({
+        version,
+        resources: servedIn(source, name, version)
+          .map(({ def }) => resourceDiscoveryOf(def, version))
+          .sort((a, b) => byCodePoint(a.resource, b.resource)),
+        freshness: 'Current' as const,
+      })),
+    });
+  }
+  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
+}
+
+/**
+ * The ETag of a discovery document, as kube's aggregated handler computes it: upper-case hex of sha512 over the
+ * document's JSON. Unquoted: the HTTP layer sends it quoted (`"…"`) and compares If-None-Match with that.
+ */
+export function discoveryETag(doc: unknown): string {
+  return createHash('sha512').update(JSON.stringify(doc)).digest('hex').toUpperCase();
+}
