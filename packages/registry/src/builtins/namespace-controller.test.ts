@@ -1,10 +1,10 @@
 import { FakeClock, isNotFound, type KubeObject } from '@kapi/apimachinery';
 import { MemoryStorage, type Storage } from '@kapi/storage';
-import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
 import { StoreKeys } from '../store/store-keys.ts';
+import { backends } from '../test-support/backends.ts';
 import { ConfigMap } from './configmap.ts';
 import { Namespace } from './namespace.ts';
 import { NamespaceController } from './namespace-controller.ts';
@@ -12,18 +12,6 @@ import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import { NamespaceRegistry } from './namespace-registry.ts';
 import { Secret } from './secret.ts';
 
-/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
-const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
-  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
-  [
-    'Cacher',
-    async (backend, resourcePrefix) => {
-      const storage = new Cacher({ storage: backend, resourcePrefix });
-      await storage.ready();
-      return { storage, close: () => storage.close() };
-    },
-  ],
-];
 const RETRY_MS = 1000;
 
 describe.each(backends)('over %s', (_label, wrap) => {

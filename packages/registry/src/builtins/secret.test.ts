@@ -1,23 +1,10 @@
 import { FakeClock, StatusError } from '@kapi/apimachinery';
-import { MemoryStorage, type Storage } from '@kapi/storage';
-import { Cacher } from '@kapi/watchcache';
+import { MemoryStorage } from '@kapi/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.ts';
 import { StoreKeys } from '../store/store-keys.ts';
+import { backends } from '../test-support/backends.ts';
 import { Secret } from './secret.ts';
-
-/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
-const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
-  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
-  [
-    'Cacher',
-    async (backend, resourcePrefix) => {
-      const storage = new Cacher({ storage: backend, resourcePrefix });
-      await storage.ready();
-      return { storage, close: () => storage.close() };
-    },
-  ],
-];
 
 describe.each(backends)('over %s', (_label, wrap) => {
   let memory: MemoryStorage;

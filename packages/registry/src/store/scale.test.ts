@@ -1,9 +1,9 @@
 import { FakeClock, type KubeObject, StatusError } from '@kapi/apimachinery';
 import { MemoryStorage, type Storage } from '@kapi/storage';
-import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
+import { backends } from '../test-support/backends.ts';
 import { ScaleREST, scaleFromObject } from './scale.ts';
 import { Store } from './store.ts';
 import { StoreKeys } from './store-keys.ts';
@@ -32,19 +32,6 @@ const Gadget = defineResource({
   versions: [{ name: 'v1' }],
   schema: z.object({ spec: z.object({ replicas: z.int() }) }),
 });
-
-/** Each suite runs over MemoryStorage and through a watch cache (Cacher) in front of it. */
-const backends: [string, (backend: MemoryStorage, resourcePrefix: string) => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
-  ['MemoryStorage', async (storage) => ({ storage, close: async () => {} })],
-  [
-    'Cacher',
-    async (backend, resourcePrefix) => {
-      const storage = new Cacher({ storage: backend, resourcePrefix });
-      await storage.ready();
-      return { storage, close: () => storage.close() };
-    },
-  ],
-];
 
 const ctx = { namespace: 'ns' };
 
