@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { runStorageConformance } from '@kapi/storage/conformance';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { type EtcdServer, startEtcd } from '@kapi/test-servers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cacher } from './cacher.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { checkConsistentReadAfterWrite, runCacherConformance } from './test-support/cacher-suites.ts';
 
 // One real etcd for the file; every case gets a fresh EtcdStorage under a fresh key prefix, and a Cacher in front.
 let etcd: EtcdServer;
@@ -14,59 +13,20 @@ afterAll(async () => {
   await etcd?.stop();
 });
 
-/** Reads beyond the backend's revision give up after this instead of kube-apiserver's 3 s (cacher.test.ts checks 3 s). */
-const FRESHNESS_MS = 500;
+const prefix = () => `/kapi-test-${randomBytes(6).toString('hex')}`;
+const resourcePrefix = () => `/registry/widgets-${randomBytes(4).toString('hex')}`;
 
-runStorageConformance(
+runCacherConformance(
   'Cacher over EtcdStorage',
-  async () => {
-    const storage = new EtcdStorage({
-      endpoints: [etcd.endpoint],
-      prefix: `/kapi-test-${randomBytes(6).toString('hex')}`,
-      progressIntervalMs: 200,
-    });
-    const resourcePrefix = `/registry/widgets-${randomBytes(4).toString('hex')}`;
-    const cacher = new Cacher({ storage, resourcePrefix, bookmarkIntervalMs: 100, freshnessTimeoutMs: FRESHNESS_MS });
-    await cacher.ready();
-    return {
-      storage: cacher,
-      resourcePrefix,
-      compact: async (rev) => {
-        // A real compactor compacts revisions minutes old: let the cache see `rev` first, so compaction does not race
-        // the cache's own backend watch (cacher.test.ts covers compaction past the cache).
-        await cacher.list(resourcePrefix, { resourceVersion: String(rev), resourceVersionMatch: 'NotOlderThan' }).catch(() => {});
-        await storage.compact(rev);
-      },
-      elapse: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      close: async () => {
-        await cacher.close();
-        await storage.close();
-      },
-    };
-  },
-  { cache: true, progressIntervalMs: 200 },
+  () => ({
+    storage: new EtcdStorage({ endpoints: [etcd.endpoint], prefix: prefix(), progressIntervalMs: 200 }),
+    resourcePrefix: resourcePrefix(),
+  }),
+  { progressIntervalMs: 200 },
 );
 
 describe('Cacher in front of EtcdStorage', () => {
   it('a consistent read right after a write returns that write, through the cache or behind its back', async () => {
-    const storage = new EtcdStorage({ endpoints: [etcd.endpoint], prefix: `/kapi-test-${randomBytes(6).toString('hex')}` });
-    const resourcePrefix = `/registry/widgets-${randomBytes(4).toString('hex')}`;
-    const cacher = new Cacher({ storage, resourcePrefix });
-    try {
-      await cacher.ready();
-      const widget = (name: string) => ({ apiVersion: 'v1', kind: 'Widget', metadata: { name, namespace: 'ns' } });
-      for (let i = 0; i < 20; i++) {
-        const via = i % 2 === 0 ? cacher : storage;
-        const created = await via.create(`${resourcePrefix}/ns/w${i}`, widget(`w${i}`));
-        const l = await cacher.list(resourcePrefix, { resourceVersion: '' });
-        expect(l.items).toHaveLength(i + 1);
-        expect(l.items.find((o) => o.metadata.name === `w${i}`)).toEqual(created);
-        expect(l.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
-      }
-      expect(cacher.stats().consistentReadFallbacks).toBe(0);
-    } finally {
-      await cacher.close();
-      await storage.close();
-    }
+    await checkConsistentReadAfterWrite(new EtcdStorage({ endpoints: [etcd.endpoint], prefix: prefix() }), resourcePrefix());
   });
 });
