@@ -59,6 +59,7 @@ export type {
   StoreUpdateOptions,
   StoreWatchOptions,
   UpdateResult,
+  WriteAdmission,
   WriteResult,
 } from './store/types.ts';
 export {

@@ -43,6 +43,7 @@ import type {
   StoreUpdateOptions,
   StoreWatchOptions,
   UpdateResult,
+  WriteAdmission,
   WriteResult,
 } from './types.ts';
 
@@ -117,8 +118,13 @@ export class Store<T extends KubeObject = KubeObject> {
     // The storage layer refuses it too; kube-apiserver lets that plain error surface as a 500.
     if (obj.metadata.resourceVersion) throw newInternalError(new Error(MESSAGES.rvOnCreate));
     if (this.#beforeCreate) await this.#beforeCreate(ctx, obj, this.#def);
+    if (opts.admission?.mutate) {
+      await opts.admission.mutate(obj, null);
+      this.#matchNamespace(ctx, obj);
+    }
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
     let prepared = this.#prepareCreate(this.#strategyContext(obj), obj);
+    if (opts.admission?.validate) await opts.admission.validate(prepared, null);
     if (opts.dryRun) return { object: prepared as T, warnings };
     for (let attempt = 1; ; attempt++) {
       const name = prepared.metadata.name as string;
@@ -231,7 +237,7 @@ export class Store<T extends KubeObject = KubeObject> {
       // Create-on-update is a create: admission (the namespace lifecycle) runs as create() runs it, for every try.
       if (!current && this.#beforeCreate && this.#def.strategy.allowCreateOnUpdate() && !sctx.subresource)
         await this.#beforeCreate(ctx, obj, this.#def);
-      return this.#computeUpdate(sctx, obj, current);
+      return this.#admitUpdate(ctx, sctx, name, obj, current, opts.admission, true);
     });
   }
 
@@ -246,7 +252,7 @@ export class Store<T extends KubeObject = KubeObject> {
       false,
       opts.dryRun,
       () => warnings,
-      (current) => {
+      async (current) => {
         if (!current) throw newNotFound(this.#def.groupResource, name);
         // Applied to the stored object, so its resourceVersion makes the update conditional unless the patch sets another.
         const patched =
@@ -260,7 +266,8 @@ export class Store<T extends KubeObject = KubeObject> {
         warnings = decoded.warnings;
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
-        return this.#computeUpdate(this.#strategyContext(decoded.object, opts.subresource), decoded.object, current);
+        const sctx = this.#strategyContext(decoded.object, opts.subresource);
+        return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false);
       },
     );
   }
@@ -312,6 +319,29 @@ export class Store<T extends KubeObject = KubeObject> {
     } catch (err) {
       throw this.#mapError(err, name);
     }
+  }
+
+  /** Mutating admission on (a copy of) the new object, the update itself, then validating admission on the result. */
+  async #admitUpdate(
+    ctx: RequestContext,
+    sctx: StrategyContext,
+    name: string,
+    input: KubeObject,
+    current: KubeObject | null,
+    admission: WriteAdmission | undefined,
+    shared: boolean,
+  ): Promise<UpdateOutcome> {
+    let obj = input;
+    if (admission?.mutate) {
+      // The input is reused when storage retries on a conflict: admission must start from it afresh each time.
+      if (shared) obj = structuredClone(input);
+      await admission.mutate(obj, current);
+      this.#matchName(obj, name);
+      this.#matchNamespace(ctx, obj);
+    }
+    const outcome = this.#computeUpdate(sctx, obj, current);
+    if (admission?.validate) await admission.validate(outcome.object, outcome.kind === 'create' ? null : current);
+    return outcome;
   }
 
   /** The body of Store.Update's tryUpdate: create-on-update, optimistic concurrency, rest.BeforeUpdate and validation. */
@@ -398,6 +428,7 @@ export class Store<T extends KubeObject = KubeObject> {
       markAsDeleting(obj, this.#clock.now());
       return obj;
     };
+    if (opts.validateDeletion) await opts.validateDeletion(current);
     if (current.metadata.finalizers?.length || finalizersForDeletion(current, policy)) {
       if (opts.dryRun) {
         const kept = terminating(current);
@@ -422,9 +453,12 @@ export class Store<T extends KubeObject = KubeObject> {
     try {
       const last = await this.#storage.delete(key, {
         ...(preconditions ? { preconditions } : {}),
-        validateDeletion: (existing) => {
+        validateDeletion: async (existing) => {
           if (mayRetry && (existing.metadata.finalizers?.length || finalizersForDeletion(existing, policy)))
             throw new ChangedBeforeDelete();
+          // Admission saw `current`; a different stored state must be admitted again.
+          if (opts.validateDeletion && existing.metadata.resourceVersion !== current.metadata.resourceVersion)
+            await opts.validateDeletion(existing);
         },
       });
       return { object: last, deleted: true };

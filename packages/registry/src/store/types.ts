@@ -9,11 +9,22 @@ export interface RequestContext {
 /** How unknown fields in a request body are handled (metav1 fieldValidation). */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
+/**
+ * Admission for one write, as the API server runs it: `mutate` before the strategy sees the object (it may change
+ * `obj` in place), `validate` on the final object after the strategy's validation, inside the storage update (so it
+ * sees the state the write is computed from, on every retry). `old` is the stored object, null on create.
+ */
+export interface WriteAdmission {
+  mutate?(obj: KubeObject, old: KubeObject | null): Promise<void>;
+  validate?(obj: KubeObject, old: KubeObject | null): Promise<void>;
+}
+
 export interface StoreCreateOptions {
   /** Validate and return the result without storing it (dryRun=All). */
   dryRun?: boolean;
   /** Default Warn, as kube-apiserver's. */
   fieldValidation?: FieldValidation;
+  admission?: WriteAdmission;
 }
 
 export interface StoreUpdateOptions extends StoreCreateOptions {
@@ -55,6 +66,8 @@ export interface StoreDeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: PropagationPolicy;
   dryRun?: boolean;
+  /** Validating admission of the deletion, called with the fresh stored object before it is deleted or marked. */
+  validateDeletion?: (current: KubeObject) => Promise<void>;
 }
 
 export interface WriteResult<T extends KubeObject = KubeObject> {

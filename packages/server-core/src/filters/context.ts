@@ -1,14 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UserInfo } from '@kapi/authn';
+import type { RequestInfo } from '../request-info.ts';
 
 /** Per-request state shared by the filters and the final handler. */
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly url: URL;
-  /** Set by the request-info filter (typed by request-info.ts). */
-  requestInfo?: unknown;
-  /** Set by authentication. */
-  user?: unknown;
+  /** Set by the request-info filter. */
+  requestInfo?: RequestInfo;
+  /** Set by authentication (and replaced by impersonation). */
+  user?: UserInfo;
   /** Warning texts for `Warning: 299` headers; add with `addWarning` to deduplicate. */
   warnings: string[];
   /** Watches and other streams: exempt from max-in-flight and the request timeout. */

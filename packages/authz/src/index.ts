@@ -1,0 +1,1 @@
+export type { AuthorizationAttributes, AuthorizationResult, Authorizer, Decision } from './authorizer.ts';
