@@ -73,7 +73,8 @@ export function healthHandler(endpoint: HealthEndpoint, checks: readonly HealthC
   if (options.ping !== false && !all.some((c) => c.name === 'ping')) all.unshift(pingHealthCheck);
   const seen = new Set<string>();
   for (const c of all) {
-    if (!c.name || c.name.includes('/')) throw new Error(`invalid health check name ${JSON.stringify(c.name)}`);
+    // kube names some checks with a slash (poststarthook/<hook>); their per-check path is /<endpoint>/poststarthook/<hook>.
+    if (!c.name || c.name.startsWith('/') || c.name.endsWith('/')) throw new Error(`invalid health check name ${JSON.stringify(c.name)}`);
     if (seen.has(c.name)) throw new Error(`duplicate health check ${JSON.stringify(c.name)} for /${endpoint}`);
     seen.add(c.name);
   }

@@ -1,0 +1,171 @@
+import { type FieldError, fieldErrors, newBadRequest, newInvalid, type StatusError } from '@kapi/apimachinery';
+import type { FieldValidation, PropagationPolicy, StoreDeleteOptions, StoreListOptions, StoreWatchOptions } from '@kapi/registry';
+
+/**
+ * Query parameters and DeleteOptions bodies, parsed as kube-apiserver's parameter codec and option validation
+ * do: malformed values are 400 BadRequest, values outside the allowed set are 422 Invalid on the options kind
+ * (CreateOptions.meta.k8s.io, …).
+ */
+
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** strconv.ParseBool, as metav1's parameter conversion uses it. */
+export function parseBoolParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (GO_TRUE.has(v)) return true;
+  if (GO_FALSE.has(v) || v === '') return false;
+  throw newBadRequest(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+}
+
+function parseIntParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^[+-]?\d+$/.test(v)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  return n;
+}
+
+function invalidOptions(kind: string, errs: FieldError[]): StatusError {
+  return newInvalid({ group: 'meta.k8s.io', kind }, '', errs);
+}
+
+const RV_MATCH = ['Exact', 'NotOlderThan'] as const;
+
+/** ListOptions (list, watch and deletecollection). */
+export function listOptionsOf(q: URLSearchParams): StoreListOptions & { watch: boolean } {
+  const out: StoreListOptions & { watch: boolean } = { watch: parseBoolParam(q, 'watch') ?? false };
+  const labelSelector = q.get('labelSelector');
+  if (labelSelector) out.labelSelector = labelSelector;
+  const fieldSelector = q.get('fieldSelector');
+  if (fieldSelector) out.fieldSelector = fieldSelector;
+  const limit = parseIntParam(q, 'limit');
+  if (limit !== undefined) out.limit = limit;
+  const cont = q.get('continue');
+  if (cont) out.continue = cont;
+  const rv = q.get('resourceVersion');
+  if (rv !== null) out.resourceVersion = rv;
+  const match = q.get('resourceVersionMatch');
+  if (match) {
+    if (!(RV_MATCH as readonly string[]).includes(match))
+      throw invalidOptions('ListOptions', [fieldErrors.notSupported('resourceVersionMatch', match, [...RV_MATCH])]);
+    out.resourceVersionMatch = match as (typeof RV_MATCH)[number];
+  }
+  return out;
+}
+
+/** The watch-only parameters. */
+export function watchOptionsOf(
+  q: URLSearchParams,
+): Pick<StoreWatchOptions, 'allowWatchBookmarks' | 'sendInitialEvents' | 'timeoutSeconds'> {
+  const out: Pick<StoreWatchOptions, 'allowWatchBookmarks' | 'sendInitialEvents' | 'timeoutSeconds'> = {};
+  const bookmarks = parseBoolParam(q, 'allowWatchBookmarks');
+  if (bookmarks !== undefined) out.allowWatchBookmarks = bookmarks;
+  if (q.has('sendInitialEvents')) out.sendInitialEvents = parseBoolParam(q, 'sendInitialEvents') ?? false;
+  const timeout = parseIntParam(q, 'timeoutSeconds');
+  if (timeout !== undefined) out.timeoutSeconds = timeout;
+  return out;
+}
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldValidation?: FieldValidation;
+  fieldManager?: string;
+}
+
+const FIELD_VALIDATION = ['', 'Ignore', 'Warn', 'Strict'];
+
+function dryRunErrors(values: readonly string[]): FieldError[] {
+  return values.filter((v) => v !== 'All').map((v) => fieldErrors.notSupported('dryRun', v, ['All']));
+}
+
+/** CreateOptions / UpdateOptions / PatchOptions: dryRun, fieldManager, fieldValidation. */
+export function writeOptionsOf(q: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptions {
+  const dryRun = q.getAll('dryRun');
+  const errs = dryRunErrors(dryRun);
+  const fieldManager = q.get('fieldManager') ?? undefined;
+  if (fieldManager !== undefined && fieldManager.length > 128) errs.push(fieldErrors.tooLong('fieldManager', 128));
+  const fv = q.get('fieldValidation') ?? '';
+  if (!FIELD_VALIDATION.includes(fv)) errs.push(fieldErrors.notSupported('fieldValidation', fv, FIELD_VALIDATION.slice(1)));
+  if (errs.length) throw invalidOptions(kind, errs);
+  return {
+    dryRun: dryRun.length > 0,
+    ...(fv ? { fieldValidation: fv as FieldValidation } : {}),
+    ...(fieldManager !== undefined ? { fieldManager } : {}),
+  };
+}
+
+const POLICIES: readonly PropagationPolicy[] = ['Orphan', 'Background', 'Foreground'];
+
+interface DeleteOptionsBody {
+  gracePeriodSeconds?: unknown;
+  propagationPolicy?: unknown;
+  orphanDependents?: unknown;
+  preconditions?: { uid?: unknown; resourceVersion?: unknown } | null;
+  dryRun?: unknown;
+}
+
+/**
+ * DeleteOptions from the body (JSON, any apiVersion of DeleteOptions) or, when the body is empty, the query;
+ * a body wins over the query as in kube-apiserver.
+ */
+export function deleteOptionsOf(q: URLSearchParams, body: Uint8Array | undefined): StoreDeleteOptions {
+  let src: DeleteOptionsBody = {};
+  if (body?.byteLength) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(body).toString('utf8'));
+    } catch (err) {
+      throw newBadRequest(
+        `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml: ${(err as Error).message}`,
+      );
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw newBadRequest('DeleteOptions must be a JSON object');
+    src = parsed as DeleteOptionsBody;
+  } else {
+    const grace = parseIntParam(q, 'gracePeriodSeconds');
+    const policy = q.get('propagationPolicy');
+    const orphan = parseBoolParam(q, 'orphanDependents');
+    src = {
+      ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
+      ...(policy ? { propagationPolicy: policy } : {}),
+      ...(orphan !== undefined ? { orphanDependents: orphan } : {}),
+      ...(q.getAll('dryRun').length ? { dryRun: q.getAll('dryRun') } : {}),
+    };
+  }
+  const errs: FieldError[] = [];
+  const out: StoreDeleteOptions = {};
+  if (src.gracePeriodSeconds !== undefined && src.gracePeriodSeconds !== null) {
+    if (typeof src.gracePeriodSeconds !== 'number' || !Number.isInteger(src.gracePeriodSeconds))
+      throw newBadRequest('gracePeriodSeconds must be an integer');
+    out.gracePeriodSeconds = src.gracePeriodSeconds;
+  }
+  if (src.propagationPolicy !== undefined && src.propagationPolicy !== null && src.propagationPolicy !== '') {
+    const p = String(src.propagationPolicy);
+    if (!(POLICIES as readonly string[]).includes(p)) errs.push(fieldErrors.notSupported('propagationPolicy', p, [...POLICIES]));
+    else out.propagationPolicy = p as PropagationPolicy;
+  }
+  if (src.orphanDependents !== undefined && src.orphanDependents !== null) {
+    if (out.propagationPolicy)
+      errs.push(
+        fieldErrors.invalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
+      );
+    else out.propagationPolicy = src.orphanDependents === true ? 'Orphan' : 'Background';
+  }
+  const pre = src.preconditions;
+  if (pre && typeof pre === 'object') {
+    out.preconditions = {
+      ...(typeof pre.uid === 'string' ? { uid: pre.uid } : {}),
+      ...(typeof pre.resourceVersion === 'string' ? { resourceVersion: pre.resourceVersion } : {}),
+    };
+  }
+  if (src.dryRun !== undefined && src.dryRun !== null) {
+    const values = Array.isArray(src.dryRun) ? src.dryRun.map(String) : [String(src.dryRun)];
+    errs.push(...dryRunErrors(values));
+    if (values.length) out.dryRun = true;
+  }
+  if (errs.length) throw invalidOptions('DeleteOptions', errs);
+  return out;
+}

@@ -1,0 +1,415 @@
+import { once } from 'node:events';
+import type { AdmissionAttributes, Operation } from '@kapi/admission';
+import {
+  type Clock,
+  type KubeObject,
+  newBadRequest,
+  newMethodNotSupported,
+  newUnsupportedMediaType,
+  type ObjectList,
+  type Status,
+  type WatchEvent,
+} from '@kapi/apimachinery';
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
+import {
+  type NamespaceRegistry,
+  type PatchType,
+  parseIncludeObject,
+  type ResourceDefinition,
+  type ScaleREST,
+  type Store,
+  type RequestContext as StoreRequestContext,
+  type StoreWatchOptions,
+  toTable,
+  type WriteAdmission,
+} from '@kapi/registry';
+import type { Watch } from '@kapi/storage';
+import { encodedEvent } from '@kapi/watchcache';
+import { parse as parseYAML } from 'yaml';
+import { readRequestBody } from '../filters/body-limit.ts';
+import type { RequestContext } from '../filters/context.ts';
+import { addWarning } from '../filters/warning.ts';
+import type { RequestInfo } from '../request-info.ts';
+import { bodyTypeOf, contentTypeOf, type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
+import { deleteOptionsOf, listOptionsOf, watchOptionsOf, writeOptionsOf } from './request-options.ts';
+import { encodeBody, wantsPretty, writeObject } from './response.ts';
+
+/** One served resource: its definition, its Store, and the REST pieces some kinds add. */
+export interface ResourceEndpoint {
+  readonly definition: ResourceDefinition;
+  readonly store: Store;
+  /** The scale subresource, when the definition has one. */
+  readonly scale?: ScaleREST;
+  /** Namespaces only: delete marks Terminating, and the finalize subresource. */
+  readonly namespaces?: NamespaceRegistry;
+}
+
+/** The admission plugins a server runs (an AdmissionChain from @kapi/admission fits). */
+export interface Admission {
+  admit(attrs: AdmissionAttributes): Promise<void>;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
+export interface ResourceHandlerOptions {
+  readonly admission?: Admission;
+  readonly clock: Clock;
+  /** A watch without timeoutSeconds ends after a random time in [min, 2·min) seconds, as kube-apiserver's. */
+  readonly minRequestTimeoutSeconds: number;
+  /** Told of every watch that starts and ends (metrics). */
+  readonly onWatch?: (def: ResourceDefinition, delta: 1 | -1) => void;
+  /** Told of the decoded request object and the response object (audit at Request/RequestResponse level). */
+  readonly onObjects?: (ctx: RequestContext, objects: { requestObject?: unknown; responseObject?: unknown }) => void;
+}
+
+const ANONYMOUS: UserInfo = { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] };
+
+const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
+  ['json-patch', 'json'],
+  ['merge-patch', 'merge'],
+  ['strategic-merge-patch', 'strategic'],
+  ['apply-patch', 'apply'],
+]);
+
+const PATCH_MEDIA_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
+
+/**
+ * Serves one resource request whose RequestInfo has already been resolved to `endpoint`: every verb, the status,
+ * scale and (namespaces) finalize subresources, content negotiation (JSON, YAML, Table, PartialObjectMetadata)
+ * and watch streams. Errors are thrown as StatusErrors for the chain to write.
+ */
+export async function handleResource(
+  ctx: RequestContext,
+  endpoint: ResourceEndpoint,
+  info: RequestInfo,
+  options: ResourceHandlerOptions,
+): Promise<void> {
+  const def = endpoint.definition;
+  const sub = info.subresource;
+  const allowed =
+    sub === '' ||
+    (sub === 'status' && def.subresources.status) ||
+    (sub === 'scale' && endpoint.scale) ||
+    (sub === 'finalize' && endpoint.namespaces);
+  if (!allowed) throw newMethodNotSupported(def.groupResource, info.verb);
+  const rctx: StoreRequestContext = info.namespace ? { namespace: info.namespace } : {};
+  const q = ctx.url.searchParams;
+  const respond = (code: number, value: unknown, out: NegotiatedOutput = negotiateOutput(ctx.req.headers.accept)): void => {
+    options.onObjects?.(ctx, { responseObject: value });
+    writeObject(ctx, code, value, out.mediaType);
+  };
+
+  switch (info.verb) {
+    case 'get': {
+      if (sub === 'scale' && endpoint.scale) return respond(200, await endpoint.scale.getScale(rctx, info.name));
+      if (sub !== '' && sub !== 'status') throw newMethodNotSupported(def.groupResource, info.verb);
+      const out = negotiateOutput(ctx.req.headers.accept, { table: sub === '', partial: 'PartialObjectMetadata' });
+      const rv = q.get('resourceVersion');
+      const obj = await endpoint.store.get(rctx, info.name, rv !== null ? { resourceVersion: rv } : {});
+      return respond(200, transform(def, obj, out, ctx, options.clock), out);
+    }
+    case 'list': {
+      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadataList' });
+      const { watch: _w, ...listOpts } = listOptionsOf(q);
+      const list = await endpoint.store.list(rctx, listOpts);
+      return respond(200, transform(def, list, out, ctx, options.clock), out);
+    }
+    case 'watch':
+      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      return serveWatch(ctx, endpoint, info, rctx, options);
+    case 'create': {
+      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      const w = writeOptionsOf(q, 'CreateOptions');
+      const body = await readObjectBody(ctx, def);
+      options.onObjects?.(ctx, { requestObject: body });
+      const res = await endpoint.store.create(rctx, body, {
+        dryRun: w.dryRun,
+        ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
+        admission: writeAdmission(ctx, def, info, w.dryRun, options),
+      });
+      for (const warning of res.warnings) addWarning(ctx, warning);
+      return respond(201, res.object);
+    }
+    case 'update': {
+      const w = writeOptionsOf(q, 'UpdateOptions');
+      if (sub === 'scale' && endpoint.scale) {
+        const body = await readObjectBody(ctx, def);
+        return respond(200, await endpoint.scale.updateScale(rctx, info.name, body, { dryRun: w.dryRun }));
+      }
+      const body = await readObjectBody(ctx, def);
+      options.onObjects?.(ctx, { requestObject: body });
+      const common = { dryRun: w.dryRun, ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}) };
+      if (sub === 'finalize' && endpoint.namespaces)
+        return respond(200, (await endpoint.namespaces.finalize(info.name, body, common)).object);
+      const res = await endpoint.store.update(rctx, info.name, body, {
+        ...common,
+        ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+        admission: writeAdmission(ctx, def, info, w.dryRun, options),
+      });
+      for (const warning of res.warnings) addWarning(ctx, warning);
+      return respond(res.created ? 201 : 200, res.object);
+    }
+    case 'patch': {
+      const w = writeOptionsOf(q, 'PatchOptions');
+      const mediaType = contentTypeOf(ctx.req.headers['content-type']);
+      const patchType = PATCH_TYPES.get(bodyTypeOf(mediaType) ?? '');
+      if (!patchType) throw newUnsupportedMediaType(PATCH_MEDIA_TYPES);
+      const raw = await readRequestBody(ctx);
+      const patch = patchType === 'apply' ? parseYAMLBody(raw) : parseJSONBody(raw);
+      options.onObjects?.(ctx, { requestObject: patch });
+      if (sub === 'scale' && endpoint.scale)
+        return respond(200, await endpoint.scale.patchScale(rctx, info.name, patch, patchType, { dryRun: w.dryRun }));
+      if (sub !== '' && sub !== 'status') throw newMethodNotSupported(def.groupResource, info.verb);
+      const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
+        dryRun: w.dryRun,
+        ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
+        ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+        admission: writeAdmission(ctx, def, info, w.dryRun, options),
+      });
+      for (const warning of res.warnings) addWarning(ctx, warning);
+      return respond(200, res.object);
+    }
+    case 'delete': {
+      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      const del = deleteOptionsOf(q, await readRequestBody(ctx));
+      await admit(ctx, def, info, 'DELETE', del.dryRun ?? false, null, null, options);
+      const validateDeletion = options.admission
+        ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
+        : undefined;
+      const opts = { ...del, ...(validateDeletion ? { validateDeletion } : {}) };
+      const res = endpoint.namespaces
+        ? await endpoint.namespaces.delete(info.name, opts)
+        : await endpoint.store.delete(rctx, info.name, opts);
+      // Built-in core kinds answer a finished delete with a Success Status; custom kinds (and namespaces) with the object.
+      if (res.deleted && def.group === '' && !endpoint.namespaces) return respond(200, successStatus(def, res.object));
+      return respond(200, res.object);
+    }
+    case 'deletecollection': {
+      if (sub !== '' || endpoint.namespaces) throw newMethodNotSupported(def.groupResource, info.verb);
+      const { watch: _w, ...listOpts } = listOptionsOf(q);
+      const del = deleteOptionsOf(q, await readRequestBody(ctx));
+      await admit(ctx, def, info, 'DELETE', del.dryRun ?? false, null, null, options);
+      const validateDeletion = options.admission
+        ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
+        : undefined;
+      const list = await endpoint.store.deleteCollection(rctx, listOpts, { ...del, ...(validateDeletion ? { validateDeletion } : {}) });
+      return respond(200, list);
+    }
+    default:
+      throw newMethodNotSupported(def.groupResource, info.verb);
+  }
+}
+
+function successStatus(def: ResourceDefinition, obj: KubeObject): Status {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: obj.metadata.name ?? '', kind: def.plural, ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}) },
+  } as Status;
+}
+
+function userOf(ctx: RequestContext): UserInfo {
+  return ctx.user ?? ANONYMOUS;
+}
+
+function attributes(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  operation: Operation,
+  dryRun: boolean,
+  object: KubeObject | null,
+  oldObject: KubeObject | null,
+): AdmissionAttributes {
+  return {
+    operation,
+    kind: { group: def.group, version: info.apiVersion, kind: def.kind },
+    resource: { group: def.group, version: info.apiVersion, resource: def.plural },
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: object?.metadata.name ?? oldObject?.metadata.name ?? info.name,
+    object,
+    oldObject,
+    dryRun,
+    userInfo: userOf(ctx),
+  };
+}
+
+async function admit(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  op: Operation,
+  dryRun: boolean,
+  obj: KubeObject | null,
+  old: KubeObject | null,
+  options: ResourceHandlerOptions,
+): Promise<void> {
+  if (options.admission) await options.admission.admit(attributes(ctx, def, info, op, dryRun, obj, old));
+}
+
+async function validate(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  op: Operation,
+  dryRun: boolean,
+  obj: KubeObject | null,
+  old: KubeObject | null,
+  options: ResourceHandlerOptions,
+): Promise<void> {
+  if (options.admission) await options.admission.validate(attributes(ctx, def, info, op, dryRun, obj, old));
+}
+
+/** The Store's admission hooks for one write: CREATE when there is no stored object, UPDATE otherwise. */
+function writeAdmission(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  dryRun: boolean,
+  options: ResourceHandlerOptions,
+): WriteAdmission | undefined {
+  if (!options.admission) return undefined;
+  return {
+    mutate: (obj, old) => admit(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+    validate: (obj, old) => validate(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+  };
+}
+
+function parseJSONBody(raw: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(raw).toString('utf8'));
+  } catch (err) {
+    throw newBadRequest(`error decoding patch: ${(err as Error).message}`);
+  }
+}
+
+function parseYAMLBody(raw: Uint8Array): unknown {
+  try {
+    return parseYAML(Buffer.from(raw).toString('utf8'));
+  } catch (err) {
+    throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
+  }
+}
+
+/** A create/update body: raw JSON bytes for the Store (which detects duplicate fields), YAML decoded here. */
+async function readObjectBody(ctx: RequestContext, def: ResourceDefinition): Promise<Uint8Array | KubeObject> {
+  const mediaType = contentTypeOf(ctx.req.headers['content-type']);
+  const type = mediaType === '' ? 'json' : bodyTypeOf(mediaType);
+  if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  const raw = await readRequestBody(ctx);
+  if (type === 'json') return raw;
+  const value = parseYAMLBody(raw);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
+  return value as KubeObject;
+}
+
+/** The response body for a negotiated target: the object, a Table, or partial metadata. */
+function transform(
+  def: ResourceDefinition,
+  value: KubeObject | ObjectList,
+  out: NegotiatedOutput,
+  ctx: RequestContext,
+  clock: Clock,
+  noHeaders = false,
+): unknown {
+  switch (out.target) {
+    case 'object':
+      return value;
+    case 'Table': {
+      const include = parseIncludeObject(ctx.url.searchParams.get('includeObject') ?? undefined);
+      if ('message' in include) throw newBadRequest(include.message);
+      return toTable(def, value, { includeObject: include.policy, noHeaders, clock });
+    }
+    case 'PartialObjectMetadata':
+      return partial(value as KubeObject);
+    case 'PartialObjectMetadataList': {
+      const list = value as ObjectList;
+      return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: list.metadata, items: list.items.map(partial) };
+    }
+  }
+}
+
+function partial(obj: KubeObject): KubeObject {
+  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: obj.metadata };
+}
+
+/**
+ * A watch as a chunked stream of JSON lines, `{"type":…,"object":…}` each. Plain JSON events are written from the
+ * watch cache's shared encoding (one encode per event for all watchers); Table and partial-metadata watches
+ * transform each event. The stream ends on timeoutSeconds (or the server's randomized default), when the client
+ * goes away, or when the server shuts down (which ends the response).
+ */
+async function serveWatch(
+  ctx: RequestContext,
+  endpoint: ResourceEndpoint,
+  info: RequestInfo,
+  rctx: StoreRequestContext,
+  options: ResourceHandlerOptions,
+): Promise<void> {
+  const def = endpoint.definition;
+  const q = ctx.url.searchParams;
+  const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadata', jsonOnly: true });
+  const { watch: _w, limit: _l, continue: _c, ...listOpts } = listOptionsOf(q);
+  const wopts = watchOptionsOf(q);
+  // A watch of one object (…/watch/ns/widgets/name or a name in the path with ?watch) is a field selector on the name.
+  if (info.name) {
+    const byName = `metadata.name=${info.name}`;
+    listOpts.fieldSelector = listOpts.fieldSelector ? `${listOpts.fieldSelector},${byName}` : byName;
+  }
+  const min = options.minRequestTimeoutSeconds;
+  const timeoutSeconds = wopts.timeoutSeconds && wopts.timeoutSeconds > 0 ? wopts.timeoutSeconds : min * (1 + Math.random());
+  const abort = new AbortController();
+  const res = ctx.res;
+  const onClose = (): void => abort.abort();
+  res.on('close', onClose);
+  const watchOpts: StoreWatchOptions = { ...listOpts, ...wopts, timeoutSeconds, signal: abort.signal };
+  let watch: Watch;
+  try {
+    watch = endpoint.store.watch(rctx, watchOpts);
+  } catch (err) {
+    res.off('close', onClose);
+    throw err;
+  }
+  options.onWatch?.(def, 1);
+  try {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Cache-Control', 'no-cache, private');
+    // Headers go out now: clients wait for them before they consider the watch established.
+    res.flushHeaders();
+    const pretty = wantsPretty(ctx);
+    let first = true;
+    for await (const ev of watch) {
+      if (abort.signal.aborted || res.writableEnded || res.destroyed) break;
+      let bytes: Uint8Array | string;
+      if ((out.target === 'object' && !pretty) || ev.type === 'ERROR' || ev.type === 'BOOKMARK') {
+        bytes = encodedEvent(ev);
+      } else {
+        const object = transform(def, ev.object as KubeObject, out, ctx, options.clock, !first);
+        first = false;
+        bytes = `${encodeBody({ type: ev.type, object } satisfies WatchEvent | { type: string; object: unknown }, 'application/json', false)}\n`;
+      }
+      if (!res.write(bytes)) {
+        try {
+          await once(res, 'drain', { signal: abort.signal });
+        } catch {
+          break;
+        }
+      }
+    }
+    if (!res.writableEnded && !res.destroyed) res.end();
+  } finally {
+    watch.stop();
+    res.off('close', onClose);
+    options.onWatch?.(def, -1);
+  }
+}

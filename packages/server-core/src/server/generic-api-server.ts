@@ -1,0 +1,305 @@
+import { type Clock, realClock } from '@kapi/apimachinery';
+import {
+  Namespace,
+  NamespaceController,
+  NamespaceLifecycle,
+  NamespaceRegistry,
+  type ResourceDefinition,
+  ScaleREST,
+  Store,
+} from '@kapi/registry';
+import type { Storage } from '@kapi/storage';
+import { Cacher } from '@kapi/watchcache';
+import { discoveryHandler } from '../discovery/handler.ts';
+import { type Admission, handleResource, type ResourceEndpoint } from '../endpoints/resource-handler.ts';
+import { pathNotFound } from '../endpoints/response.ts';
+import { withRequestBodyLimit } from '../filters/body-limit.ts';
+import { compose } from '../filters/compose.ts';
+import type { Filter, Handler, RequestContext } from '../filters/context.ts';
+import { type CorsOptions, withCors } from '../filters/cors.ts';
+import { withHsts } from '../filters/hsts.ts';
+import { withMaxInFlightLimit } from '../filters/max-in-flight.ts';
+import { withPanicRecovery } from '../filters/panic-recovery.ts';
+import { withRequestInfo } from '../filters/request-info.ts';
+import { withTimeout } from '../filters/timeout.ts';
+import { withWarnings } from '../filters/warning.ts';
+import { type HealthCheck, healthHandler, namedHealthCheck } from '../health/healthz.ts';
+import { type VersionOptions, versionHandler } from '../version/version.ts';
+
+export interface GenericAPIServerOptions {
+  /** The backend every resource is stored in. */
+  storage: Storage;
+  /** The kinds to serve. Namespace (if listed) brings namespace lifecycle, its controller and default namespaces. */
+  resources: readonly ResourceDefinition[];
+  /** Serve reads and watches from a watch cache (Cacher) per resource. Default true. */
+  watchCache?: boolean;
+  /** Close `storage` at the end of shutdown. Default true. */
+  closeStorage?: boolean;
+  /** Mutating and validating admission of every write. */
+  admission?: Admission;
+  /**
+   * Extra filters run just before routing (innermost), after the default chain; authentication, audit and
+   * authorization go here until their options land.
+   */
+  filters?: readonly Filter[];
+  /** Replace the default chain entirely: given the defaults, return the chain to use (outermost first). */
+  buildChain?: (defaults: Filter[]) => Filter[];
+  /** Where paths this server does not serve go (kube's delegation: extensions → core → aggregator). */
+  delegate?: GenericAPIServer;
+  clock?: Clock;
+  /** kube's --max-requests-inflight / --max-mutating-requests-inflight. Defaults 400 / 200. */
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
+  /** kube's --request-timeout for non-long-running requests. Default 60. */
+  requestTimeoutSeconds?: number;
+  /** kube's --min-request-timeout: a watch without timeoutSeconds lasts [min, 2·min) seconds. Default 1800. */
+  minRequestTimeoutSeconds?: number;
+  /** Default 3 MiB. */
+  maxRequestBodyBytes?: number;
+  cors?: CorsOptions;
+  /** Strict-Transport-Security directives, e.g. ['max-age=31536000', 'includeSubDomains']. */
+  hsts?: readonly string[];
+  version?: VersionOptions;
+  /** Extra named checks for /healthz, /livez and /readyz. */
+  healthChecks?: readonly HealthCheck[];
+  /** Namespaces created at start when Namespace is served. Default default, kube-system, kube-public, kube-node-lease. */
+  defaultNamespaces?: readonly string[];
+}
+
+export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** The storage key prefix of every Store: `<prefix>/<group or core>/<plural>/…`. */
+function cachePrefix(store: Store): string {
+  return store.keys.prefix(undefined).replace(/\/+$/, '');
+}
+
+/**
+ * A Kubernetes-style API server assembled from resource definitions: one Store (behind a watch cache) per kind,
+ * the handler chain of DESIGN.md, discovery, health, version, and the REST endpoints of every kind. Start it with
+ * `start()` (waits for the caches, creates default namespaces, runs post-start hooks), serve `handler` over HTTP,
+ * and end it with `shutdown()` (pre-shutdown hooks, controllers and caches stopped, storage closed).
+ */
+export class GenericAPIServer {
+  readonly #options: GenericAPIServerOptions;
+  readonly #clock: Clock;
+  readonly #endpoints = new Map<string, ResourceEndpoint>();
+  readonly #definitions: ResourceDefinition[] = [];
+  readonly #caches: Cacher[] = [];
+  readonly #postStart = new Map<string, LifecycleHook>();
+  readonly #preShutdown = new Map<string, LifecycleHook>();
+  readonly #namespaceController: NamespaceController | undefined;
+  readonly #namespaces: NamespaceRegistry | undefined;
+  #generation = 0;
+  #started = false;
+  #ready = false;
+  #shuttingDown = false;
+  #handler: Handler | undefined;
+  #router: Handler | undefined;
+  readonly #postStartDone = new Set<string>();
+
+  constructor(options: GenericAPIServerOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? realClock;
+    const storageFor = (probe: Store): Storage => {
+      if (options.watchCache === false) return options.storage;
+      const cacher = new Cacher({ storage: options.storage, resourcePrefix: cachePrefix(probe), clock: this.#clock });
+      this.#caches.push(cacher);
+      return cacher;
+    };
+    const nsDef = options.resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
+    let lifecycle: NamespaceLifecycle | undefined;
+    if (nsDef) {
+      const probe = new Store(Namespace, { storage: options.storage });
+      this.#namespaces = new NamespaceRegistry({ storage: storageFor(probe), clock: this.#clock });
+      lifecycle = new NamespaceLifecycle(this.#namespaces.store);
+      this.#namespaceController = new NamespaceController({ namespaces: this.#namespaces, clock: this.#clock });
+      this.#add({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces });
+    }
+    for (const def of options.resources) {
+      if (def === nsDef) continue;
+      const probe = new Store(def, { storage: options.storage });
+      const store = new Store(def, {
+        storage: storageFor(probe),
+        clock: this.#clock,
+        ...(lifecycle && def.namespaced ? { beforeCreate: lifecycle.beforeCreate } : {}),
+      });
+      if (def.namespaced) this.#namespaceController?.register(store);
+      this.#add({ definition: def, store, ...(def.subresources.scale ? { scale: new ScaleREST(store) } : {}) });
+    }
+    if (this.#namespaceController) {
+      const controller = this.#namespaceController;
+      this.addPostStartHook('start-namespace-controller', () => controller.start());
+    }
+  }
+
+  #add(endpoint: ResourceEndpoint): void {
+    const def = endpoint.definition;
+    for (const v of def.versions) {
+      if (!v.served) continue;
+      const key = `${def.group}/${v.name}/${def.plural}`;
+      if (this.#endpoints.has(key)) throw new Error(`resource ${def.plural} in ${def.group || 'core'}/${v.name} is installed twice`);
+      this.#endpoints.set(key, endpoint);
+    }
+    this.#definitions.push(def);
+    this.#generation++;
+  }
+
+  /** The served definitions of this server and its delegates (what discovery and OpenAPI describe). */
+  definitions(): readonly ResourceDefinition[] {
+    const delegate = this.#options.delegate;
+    return delegate ? [...this.#definitions, ...delegate.definitions()] : this.#definitions;
+  }
+
+  /** Changes whenever the served set changes, for document caches. */
+  generation(): number {
+    return this.#generation + (this.#options.delegate?.generation() ?? 0);
+  }
+
+  /** The Store serving a kind (`plural` or `plural.group`), for controllers running in this process. */
+  store(resource: string): Store | undefined {
+    const dot = resource.indexOf('.');
+    const plural = dot < 0 ? resource : resource.slice(0, dot);
+    const group = dot < 0 ? '' : resource.slice(dot + 1);
+    for (const ep of this.#endpoints.values()) if (ep.definition.plural === plural && ep.definition.group === group) return ep.store;
+    return this.#options.delegate?.store(resource);
+  }
+
+  /** A hook run once by start(), after the caches are ready (kube's AddPostStartHook); names are unique. */
+  addPostStartHook(name: string, hook: LifecycleHook): void {
+    if (this.#postStart.has(name)) throw new Error(`post-start hook ${JSON.stringify(name)} is already registered`);
+    if (this.#started) throw new Error(`cannot add post-start hook ${JSON.stringify(name)}: the server has started`);
+    this.#postStart.set(name, hook);
+  }
+
+  /** A hook run by shutdown() before the server stops serving (kube's AddPreShutdownHook). */
+  addPreShutdownHook(name: string, hook: LifecycleHook): void {
+    if (this.#preShutdown.has(name)) throw new Error(`pre-shutdown hook ${JSON.stringify(name)} is already registered`);
+    this.#preShutdown.set(name, hook);
+  }
+
+  /** Waits for every watch cache, creates the default namespaces, then runs the post-start hooks in order. */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    await this.#options.delegate?.start();
+    await Promise.all(this.#caches.map((c) => c.ready()));
+    if (this.#namespaces) {
+      for (const name of this.#options.defaultNamespaces ?? DEFAULT_NAMESPACES) {
+        try {
+          await this.#namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+        } catch (err) {
+          if ((err as { code?: number }).code !== 409) throw err;
+        }
+      }
+    }
+    for (const [name, hook] of this.#postStart) {
+      await hook(this);
+      this.#postStartDone.add(name);
+    }
+    this.#ready = true;
+  }
+
+  /** Whether shutdown() has begun (readyz fails from then on, as kube's does). */
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /**
+   * Stops the server's own parts: pre-shutdown hooks, the namespace controller, the watch caches (which ends
+   * every watch), then the storage. Stopping the listener and draining requests is the serving layer's job
+   * (`serve(...).shutdown()` runs first, then this).
+   */
+  async shutdown(): Promise<void> {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    this.#ready = false;
+    for (const hook of this.#preShutdown.values()) await hook(this);
+    this.#namespaceController?.stop();
+    await Promise.all(this.#caches.map((c) => c.close()));
+    if (this.#options.closeStorage !== false) await this.#options.storage.close?.();
+    await this.#options.delegate?.shutdown();
+  }
+
+  /** The routes without the filters: what a delegating server calls for paths it does not serve. */
+  get router(): Handler {
+    this.#router ??= this.#buildRouter();
+    return this.#router;
+  }
+
+  /** The whole chain: filters, then the routes. */
+  get handler(): Handler {
+    this.#handler ??= compose(this.#buildChain(), this.router);
+    return this.#handler;
+  }
+
+  #buildChain(): Filter[] {
+    const o = this.#options;
+    const defaults: Filter[] = [
+      withPanicRecovery(),
+      ...(o.hsts?.length ? [withHsts(o.hsts)] : []),
+      withWarnings(),
+      withRequestInfo(),
+      withMaxInFlightLimit({ maxReadOnly: o.maxRequestsInFlight ?? 400, maxMutating: o.maxMutatingRequestsInFlight ?? 200 }),
+      ...(o.cors ? [withCors(o.cors)] : []),
+      ...(o.filters ?? []),
+      withTimeout({ timeoutMs: (o.requestTimeoutSeconds ?? 60) * 1000, clock: this.#clock }),
+      withRequestBodyLimit({ maxBytes: o.maxRequestBodyBytes }),
+    ];
+    return o.buildChain ? o.buildChain(defaults) : defaults;
+  }
+
+  #healthChecks(endpoint: 'healthz' | 'livez' | 'readyz'): HealthCheck[] {
+    const checks: HealthCheck[] = [];
+    if (endpoint !== 'livez')
+      checks.push(
+        namedHealthCheck('informer-sync', () => {
+          if (!this.#started || (this.#caches.length && !this.#ready && !this.#shuttingDown)) throw new Error('caches are not synced');
+        }),
+      );
+    for (const name of this.#postStart.keys())
+      checks.push(
+        namedHealthCheck(`poststarthook/${name}`, () => {
+          if (!this.#postStartDone.has(name)) throw new Error('not finished');
+        }),
+      );
+    if (endpoint === 'readyz')
+      checks.push(
+        namedHealthCheck('shutdown', () => {
+          if (this.#shuttingDown) throw new Error('process is shutting down');
+        }),
+      );
+    return [...checks, ...(this.#options.healthChecks ?? [])];
+  }
+
+  #buildRouter(): Handler {
+    const o = this.#options;
+    const routes: Filter[] = [
+      healthHandler('healthz', this.#healthChecks('healthz')),
+      healthHandler('livez', this.#healthChecks('livez')),
+      healthHandler('readyz', this.#healthChecks('readyz')),
+      versionHandler(o.version ?? {}),
+      discoveryHandler(
+        () => this.definitions(),
+        () => this.generation(),
+      ),
+    ];
+    const resources: Handler = (ctx) => this.#serveResource(ctx);
+    return compose(routes, resources);
+  }
+
+  async #serveResource(ctx: RequestContext): Promise<void> {
+    const info = ctx.requestInfo;
+    const endpoint = info?.isResourceRequest ? this.#endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`) : undefined;
+    if (!info || !endpoint) {
+      if (this.#options.delegate) return this.#options.delegate.router(ctx);
+      throw pathNotFound();
+    }
+    return handleResource(ctx, endpoint, info, {
+      clock: this.#clock,
+      minRequestTimeoutSeconds: this.#options.minRequestTimeoutSeconds ?? 1800,
+      ...(this.#options.admission ? { admission: this.#options.admission } : {}),
+    });
+  }
+}
