@@ -28,7 +28,8 @@ export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
 /** The response kind of every scale subresource. */
 export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' } as const;
 
-function definitionsOf(source: DiscoverySource): readonly ResourceDefinition[] {
+/** The definitions of a source, in registration order. */
+export function definitionsOf(source: DiscoverySource): readonly ResourceDefinition[] {
   return source instanceof Scheme ? source.definitions() : source;
 }
 

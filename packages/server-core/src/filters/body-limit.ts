@@ -66,6 +66,7 @@ export function readRequestBody(
 
 /** Discards the unread body and closes the connection after the response, as Go's MaxBytesReader does. */
 function dropRest(ctx: RequestContext): void {
-  if (!ctx.res.headersSent) ctx.res.setHeader('Connection', 'close');
+  // HTTP/2 has no Connection header (node warns and drops it): only that stream ends, the session stays.
+  if (!ctx.res.headersSent && ctx.req.httpVersionMajor !== 2) ctx.res.setHeader('Connection', 'close');
   ctx.req.resume();
 }

@@ -1,0 +1,390 @@
+import { type KubeObject, newBadRequest, newUnsupportedMediaTypeMessage, StatusError } from '@kapi/apimachinery';
+import type protobuf from 'protobufjs';
+import { kubeType } from './schema.ts';
+
+/** The media type of Kubernetes' protobuf encoding, which client-go's typed clients (and so kubectl create) send. */
+export const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** The 4 bytes (`k8s\0`) every Kubernetes protobuf body starts with, before its runtime.Unknown envelope. */
+const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const asObject = (v: unknown): Json => (isObject(v) ? v : {});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Wire message (protobufjs toObject, with field presence) -> the object Go's encoding/json would write.
+//
+// Go's JSON drops `omitempty` fields at their zero value ("" / 0 / false / empty map or slice / nil pointer) but
+// always writes struct-valued fields (`"spec":{}`) and fields without omitempty. A pointer field (*bool, *int64,
+// *string, *struct) is written whenever it is set, even to its zero value; gogo-protobuf writes such a field only when
+// it is non-nil, so presence on the wire is the same test. One deliberate difference: a zero metav1.Time / MicroTime
+// (gogo writes it as an empty message) is JSON `null` in Go; it is left out here, which every reader treats alike.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Sets a string field that is `omitempty` in Go: only when non-empty. */
+function putString(out: Json, key: string, v: unknown): void {
+  if (typeof v === 'string' && v !== '') out[key] = v;
+}
+/** Sets a number field that is `omitempty` in Go: only when non-zero. */
+function putNumber(out: Json, key: string, v: unknown): void {
+  if (typeof v === 'number' && v !== 0) out[key] = v;
+}
+/** Sets a pointer field (present on the wire means set, zero value included). */
+function putPresent(out: Json, key: string, v: unknown): void {
+  if (v !== undefined && v !== null) out[key] = v;
+}
+/** Sets a map field that is `omitempty`: only when it has entries. */
+function putMap(out: Json, key: string, v: unknown): void {
+  if (isObject(v) && Object.keys(v).length > 0) out[key] = { ...v };
+}
+/** Sets a slice field that is `omitempty`: only when non-empty. */
+function putList(out: Json, key: string, v: unknown, each: (item: Json) => unknown = (x) => x): void {
+  if (Array.isArray(v) && v.length > 0) out[key] = v.map((item) => each(item as Json));
+}
+
+/** metav1.Time (RFC 3339, whole seconds, UTC) or MicroTime (6 fractional digits); undefined for the zero time. */
+function formatTime(v: unknown, micro: boolean): string | undefined {
+  if (!isObject(v) || (v.seconds === undefined && v.nanos === undefined)) return undefined;
+  const seconds = Number(v.seconds ?? 0);
+  const nanos = Number(v.nanos ?? 0);
+  if (!Number.isFinite(seconds) || !Number.isInteger(nanos) || nanos < 0 || nanos > 999_999_999) {
+    throw newBadRequest(`invalid timestamp {seconds: ${String(v.seconds)}, nanos: ${String(v.nanos)}}`);
+  }
+  const date = new Date(seconds * 1000);
+  if (Number.isNaN(date.getTime())) throw newBadRequest(`timestamp out of range: ${seconds} seconds`);
+  const base = date.toISOString().slice(0, -5); // drop ".mmmZ"
+  return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
+}
+function putTime(out: Json, key: string, v: unknown, micro = false): void {
+  const t = formatTime(v, micro);
+  if (t !== undefined) out[key] = t;
+}
+
+function ownerReferenceToJson(w: Json): Json {
+  // apiVersion, kind, name and uid have no omitempty in Go.
+  const out: Json = { apiVersion: w.apiVersion ?? '', kind: w.kind ?? '', name: w.name ?? '', uid: w.uid ?? '' };
+  putPresent(out, 'controller', w.controller);
+  putPresent(out, 'blockOwnerDeletion', w.blockOwnerDeletion);
+  return out;
+}
+
+function managedFieldsEntryToJson(w: Json): Json {
+  const out: Json = {};
+  putString(out, 'manager', w.manager);
+  putString(out, 'operation', w.operation);
+  putString(out, 'apiVersion', w.apiVersion);
+  putTime(out, 'time', w.time);
+  putString(out, 'fieldsType', w.fieldsType);
+  if (isObject(w.fieldsV1)) {
+    // FieldsV1 is raw JSON on both encodings; an empty one is `{}` in Go.
+    const raw = typeof w.fieldsV1.Raw === 'string' ? Buffer.from(w.fieldsV1.Raw, 'base64').toString('utf8') : '';
+    try {
+      out.fieldsV1 = raw === '' ? {} : JSON.parse(raw);
+    } catch {
+      throw newBadRequest('managedFields: fieldsV1 is not valid JSON');
+    }
+  }
+  putString(out, 'subresource', w.subresource);
+  return out;
+}
+
+function objectMetaToJson(v: unknown): Json {
+  const w = asObject(v);
+  const out: Json = {};
+  putString(out, 'name', w.name);
+  putString(out, 'generateName', w.generateName);
+  putString(out, 'namespace', w.namespace);
+  putString(out, 'selfLink', w.selfLink);
+  putString(out, 'uid', w.uid);
+  putString(out, 'resourceVersion', w.resourceVersion);
+  putNumber(out, 'generation', w.generation);
+  putTime(out, 'creationTimestamp', w.creationTimestamp);
+  putTime(out, 'deletionTimestamp', w.deletionTimestamp);
+  putPresent(out, 'deletionGracePeriodSeconds', w.deletionGracePeriodSeconds);
+  putMap(out, 'labels', w.labels);
+  putMap(out, 'annotations', w.annotations);
+  putList(out, 'ownerReferences', w.ownerReferences, ownerReferenceToJson);
+  putList(out, 'finalizers', w.finalizers);
+  putList(out, 'managedFields', w.managedFields, managedFieldsEntryToJson);
+  return out;
+}
+
+function objectReferenceToJson(v: unknown): Json {
+  const w = asObject(v);
+  const out: Json = {};
+  for (const key of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) putString(out, key, w[key]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON object -> the plain object protobufjs' fromObject takes. JSON names equal the .proto names (keepCase), so most
+// fields pass through (fromObject ignores keys it does not know and null values); only times, FieldsV1 and bytes differ.
+// ---------------------------------------------------------------------------------------------------------------
+
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function parseTime(v: unknown, field: string): Json | undefined {
+  if (v === undefined || v === null) return undefined;
+  const m = typeof v === 'string' ? RFC3339.exec(v) : null;
+  if (!m) throw newBadRequest(`${field}: invalid RFC 3339 time ${JSON.stringify(v)}`);
+  const zone = m[4] === 'Z' || m[4] === 'z' ? 'Z' : m[4];
+  const ms = Date.parse(`${m[1]}T${m[2]}${zone}`);
+  if (Number.isNaN(ms)) throw newBadRequest(`${field}: invalid RFC 3339 time ${JSON.stringify(v)}`);
+  const nanos = m[3] ? Number(m[3].slice(1, 10).padEnd(9, '0')) : 0;
+  return { seconds: Math.floor(ms / 1000), nanos };
+}
+
+function withTimes(o: Json, fields: readonly string[], path: string): Json {
+  const out: Json = { ...o };
+  for (const f of fields) out[f] = parseTime(o[f], `${path}.${f}`);
+  return out;
+}
+
+function objectMetaFromJson(v: unknown): Json {
+  const o = asObject(v);
+  const out = withTimes(o, ['creationTimestamp', 'deletionTimestamp'], 'metadata');
+  if (Array.isArray(o.managedFields)) {
+    out.managedFields = o.managedFields.map((e, i) => {
+      const entry = withTimes(asObject(e), ['time'], `metadata.managedFields[${i}]`);
+      const fields = asObject(e).fieldsV1;
+      entry.fieldsV1 =
+        fields === undefined || fields === null ? undefined : { Raw: Buffer.from(JSON.stringify(fields), 'utf8').toString('base64') };
+      return entry;
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The kinds.
+// ---------------------------------------------------------------------------------------------------------------
+
+interface KindCodec {
+  /** The message of schema.ts holding this kind. */
+  readonly message: string;
+  /** Wire object (without TypeMeta) -> JSON fields after apiVersion/kind. */
+  toJson(w: Json): Json;
+  /** JSON object -> wire object for fromObject. */
+  fromJson(o: Json): Json;
+}
+
+const configMap: KindCodec = {
+  message: 'ConfigMap',
+  toJson(w) {
+    const out: Json = { metadata: objectMetaToJson(w.metadata) };
+    putPresent(out, 'immutable', w.immutable);
+    putMap(out, 'data', w.data);
+    putMap(out, 'binaryData', w.binaryData); // bytes arrive base64, as []byte is in JSON
+    return out;
+  },
+  fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
+};
+
+const secret: KindCodec = {
+  message: 'Secret',
+  toJson(w) {
+    const out: Json = { metadata: objectMetaToJson(w.metadata) };
+    putPresent(out, 'immutable', w.immutable);
+    putMap(out, 'data', w.data);
+    putMap(out, 'stringData', w.stringData);
+    putString(out, 'type', w.type);
+    return out;
+  },
+  fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
+};
+
+const namespace: KindCodec = {
+  message: 'Namespace',
+  toJson(w) {
+    const spec: Json = {};
+    putList(spec, 'finalizers', asObject(w.spec).finalizers);
+    const s = asObject(w.status);
+    const status: Json = {};
+    putString(status, 'phase', s.phase);
+    putList(status, 'conditions', s.conditions, (c) => {
+      // type and status have no omitempty in Go.
+      const out: Json = { type: c.type ?? '', status: c.status ?? '' };
+      putTime(out, 'lastTransitionTime', c.lastTransitionTime);
+      putString(out, 'reason', c.reason);
+      putString(out, 'message', c.message);
+      return out;
+    });
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson(o) {
+    const status = asObject(o.status);
+    const conditions = Array.isArray(status.conditions)
+      ? status.conditions.map((c, i) => withTimes(asObject(c), ['lastTransitionTime'], `status.conditions[${i}]`))
+      : undefined;
+    return { ...o, metadata: objectMetaFromJson(o.metadata), status: { ...status, conditions } };
+  },
+};
+
+const event: KindCodec = {
+  message: 'Event',
+  toJson(w) {
+    const out: Json = { metadata: objectMetaToJson(w.metadata), involvedObject: objectReferenceToJson(w.involvedObject) };
+    putString(out, 'reason', w.reason);
+    putString(out, 'message', w.message);
+    const source: Json = {};
+    putString(source, 'component', asObject(w.source).component);
+    putString(source, 'host', asObject(w.source).host);
+    out.source = source;
+    putTime(out, 'firstTimestamp', w.firstTimestamp);
+    putTime(out, 'lastTimestamp', w.lastTimestamp);
+    putNumber(out, 'count', w.count);
+    putString(out, 'type', w.type);
+    putTime(out, 'eventTime', w.eventTime, true);
+    if (isObject(w.series)) {
+      const series: Json = {};
+      putNumber(series, 'count', w.series.count);
+      putTime(series, 'lastObservedTime', w.series.lastObservedTime, true);
+      out.series = series;
+    }
+    putString(out, 'action', w.action);
+    if (isObject(w.related)) out.related = objectReferenceToJson(w.related);
+    // reportingComponent and reportingInstance have no omitempty in Go.
+    out.reportingComponent = w.reportingComponent ?? '';
+    out.reportingInstance = w.reportingInstance ?? '';
+    return out;
+  },
+  fromJson(o) {
+    const out = withTimes(o, ['firstTimestamp', 'lastTimestamp', 'eventTime'], '');
+    out.metadata = objectMetaFromJson(o.metadata);
+    if (isObject(o.series)) out.series = withTimes(o.series, ['lastObservedTime'], 'series');
+    return out;
+  },
+};
+
+const deleteOptions: KindCodec = {
+  message: 'DeleteOptions',
+  toJson(w) {
+    const out: Json = {};
+    putPresent(out, 'gracePeriodSeconds', w.gracePeriodSeconds);
+    if (isObject(w.preconditions)) {
+      const p: Json = {};
+      putPresent(p, 'uid', w.preconditions.uid);
+      putPresent(p, 'resourceVersion', w.preconditions.resourceVersion);
+      out.preconditions = p;
+    }
+    putPresent(out, 'orphanDependents', w.orphanDependents);
+    putPresent(out, 'propagationPolicy', w.propagationPolicy);
+    putList(out, 'dryRun', w.dryRun);
+    return out;
+  },
+  fromJson: (o) => ({ ...o }),
+};
+
+const scale: KindCodec = {
+  message: 'Scale',
+  toJson(w) {
+    const spec: Json = {};
+    putNumber(spec, 'replicas', asObject(w.spec).replicas);
+    const s = asObject(w.status);
+    const status: Json = { replicas: s.replicas ?? 0 }; // status.replicas has no omitempty in Go
+    putString(status, 'selector', s.selector);
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
+};
+
+const CORE_V1 = new Map<string, KindCodec>([
+  ['ConfigMap', configMap],
+  ['Secret', secret],
+  ['Namespace', namespace],
+  ['Event', event],
+]);
+
+function codecFor(apiVersion: string, kind: string): KindCodec | undefined {
+  // metav1.DeleteOptions is registered in every group version (and meta.k8s.io/v1) with one wire shape.
+  if (kind === 'DeleteOptions') return deleteOptions;
+  if (apiVersion === 'v1') return CORE_V1.get(kind);
+  if (apiVersion === 'autoscaling/v1' && kind === 'Scale') return scale;
+  return undefined;
+}
+
+/** Whether {@link decodeKubernetesProtobuf} / {@link encodeKubernetesProtobuf} handle this apiVersion and kind. */
+export function supportsKubernetesProtobuf(apiVersion: string, kind: string): boolean {
+  return codecFor(apiVersion, kind) !== undefined;
+}
+
+function unsupportedKind(apiVersion: string, kind: string): StatusError {
+  return newUnsupportedMediaTypeMessage(
+    `the protobuf encoding of kind "${kind}" in version "${apiVersion}" is not supported by this server; send it as application/json`,
+  );
+}
+
+function decodeMessage(type: protobuf.Type, bytes: Uint8Array, what: string): Json {
+  try {
+    return type.toObject(type.decode(bytes), { longs: Number, bytes: String }) as Json;
+  } catch (e) {
+    throw newBadRequest(`invalid protobuf ${what}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Defaults for a TypeMeta the envelope leaves out (as the endpoint's group/version/kind does upstream). */
+export interface KubernetesProtobufDefaults {
+  apiVersion?: string;
+  kind?: string;
+}
+
+/**
+ * Decodes a Kubernetes protobuf body (`k8s\0` + runtime.Unknown{typeMeta, raw}) into the object its JSON encoding is:
+ * `{apiVersion, kind, metadata, ...}` with `omitempty` fields dropped as Go drops them, bytes as base64, times as
+ * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace and Event,
+ * autoscaling/v1 Scale, and DeleteOptions in any version (it has no metadata; the result carries none).
+ * managedFields are decoded too. Fields outside the modelled subset are skipped, as protobuf skips unknown fields.
+ *
+ * @throws StatusError 400 for a body without the magic, malformed protobuf or a missing kind/apiVersion;
+ *   415 for a kind this decoder does not model.
+ */
+export function decodeKubernetesProtobuf(bytes: Uint8Array, defaults: KubernetesProtobufDefaults = {}): KubeObject {
+  if (bytes.length < MAGIC.length || MAGIC.some((b, i) => bytes[i] !== b)) {
+    throw newBadRequest('provided data does not appear to be a protobuf message, expected prefix "k8s\\x00"');
+  }
+  const unknown = decodeMessage(kubeType('Unknown'), bytes.subarray(MAGIC.length), 'envelope');
+  const typeMeta = asObject(unknown.typeMeta);
+  const apiVersion = (typeof typeMeta.apiVersion === 'string' && typeMeta.apiVersion) || defaults.apiVersion || '';
+  const kind = (typeof typeMeta.kind === 'string' && typeMeta.kind) || defaults.kind || '';
+  if (kind === '') throw newBadRequest("Object 'Kind' is missing in the protobuf body");
+  if (apiVersion === '') throw newBadRequest("Object 'apiVersion' is missing in the protobuf body");
+  const codec = codecFor(apiVersion, kind);
+  if (!codec) throw unsupportedKind(apiVersion, kind);
+  const raw = typeof unknown.raw === 'string' ? Buffer.from(unknown.raw, 'base64') : new Uint8Array(0);
+  const wire = decodeMessage(kubeType(codec.message), raw, kind);
+  try {
+    return { apiVersion, kind, ...codec.toJson(wire) } as KubeObject;
+  } catch (e) {
+    if (e instanceof StatusError) throw e;
+    throw newBadRequest(`invalid protobuf ${kind}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * Encodes an object of a kind {@link decodeKubernetesProtobuf} handles into Kubernetes' protobuf wire format
+ * (`k8s\0` + runtime.Unknown with empty contentEncoding/contentType, as Kubernetes writes it).
+ *
+ * @throws StatusError 415 for a kind not modelled, 400 for a field that cannot be encoded (e.g. a malformed time).
+ */
+export function encodeKubernetesProtobuf(obj: KubeObject | (Json & { apiVersion?: string; kind?: string })): Uint8Array {
+  const apiVersion = obj.apiVersion ?? '';
+  const kind = obj.kind ?? '';
+  const codec = codecFor(apiVersion, kind);
+  if (!codec) throw unsupportedKind(apiVersion, kind);
+  const type = kubeType(codec.message);
+  let raw: Uint8Array;
+  try {
+    raw = type.encode(type.fromObject(codec.fromJson(obj as Json))).finish();
+  } catch (e) {
+    if (e instanceof StatusError) throw e;
+    throw newBadRequest(`cannot encode ${kind} as protobuf: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const envelope = kubeType('Unknown');
+  const body = envelope.encode(envelope.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
+  const out = new Uint8Array(MAGIC.length + body.length);
+  out.set(MAGIC, 0);
+  out.set(body, MAGIC.length);
+  return out;
+}

@@ -1,0 +1,86 @@
+import protobuf from 'protobufjs';
+
+/**
+ * The subset of Kubernetes' protobuf schema kapi reads and writes, with the field numbers of the upstream .proto files:
+ * - k8s.io/apimachinery/pkg/runtime/generated.proto (TypeMeta, Unknown: the envelope after the `k8s\0` magic),
+ * - k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (ObjectMeta and friends, Time, MicroTime, DeleteOptions),
+ * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event),
+ * - k8s.io/api/autoscaling/v1/generated.proto (Scale).
+ *
+ * Message names are unqualified in one package (the wire format carries numbers, not names). Fields the upstream
+ * schema retired (ObjectMeta.clusterName = 15, ManagedFieldsEntry.fields = 5, EventSeries.state = 3) are left out, so
+ * a decoder skips them like any unknown field. Upstream is proto2 (`optional`), which protobufjs decodes with field
+ * presence: a decoded message owns a property only for fields that were on the wire.
+ */
+const KUBERNETES_PROTO = `
+syntax = "proto2";
+package kapi.k8s;
+
+// runtime
+message TypeMeta { optional string apiVersion = 1; optional string kind = 2; }
+message Unknown { optional TypeMeta typeMeta = 1; optional bytes raw = 2; optional string contentEncoding = 3; optional string contentType = 4; }
+
+// meta/v1
+message Time { optional int64 seconds = 1; optional int32 nanos = 2; }
+message MicroTime { optional int64 seconds = 1; optional int32 nanos = 2; }
+message FieldsV1 { optional bytes Raw = 1; }
+message ManagedFieldsEntry {
+  optional string manager = 1; optional string operation = 2; optional string apiVersion = 3; optional Time time = 4;
+  optional string fieldsType = 6; optional FieldsV1 fieldsV1 = 7; optional string subresource = 8;
+}
+message OwnerReference {
+  optional string kind = 1; optional string name = 3; optional string uid = 4; optional string apiVersion = 5;
+  optional bool controller = 6; optional bool blockOwnerDeletion = 7;
+}
+message ObjectMeta {
+  optional string name = 1; optional string generateName = 2; optional string namespace = 3; optional string selfLink = 4;
+  optional string uid = 5; optional string resourceVersion = 6; optional int64 generation = 7; optional Time creationTimestamp = 8;
+  optional Time deletionTimestamp = 9; optional int64 deletionGracePeriodSeconds = 10; map<string, string> labels = 11;
+  map<string, string> annotations = 12; repeated OwnerReference ownerReferences = 13; repeated string finalizers = 14;
+  repeated ManagedFieldsEntry managedFields = 17;
+}
+message Preconditions { optional string uid = 1; optional string resourceVersion = 2; }
+message DeleteOptions {
+  optional int64 gracePeriodSeconds = 1; optional Preconditions preconditions = 2; optional bool orphanDependents = 3;
+  optional string propagationPolicy = 4; repeated string dryRun = 5;
+}
+
+// core/v1
+message ConfigMap { optional ObjectMeta metadata = 1; map<string, string> data = 2; map<string, bytes> binaryData = 3; optional bool immutable = 4; }
+message Secret {
+  optional ObjectMeta metadata = 1; map<string, bytes> data = 2; optional string type = 3; map<string, string> stringData = 4;
+  optional bool immutable = 5;
+}
+message NamespaceSpec { repeated string finalizers = 1; }
+message NamespaceCondition {
+  optional string type = 1; optional string status = 2; optional Time lastTransitionTime = 4; optional string reason = 5;
+  optional string message = 6;
+}
+message NamespaceStatus { optional string phase = 1; repeated NamespaceCondition conditions = 2; }
+message Namespace { optional ObjectMeta metadata = 1; optional NamespaceSpec spec = 2; optional NamespaceStatus status = 3; }
+message ObjectReference {
+  optional string kind = 1; optional string namespace = 2; optional string name = 3; optional string uid = 4;
+  optional string apiVersion = 5; optional string resourceVersion = 6; optional string fieldPath = 7;
+}
+message EventSource { optional string component = 1; optional string host = 2; }
+message EventSeries { optional int32 count = 1; optional MicroTime lastObservedTime = 2; }
+message Event {
+  optional ObjectMeta metadata = 1; optional ObjectReference involvedObject = 2; optional string reason = 3; optional string message = 4;
+  optional EventSource source = 5; optional Time firstTimestamp = 6; optional Time lastTimestamp = 7; optional int32 count = 8;
+  optional string type = 9; optional MicroTime eventTime = 10; optional EventSeries series = 11; optional string action = 12;
+  optional ObjectReference related = 13; optional string reportingComponent = 14; optional string reportingInstance = 15;
+}
+
+// autoscaling/v1
+message ScaleSpec { optional int32 replicas = 1; }
+message ScaleStatus { optional int32 replicas = 1; optional string selector = 2; }
+message Scale { optional ObjectMeta metadata = 1; optional ScaleSpec spec = 2; optional ScaleStatus status = 3; }
+`;
+
+const root = protobuf.parse(KUBERNETES_PROTO, { keepCase: true }).root;
+root.resolveAll();
+
+/** A message type of the subset above, by its unqualified name (e.g. `ConfigMap`, `Unknown`). */
+export function kubeType(name: string): protobuf.Type {
+  return root.lookupType(`kapi.k8s.${name}`);
+}

@@ -1,0 +1,297 @@
+import type { ResourceDefinition } from '@kapi/registry';
+import { SCALE_KIND } from '../discovery/documents.ts';
+import { DELETE_OPTIONS, definitionName, groupCamel, groupVersionRoot, PATCH, SCALE, STATUS, WATCH_EVENT } from './names.ts';
+import {
+  DELETE_COLLECTION_PARAMETERS,
+  DELETE_PARAMETERS,
+  LIST_PARAMETERS,
+  NAMESPACE_PATH,
+  namePath,
+  PATCH_PARAMETERS,
+  type ParameterSpec,
+  PRETTY,
+  WRITE_PARAMETERS,
+} from './parameters.ts';
+
+/**
+ * The operations kapi serves for one kind in one version, as a format-neutral model that the v3 and v2 documents
+ * render. The shape follows apiextensions-apiserver's CRD OpenAPI builder (pkg/controller/openapi/builder): a list
+ * for all namespaces, list/create/deletecollection on the collection, read/replace/delete/patch on the item, and
+ * read/replace/patch on status and scale. Core-group kinds also get the deprecated /watch/ paths kube still publishes
+ * for its built-in resources (CRDs have none).
+ */
+
+/** x-kubernetes-action. */
+export type RouteAction = 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'watch' | 'watchlist';
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
+
+export interface GroupVersionKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+export interface RouteResponse {
+  readonly code: '200' | '201' | '202' | '401';
+  readonly description: string;
+  /** The response body's definition name; none for 401. */
+  readonly schema?: string;
+}
+
+export interface RouteOperation {
+  readonly method: HttpMethod;
+  readonly operationId: string;
+  readonly tag: string;
+  readonly description: string;
+  readonly action: RouteAction;
+  readonly gvk: GroupVersionKind;
+  readonly parameters: readonly ParameterSpec[];
+  readonly body?: { readonly schema: string; readonly contentTypes: readonly string[]; readonly required: boolean };
+  readonly produces: readonly string[];
+  readonly responses: readonly RouteResponse[];
+}
+
+export interface RoutePath {
+  readonly path: string;
+  /** Parameters common to every operation of the path (kube puts name, namespace and pretty here). */
+  readonly parameters: readonly ParameterSpec[];
+  readonly operations: readonly RouteOperation[];
+}
+
+export const OBJECT_CONTENT_TYPES: readonly string[] = ['application/json', 'application/yaml'];
+export const LIST_CONTENT_TYPES: readonly string[] = ['application/json', 'application/yaml', 'application/json;stream=watch'];
+export const WATCH_CONTENT_TYPES: readonly string[] = ['application/json', 'application/yaml', 'application/json;stream=watch'];
+/** The patch types the Store applies; apply-patch is listed as kube lists it. */
+export const PATCH_CONTENT_TYPES: readonly string[] = [
+  'application/apply-patch+yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+];
+
+const UNAUTHORIZED: RouteResponse = { code: '401', description: 'Unauthorized' };
+
+function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? ' an ' : ' a ';
+}
+
+const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Every path serving `def` in `version`, sorted by path. */
+export function routesOf(def: ResourceDefinition, version: string): RoutePath[] {
+  const { group, kind, plural, namespaced } = def;
+  const gvk: GroupVersionKind = { group, version, kind };
+  const kindSchema = definitionName(group, version, kind);
+  const listSchema = definitionName(group, version, def.listKind);
+  const gvId = `${upperFirst(groupCamel(group))}${upperFirst(version)}`;
+  const tag = `${groupCamel(group)}_${version}`;
+  const ns = namespaced ? 'Namespaced' : '';
+  const root = groupVersionRoot(group, version);
+  const collection = namespaced ? `${root}/namespaces/{namespace}/${plural}` : `${root}/${plural}`;
+  const item = `${collection}/{name}`;
+  const scope = namespaced ? [NAMESPACE_PATH] : [];
+  const name = namePath(kind);
+
+  const op = (
+    o: Omit<RouteOperation, 'tag' | 'gvk' | 'produces'> & { gvk?: GroupVersionKind; produces?: readonly string[] },
+  ): RouteOperation => ({
+    tag,
+    gvk,
+    produces: OBJECT_CONTENT_TYPES,
+    ...o,
+  });
+  const ok = (schema: string): RouteResponse => ({ code: '200', description: 'OK', schema });
+  const created = (schema: string): RouteResponse => ({ code: '201', description: 'Created', schema });
+  const accepted = (schema: string): RouteResponse => ({ code: '202', description: 'Accepted', schema });
+  const body = (schema: string) => ({ schema, contentTypes: OBJECT_CONTENT_TYPES, required: true });
+  const patchBody = { schema: PATCH, contentTypes: PATCH_CONTENT_TYPES, required: true };
+
+  /** read/replace/patch of the item or one of its subresources (`sub` = "", "status", "scale"). */
+  const itemOps = (sub: string, schema: string, subGvk: GroupVersionKind): RouteOperation[] => {
+    const of = sub ? ` ${sub} of` : '';
+    const suffix = upperFirst(sub);
+    return [
+      op({
+        method: 'get',
+        operationId: `read${gvId}${ns}${kind}${suffix}`,
+        description: `read${of} the specified ${kind}`,
+        action: 'get',
+        gvk: subGvk,
+        parameters: [],
+        responses: [ok(schema), UNAUTHORIZED],
+      }),
+      op({
+        method: 'put',
+        operationId: `replace${gvId}${ns}${kind}${suffix}`,
+        description: `replace${of} the specified ${kind}`,
+        action: 'put',
+        gvk: subGvk,
+        parameters: WRITE_PARAMETERS,
+        body: body(schema),
+        responses: [ok(schema), created(schema), UNAUTHORIZED],
+      }),
+      op({
+        method: 'patch',
+        operationId: `patch${gvId}${ns}${kind}${suffix}`,
+        description: `partially update${of} the specified ${kind}`,
+        action: 'patch',
+        gvk: subGvk,
+        parameters: PATCH_PARAMETERS,
+        body: patchBody,
+        responses: [ok(schema), created(schema), UNAUTHORIZED],
+      }),
+    ];
+  };
+
+  const paths: RoutePath[] = [];
+  if (namespaced) {
+    paths.push({
+      path: `${root}/${plural}`,
+      parameters: [PRETTY],
+      operations: [
+        op({
+          method: 'get',
+          operationId: `list${gvId}${kind}ForAllNamespaces`,
+          description: `list objects of kind ${kind}`,
+          action: 'list',
+          parameters: LIST_PARAMETERS,
+          produces: LIST_CONTENT_TYPES,
+          responses: [ok(listSchema), UNAUTHORIZED],
+        }),
+      ],
+    });
+  }
+  paths.push({
+    path: collection,
+    parameters: [...scope, PRETTY],
+    operations: [
+      op({
+        method: 'get',
+        operationId: `list${gvId}${ns}${kind}`,
+        description: `list objects of kind ${kind}`,
+        action: 'list',
+        parameters: LIST_PARAMETERS,
+        produces: LIST_CONTENT_TYPES,
+        responses: [ok(listSchema), UNAUTHORIZED],
+      }),
+      op({
+        method: 'post',
+        operationId: `create${gvId}${ns}${kind}`,
+        description: `create${article(kind)}${kind}`,
+        action: 'post',
+        parameters: WRITE_PARAMETERS,
+        body: body(kindSchema),
+        responses: [ok(kindSchema), created(kindSchema), accepted(kindSchema), UNAUTHORIZED],
+      }),
+      op({
+        method: 'delete',
+        operationId: `delete${gvId}Collection${ns}${kind}`,
+        description: `delete collection of ${kind}`,
+        action: 'deletecollection',
+        parameters: DELETE_COLLECTION_PARAMETERS,
+        body: { schema: DELETE_OPTIONS, contentTypes: OBJECT_CONTENT_TYPES, required: false },
+        responses: [ok(STATUS), UNAUTHORIZED],
+      }),
+    ],
+  });
+  paths.push({
+    path: item,
+    parameters: [name, ...scope, PRETTY],
+    operations: [
+      ...itemOps('', kindSchema, gvk),
+      op({
+        method: 'delete',
+        operationId: `delete${gvId}${ns}${kind}`,
+        description: `delete${article(kind)}${kind}`,
+        action: 'delete',
+        parameters: DELETE_PARAMETERS,
+        body: { schema: DELETE_OPTIONS, contentTypes: OBJECT_CONTENT_TYPES, required: false },
+        responses: [ok(STATUS), accepted(STATUS), UNAUTHORIZED],
+      }),
+    ].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)),
+  });
+  if (group === '' && kind === 'Namespace') {
+    // NamespaceRegistry's finalize subresource: PUT only, as kube serves it.
+    paths.push({
+      path: `${item}/finalize`,
+      parameters: [name, PRETTY],
+      operations: [
+        op({
+          method: 'put',
+          operationId: `replace${gvId}${kind}Finalize`,
+          description: `replace finalize of the specified ${kind}`,
+          action: 'put',
+          parameters: WRITE_PARAMETERS,
+          body: body(kindSchema),
+          responses: [ok(kindSchema), created(kindSchema), UNAUTHORIZED],
+        }),
+      ],
+    });
+  }
+  if (def.subresources.scale) {
+    paths.push({ path: `${item}/scale`, parameters: [name, ...scope, PRETTY], operations: itemOps('scale', SCALE, { ...SCALE_KIND }) });
+  }
+  if (def.subresources.status) {
+    paths.push({ path: `${item}/status`, parameters: [name, ...scope, PRETTY], operations: itemOps('status', kindSchema, gvk) });
+  }
+  if (group === '') paths.push(...watchRoutes(def, { gvk, gvId, tag, ns, root }));
+  return paths.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+function watchRoutes(
+  def: ResourceDefinition,
+  c: { gvk: GroupVersionKind; gvId: string; tag: string; ns: string; root: string },
+): RoutePath[] {
+  const { kind, plural, namespaced } = def;
+  const watch = (
+    path: string,
+    pathParams: ParameterSpec[],
+    operationId: string,
+    action: 'watch' | 'watchlist',
+    description: string,
+  ): RoutePath => ({
+    path,
+    parameters: [...pathParams, ...LIST_PARAMETERS, PRETTY].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    operations: [
+      {
+        method: 'get',
+        operationId,
+        tag: c.tag,
+        description,
+        action,
+        gvk: c.gvk,
+        parameters: [],
+        produces: WATCH_CONTENT_TYPES,
+        responses: [{ code: '200', description: 'OK', schema: WATCH_EVENT }, UNAUTHORIZED],
+      },
+    ],
+  });
+  const listDescription = `watch individual changes to a list of ${kind}. deprecated: use the 'watch' parameter with a list operation instead.`;
+  const itemDescription = `watch changes to an object of kind ${kind}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`;
+  const name = namePath(kind);
+  if (!namespaced) {
+    return [
+      watch(`${c.root}/watch/${plural}`, [], `watch${c.gvId}${kind}List`, 'watchlist', listDescription),
+      watch(`${c.root}/watch/${plural}/{name}`, [name], `watch${c.gvId}${kind}`, 'watch', itemDescription),
+    ];
+  }
+  return [
+    watch(`${c.root}/watch/${plural}`, [], `watch${c.gvId}${kind}ListForAllNamespaces`, 'watchlist', listDescription),
+    watch(
+      `${c.root}/watch/namespaces/{namespace}/${plural}`,
+      [NAMESPACE_PATH],
+      `watch${c.gvId}Namespaced${kind}List`,
+      'watchlist',
+      listDescription,
+    ),
+    watch(
+      `${c.root}/watch/namespaces/{namespace}/${plural}/{name}`,
+      [name, NAMESPACE_PATH],
+      `watch${c.gvId}Namespaced${kind}`,
+      'watch',
+      itemDescription,
+    ),
+  ];
+}

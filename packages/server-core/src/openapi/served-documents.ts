@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { ResourceDefinition } from '@kapi/registry';
+import { type DiscoverySource, definitionsOf } from '../discovery/documents.ts';
+import { groupVersionPath } from './names.ts';
+import { swaggerDocument } from './v2-document.ts';
+import { encodeSwaggerProtobuf } from './v2-protobuf.ts';
+import { DEFAULT_OPENAPI_INFO, groupVersionDocument, type OpenAPIInfo } from './v3-document.ts';
+
+/** One document's bytes as served, with kube-openapi's ETag (upper-case hex SHA-512 of the JSON, unquoted). */
+export interface ServedDocument {
+  readonly json: Buffer;
+  readonly etag: string;
+  readonly lastModified: Date;
+}
+
+/** The Swagger 2.0 document: JSON, and its gnostic protobuf encoding made on first use. */
+export interface ServedSwagger extends ServedDocument {
+  protobuf(): Buffer;
+}
+
+/** The /openapi/v3 index: the served group-versions and the URL of each one's document. */
+export interface OpenAPIV3Index {
+  paths: Record<string, { serverRelativeURL: string }>;
+}
+
+/** kube-openapi's computeETag: `%X` of sha512. */
+export function openAPIETag(bytes: Uint8Array): string {
+  return createHash('sha512').update(bytes).digest('hex').toUpperCase();
+}
+
+/** `/openapi/v3/<gv path>?hash=<etag>`, as kube-openapi's constructServerRelativeURL writes it. */
+export function serverRelativeURL(gvPath: string, etag: string): string {
+  return `/openapi/v3/${gvPath}?hash=${encodeURIComponent(etag)}`;
+}
+
+export interface OpenAPIDocumentsOptions {
+  info?: OpenAPIInfo;
+  /** The documents' Last-Modified. */
+  now?: () => Date;
+}
+
+/**
+ * Every OpenAPI document of one state of the served kinds, built once: each group-version's v3 document and the v3
+ * index eagerly (the index carries their hashes), the v2 document on first request.
+ */
+export class OpenAPIDocuments {
+  readonly index: ServedDocument;
+  /** v3 documents by index key (`api/v1`, `apis/<group>/<version>`). */
+  readonly v3: ReadonlyMap<string, ServedDocument>;
+  readonly #served: { def: ResourceDefinition; version: string }[];
+  readonly #info: OpenAPIInfo;
+  readonly #lastModified: Date;
+  #v2?: ServedSwagger;
+
+  constructor(source: DiscoverySource, options: OpenAPIDocumentsOptions = {}) {
+    this.#info = options.info ?? DEFAULT_OPENAPI_INFO;
+    this.#lastModified = options.now?.() ?? new Date();
+    const byGroupVersion = new Map<string, { version: string; defs: ResourceDefinition[] }>();
+    this.#served = [];
+    for (const def of definitionsOf(source))
+      for (const v of def.versions) {
+        if (!v.served) continue;
+        const key = groupVersionPath(def.group, v.name);
+        const entry = byGroupVersion.get(key) ?? { version: v.name, defs: [] };
+        byGroupVersion.set(key, entry);
+        entry.defs.push(def);
+        this.#served.push({ def, version: v.name });
+      }
+    const v3 = new Map<string, ServedDocument>();
+    const index: OpenAPIV3Index = { paths: {} };
+    for (const key of [...byGroupVersion.keys()].sort()) {
+      const { version, defs } = byGroupVersion.get(key) as { version: string; defs: ResourceDefinition[] };
+      const doc = this.#toServed(groupVersionDocument(defs, version, this.#info));
+      v3.set(key, doc);
+      index.paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.etag) };
+    }
+    this.v3 = v3;
+    this.index = this.#toServed(index);
+  }
+
+  /** GET /openapi/v2, built on first use. */
+  get v2(): ServedSwagger {
+    if (!this.#v2) {
+      const doc = swaggerDocument(this.#served, this.#info);
+      const served = this.#toServed(doc);
+      let protobuf: Buffer | undefined;
+      this.#v2 = {
+        ...served,
+        protobuf: () => {
+          protobuf ??= Buffer.from(encodeSwaggerProtobuf(doc));
+          return protobuf;
+        },
+      };
+    }
+    return this.#v2;
+  }
+
+  #toServed(doc: unknown): ServedDocument {
+    const json = Buffer.from(JSON.stringify(doc));
+    return { json, etag: openAPIETag(json), lastModified: this.#lastModified };
+  }
+}

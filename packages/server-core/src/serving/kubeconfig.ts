@@ -1,0 +1,48 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { stringify } from 'yaml';
+
+export interface KubeconfigOptions {
+  /** The server URL, e.g. https://127.0.0.1:6443. */
+  server: string;
+  /** PEM of the CA to trust (becomes certificate-authority-data). */
+  ca: string;
+  /** Bearer token of the user. */
+  token: string;
+  /** Default "kapi-admin". */
+  user?: string;
+  /** Default "kapi". */
+  cluster?: string;
+  /** Default "kapi". */
+  context?: string;
+  /** Default namespace of the context; none by default. */
+  namespace?: string;
+}
+
+/** A kubeconfig (clientcmd v1 Config) with one cluster, one token user and a current context that joins them. */
+export function kubeconfig(options: KubeconfigOptions): string {
+  const cluster = options.cluster ?? 'kapi';
+  const user = options.user ?? 'kapi-admin';
+  const context = options.context ?? 'kapi';
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {
+        name: cluster,
+        cluster: { server: options.server, 'certificate-authority-data': Buffer.from(options.ca).toString('base64') },
+      },
+    ],
+    users: [{ name: user, user: { token: options.token } }],
+    contexts: [{ name: context, context: { cluster, user, ...(options.namespace ? { namespace: options.namespace } : {}) } }],
+    'current-context': context,
+    preferences: {},
+  });
+}
+
+/** Writes {@link kubeconfig} to `path` with mode 0600 (it holds a credential), creating directories. */
+export async function writeKubeconfig(path: string, options: KubeconfigOptions): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeFile(path, kubeconfig(options), { mode: 0o600 });
+  await chmod(path, 0o600);
+}
