@@ -1,1 +1,5 @@
+export { AlwaysAllowAuthorizer } from './always-allow.ts';
+export { AlwaysDenyAuthorizer, EVERYTHING_IS_FORBIDDEN } from './always-deny.ts';
 export type { AuthorizationAttributes, AuthorizationResult, Authorizer, Decision } from './authorizer.ts';
+export { forbiddenMessage } from './forbidden-message.ts';
+export { unionAuthorizer } from './union.ts';

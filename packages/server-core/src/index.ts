@@ -1,3 +1,8 @@
+export type { AuditBackend } from './audit/backend.ts';
+export { addAuditAnnotation, auditIDOf, recordAuditObjects, writeAuditedStatus } from './audit/context.ts';
+export { LogAuditBackend } from './audit/log-backend.ts';
+export { type AuditPolicy, levelAtLeast, policyAtLevel } from './audit/policy.ts';
+export type { AuditEvent, AuditLevel, AuditObjectReference, AuditResponseStatus, AuditStage, AuditUserInfo } from './audit/types.ts';
 export {
   type AggregatedDiscoveryOptions,
   aggregatedDiscovery,
@@ -7,12 +12,14 @@ export {
   apiResourcesOf,
   apiVersions,
   type DiscoverySource,
+  definitionsOf,
   discoveryETag,
   RESOURCE_VERBS,
   resourceDiscoveryOf,
   SCALE_KIND,
   SUBRESOURCE_VERBS,
 } from './discovery/documents.ts';
+export { aggregatedDiscoveryVersion, type DiscoveryHandlerOptions, discoveryHandler } from './discovery/handler.ts';
 export { storageVersionHash } from './discovery/storage-version-hash.ts';
 export type {
   APIGroup,
@@ -32,17 +39,88 @@ export type {
   ServerAddressByClientCIDR,
 } from './discovery/types.ts';
 export { compareKubeAwareVersions, sortVersionsByPriority } from './discovery/version-priority.ts';
+export {
+  type BodyType,
+  bodyTypeOf,
+  contentTypeOf,
+  type NegotiatedOutput,
+  negotiateOutput,
+  type OutputTarget,
+  parseAccept,
+  SUPPORTED_MEDIA_TYPES,
+} from './endpoints/negotiation.ts';
+export {
+  decodeKubernetesProtobuf,
+  encodeKubernetesProtobuf,
+  KUBERNETES_PROTOBUF,
+  type KubernetesProtobufDefaults,
+  supportsKubernetesProtobuf,
+} from './endpoints/protobuf/codec.ts';
+export { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from './endpoints/resource-handler.ts';
+export { pathNotFound, wantsPretty, writeObject } from './endpoints/response.ts';
+export { AUDIT_ID_HEADER, type AuditOptions, formatMicroTime, withAudit } from './filters/audit.ts';
+export { type AuthenticationOptions, UNAUTHORIZED_MESSAGE, withAuthentication } from './filters/authentication.ts';
+export { type AuthorizationOptions, DECISION_ANNOTATION, REASON_ANNOTATION, withAuthorization } from './filters/authorization.ts';
+export { authorizerAttributesFrom, NO_REQUEST_INFO } from './filters/authorizer-attributes.ts';
 export { DEFAULT_MAX_REQUEST_BODY_BYTES, readRequestBody, withRequestBodyLimit } from './filters/body-limit.ts';
 export { compose } from './filters/compose.ts';
 export { createRequestContext, type Filter, type Handler, type RequestContext } from './filters/context.ts';
 export { type CorsOptions, withCors } from './filters/cors.ts';
+export { deleteRequestHeader } from './filters/delete-header.ts';
 export { withHsts } from './filters/hsts.ts';
+export {
+  IMPERSONATE_EXTRA_HEADER_PREFIX,
+  IMPERSONATE_GROUP_HEADER,
+  IMPERSONATE_UID_HEADER,
+  IMPERSONATE_USER_HEADER,
+  type ImpersonationOptions,
+  withImpersonation,
+} from './filters/impersonation.ts';
 export { type MaxInFlightOptions, TOO_MANY_REQUESTS_MESSAGE, withMaxInFlightLimit } from './filters/max-in-flight.ts';
 export { type PanicRecoveryOptions, withPanicRecovery } from './filters/panic-recovery.ts';
+export { isLongRunning, withRequestInfo } from './filters/request-info.ts';
 export { type Listening, listen, toRequestListener } from './filters/serve.ts';
 export { TIMEOUT_MESSAGE, type TimeoutOptions, withTimeout } from './filters/timeout.ts';
 export { addWarning, formatWarning, withWarnings } from './filters/warning.ts';
 export { writeStatus } from './filters/write-status.ts';
 export { type HealthCheck, type HealthEndpoint, healthHandler, namedHealthCheck, pingHealthCheck } from './health/healthz.ts';
+export {
+  APIServerMetrics,
+  type APIServerMetricsOptions,
+  type GroupVersionKind,
+  type InflightCounts,
+  type LongRunningMetricLabels,
+  REQUEST_DURATION_BUCKETS,
+  type RequestMetricLabels,
+  type StorageObjectCounts,
+} from './metrics/apiserver-metrics.ts';
+export {
+  APISERVER_COMPONENT,
+  canonicalVerb,
+  cleanDryRun,
+  cleanScope,
+  cleanVerbKube,
+  OTHER_REQUEST_METHOD,
+  reportedVerb,
+} from './metrics/labels.ts';
+export { metricsHandler } from './metrics/metrics-handler.ts';
+export { requestMetricLabels, type WithMetricsOptions, withMetrics } from './metrics/with-metrics.ts';
+export { MIME_V2_PROTOBUF, MIME_V2_PROTOBUF_DOTTED, type OpenAPIHandlerOptions, openAPIHandler } from './openapi/handler.ts';
+export { definitionName } from './openapi/names.ts';
+export {
+  OpenAPIDocuments,
+  type OpenAPIDocumentsOptions,
+  type OpenAPIV3Index,
+  openAPIETag,
+  type ServedDocument,
+  type ServedSwagger,
+} from './openapi/served-documents.ts';
+export { type SwaggerDocument, swaggerDocument, toV2Schema } from './openapi/v2-document.ts';
+export { encodeSwaggerProtobuf, OpenAPIV2Document } from './openapi/v2-protobuf.ts';
+export { DEFAULT_OPENAPI_INFO, groupVersionDocument, type OpenAPIInfo, type OpenAPIV3Document } from './openapi/v3-document.ts';
 export { type RequestInfo, RequestInfoError, RequestInfoResolver, type RequestInfoResolverOptions } from './request-info.ts';
+export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
+export { type KubeconfigOptions, kubeconfig, writeKubeconfig } from './serving/kubeconfig.ts';
+export { type SelfSignedOptions, type ServingCertificate, selfSignedServingCertificate } from './serving/self-signed.ts';
+export { type ServeOptions, type Serving, type ShutdownOptions, serve } from './serving/serve.ts';
 export { currentPlatform, kapiVersionInfo, type VersionInfo, type VersionOptions, versionHandler } from './version/version.ts';

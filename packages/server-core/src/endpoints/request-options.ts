@@ -1,4 +1,4 @@
-import { type FieldError, fieldErrors, newBadRequest, newInvalid, type StatusError } from '@kapi/apimachinery';
+import { type FieldError, fieldErrors, newBadRequest, newInvalid, OMIT_VALUE, type StatusError } from '@kapi/apimachinery';
 import type { FieldValidation, PropagationPolicy, StoreDeleteOptions, StoreListOptions, StoreWatchOptions } from '@kapi/registry';
 
 /**
@@ -50,7 +50,7 @@ export function listOptionsOf(q: URLSearchParams): StoreListOptions & { watch: b
   const match = q.get('resourceVersionMatch');
   if (match) {
     if (!(RV_MATCH as readonly string[]).includes(match))
-      throw invalidOptions('ListOptions', [fieldErrors.notSupported('resourceVersionMatch', match, [...RV_MATCH])]);
+      throw invalidOptions('ListOptions', [fieldErrors.notSupported('resourceVersionMatch', match, [...RV_MATCH, ''])]);
     out.resourceVersionMatch = match as (typeof RV_MATCH)[number];
   }
   return out;
@@ -75,20 +75,29 @@ export interface WriteOptions {
   fieldManager?: string;
 }
 
-const FIELD_VALIDATION = ['', 'Ignore', 'Warn', 'Strict'];
+/** metav1 validation's allowed values, sorted as sets.List returns them (and as its message lists them). */
+const FIELD_VALIDATION = ['', 'Ignore', 'Strict', 'Warn'];
 
+/**
+ * ValidateDryRun: one error for the whole list when any value is not "All", its value printed as Go's `%#v` of
+ * a []string (`Unsupported value: []string{"Foo"}: supported values: "All"`).
+ */
 function dryRunErrors(values: readonly string[]): FieldError[] {
-  return values.filter((v) => v !== 'All').map((v) => fieldErrors.notSupported('dryRun', v, ['All']));
+  if (values.every((v) => v === 'All')) return [];
+  const goSlice = `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+  return [{ type: 'FieldValueNotSupported', field: 'dryRun', badValue: OMIT_VALUE, detail: `${goSlice}: supported values: "All"` }];
 }
 
 /** CreateOptions / UpdateOptions / PatchOptions: dryRun, fieldManager, fieldValidation. */
 export function writeOptionsOf(q: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptions {
-  const dryRun = q.getAll('dryRun');
-  const errs = dryRunErrors(dryRun);
+  // Checked in ValidateCreateOptions' order: fieldManager, dryRun, fieldValidation.
+  const errs: FieldError[] = [];
   const fieldManager = q.get('fieldManager') ?? undefined;
   if (fieldManager !== undefined && fieldManager.length > 128) errs.push(fieldErrors.tooLong('fieldManager', 128));
+  const dryRun = q.getAll('dryRun');
+  errs.push(...dryRunErrors(dryRun));
   const fv = q.get('fieldValidation') ?? '';
-  if (!FIELD_VALIDATION.includes(fv)) errs.push(fieldErrors.notSupported('fieldValidation', fv, FIELD_VALIDATION.slice(1)));
+  if (!FIELD_VALIDATION.includes(fv)) errs.push(fieldErrors.notSupported('fieldValidation', fv, FIELD_VALIDATION));
   if (errs.length) throw invalidOptions(kind, errs);
   return {
     dryRun: dryRun.length > 0,

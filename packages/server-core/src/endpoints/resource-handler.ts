@@ -4,7 +4,6 @@ import {
   type Clock,
   type KubeObject,
   newBadRequest,
-  newMethodNotSupported,
   newUnsupportedMediaType,
   type ObjectList,
   type Status,
@@ -31,8 +30,9 @@ import type { RequestContext } from '../filters/context.ts';
 import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { bodyTypeOf, contentTypeOf, type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
+import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
 import { deleteOptionsOf, listOptionsOf, watchOptionsOf, writeOptionsOf } from './request-options.ts';
-import { encodeBody, wantsPretty, writeObject } from './response.ts';
+import { encodeBody, methodNotAllowed, pathNotFound, wantsPretty, writeObject } from './response.ts';
 
 /** One served resource: its definition, its Store, and the REST pieces some kinds add. */
 export interface ResourceEndpoint {
@@ -95,7 +95,8 @@ export async function handleResource(
     (sub === 'status' && def.subresources.status) ||
     (sub === 'scale' && endpoint.scale) ||
     (sub === 'finalize' && endpoint.namespaces);
-  if (!allowed) throw newMethodNotSupported(def.groupResource, info.verb);
+  // No route for an unknown subresource (404); a known path without a route for the method is 405, as go-restful answers.
+  if (!allowed) throw pathNotFound();
   const rctx: StoreRequestContext = info.namespace ? { namespace: info.namespace } : {};
   const q = ctx.url.searchParams;
   const respond = (code: number, value: unknown, out: NegotiatedOutput = negotiateOutput(ctx.req.headers.accept)): void => {
@@ -106,27 +107,27 @@ export async function handleResource(
   switch (info.verb) {
     case 'get': {
       if (sub === 'scale' && endpoint.scale) return respond(200, await endpoint.scale.getScale(rctx, info.name));
-      if (sub !== '' && sub !== 'status') throw newMethodNotSupported(def.groupResource, info.verb);
+      if (sub !== '' && sub !== 'status') throw methodNotAllowed();
       const out = negotiateOutput(ctx.req.headers.accept, { table: sub === '', partial: 'PartialObjectMetadata' });
       const rv = q.get('resourceVersion');
       const obj = await endpoint.store.get(rctx, info.name, rv !== null ? { resourceVersion: rv } : {});
       return respond(200, transform(def, obj, out, ctx, options.clock), out);
     }
     case 'list': {
-      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      if (sub !== '') throw methodNotAllowed();
       const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadataList' });
       const { watch: _w, ...listOpts } = listOptionsOf(q);
       const list = await endpoint.store.list(rctx, listOpts);
       return respond(200, transform(def, list, out, ctx, options.clock), out);
     }
     case 'watch':
-      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      if (sub !== '') throw methodNotAllowed();
       return serveWatch(ctx, endpoint, info, rctx, options);
     case 'create': {
-      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
+      if (sub !== '' || info.name) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'CreateOptions');
       const body = await readObjectBody(ctx, def);
-      options.onObjects?.(ctx, { requestObject: body });
+      options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await endpoint.store.create(rctx, body, {
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
@@ -138,11 +139,13 @@ export async function handleResource(
     case 'update': {
       const w = writeOptionsOf(q, 'UpdateOptions');
       if (sub === 'scale' && endpoint.scale) {
-        const body = await readObjectBody(ctx, def);
+        // ScaleREST takes the decoded Scale; JSON bodies arrive from readObjectBody as bytes.
+        const raw = await readObjectBody(ctx, def);
+        const body = raw instanceof Uint8Array ? parseJSONBody(raw) : raw;
         return respond(200, await endpoint.scale.updateScale(rctx, info.name, body, { dryRun: w.dryRun }));
       }
       const body = await readObjectBody(ctx, def);
-      options.onObjects?.(ctx, { requestObject: body });
+      options.onObjects?.(ctx, { requestObject: auditable(body) });
       const common = { dryRun: w.dryRun, ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}) };
       if (sub === 'finalize' && endpoint.namespaces)
         return respond(200, (await endpoint.namespaces.finalize(info.name, body, common)).object);
@@ -164,7 +167,7 @@ export async function handleResource(
       options.onObjects?.(ctx, { requestObject: patch });
       if (sub === 'scale' && endpoint.scale)
         return respond(200, await endpoint.scale.patchScale(rctx, info.name, patch, patchType, { dryRun: w.dryRun }));
-      if (sub !== '' && sub !== 'status') throw newMethodNotSupported(def.groupResource, info.verb);
+      if (sub !== '' && sub !== 'status') throw methodNotAllowed();
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
@@ -175,8 +178,8 @@ export async function handleResource(
       return respond(200, res.object);
     }
     case 'delete': {
-      if (sub !== '') throw newMethodNotSupported(def.groupResource, info.verb);
-      const del = deleteOptionsOf(q, await readRequestBody(ctx));
+      if (sub !== '') throw methodNotAllowed();
+      const del = deleteOptionsOf(q, await readDeleteBody(ctx));
       await admit(ctx, def, info, 'DELETE', del.dryRun ?? false, null, null, options);
       const validateDeletion = options.admission
         ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
@@ -190,9 +193,9 @@ export async function handleResource(
       return respond(200, res.object);
     }
     case 'deletecollection': {
-      if (sub !== '' || endpoint.namespaces) throw newMethodNotSupported(def.groupResource, info.verb);
+      if (sub !== '' || endpoint.namespaces) throw methodNotAllowed();
       const { watch: _w, ...listOpts } = listOptionsOf(q);
-      const del = deleteOptionsOf(q, await readRequestBody(ctx));
+      const del = deleteOptionsOf(q, await readDeleteBody(ctx));
       await admit(ctx, def, info, 'DELETE', del.dryRun ?? false, null, null, options);
       const validateDeletion = options.admission
         ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
@@ -201,7 +204,7 @@ export async function handleResource(
       return respond(200, list);
     }
     default:
-      throw newMethodNotSupported(def.groupResource, info.verb);
+      throw methodNotAllowed();
   }
 }
 
@@ -299,11 +302,35 @@ function parseYAMLBody(raw: Uint8Array): unknown {
   }
 }
 
+/** A request body as audit records it: raw JSON bytes parsed (only done when audit asked for objects). */
+function auditable(body: Uint8Array | KubeObject): unknown {
+  if (!(body instanceof Uint8Array)) return body;
+  try {
+    return JSON.parse(Buffer.from(body).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A DeleteOptions body as JSON bytes (typed clients may send it as protobuf). */
+async function readDeleteBody(ctx: RequestContext): Promise<Uint8Array> {
+  const raw = await readRequestBody(ctx);
+  if (raw.byteLength && contentTypeOf(ctx.req.headers['content-type']) === KUBERNETES_PROTOBUF)
+    return Buffer.from(JSON.stringify(decodeKubernetesProtobuf(raw, { apiVersion: 'v1', kind: 'DeleteOptions' })));
+  return raw;
+}
+
 /** A create/update body: raw JSON bytes for the Store (which detects duplicate fields), YAML decoded here. */
 async function readObjectBody(ctx: RequestContext, def: ResourceDefinition): Promise<Uint8Array | KubeObject> {
   const mediaType = contentTypeOf(ctx.req.headers['content-type']);
+  // kubectl's typed clients (create configmap, create namespace, …) send built-in kinds as Kubernetes protobuf.
+  if (mediaType === KUBERNETES_PROTOBUF)
+    return decodeKubernetesProtobuf(await readRequestBody(ctx), {
+      apiVersion: def.group ? `${def.group}/${def.storageVersion.name}` : def.storageVersion.name,
+      kind: def.kind,
+    });
   const type = mediaType === '' ? 'json' : bodyTypeOf(mediaType);
-  if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', KUBERNETES_PROTOBUF]);
   const raw = await readRequestBody(ctx);
   if (type === 'json') return raw;
   const value = parseYAMLBody(raw);

@@ -3,9 +3,26 @@ import { stringify } from 'yaml';
 import type { RequestContext } from '../filters/context.ts';
 import type { OutputMediaType } from './negotiation.ts';
 
-/** kube-apiserver's answer for a path nothing serves: 404 Status, reason NotFound, no details. */
+/** A Status with `details: {}`, as apierrors.NewGenericServerResponse makes (StatusError drops empty details). */
+function genericServerResponse(code: number, reason: 'NotFound' | 'MethodNotAllowed', message: string): StatusError {
+  const err = new StatusError({ code, reason, message });
+  // Re-add code after details so the body's keys keep metav1.Status' order.
+  Reflect.deleteProperty(err.status, 'code');
+  Object.assign(err.status, { details: {}, code });
+  return err;
+}
+
+/** kube-apiserver's answer for a path nothing serves: 404 Status, reason NotFound, empty details. */
 export function pathNotFound(): StatusError {
-  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+  return genericServerResponse(404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/**
+ * kube-apiserver's answer for a method a served path has no route for (POST to an object, DELETE of the collection
+ * of a kind without deletecollection): go-restful's 405 turned into a Status, reason MethodNotAllowed, empty details.
+ */
+export function methodNotAllowed(): StatusError {
+  return genericServerResponse(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 }
 
 /**

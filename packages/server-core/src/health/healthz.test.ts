@@ -118,9 +118,19 @@ describe('healthHandler options', () => {
     expect((await fetch(`${srv.url}/livez/ping`)).status).toBe(200); // fell through to the empty handler
   });
 
-  it('rejects duplicate and slash-containing names', () => {
+  it('rejects duplicate names and names that begin or end with a slash', () => {
     expect(() => healthHandler('healthz', [good, good])).toThrow(/duplicate/);
-    expect(() => healthHandler('healthz', [namedHealthCheck('a/b', () => {})])).toThrow(/invalid/);
+    expect(() => healthHandler('healthz', [namedHealthCheck('/a', () => {})])).toThrow(/invalid/);
+    expect(() => healthHandler('healthz', [namedHealthCheck('a/', () => {})])).toThrow(/invalid/);
+  });
+
+  it('serves a check named like kube\'s poststarthook/<name> at its own path', async () => {
+    srv = await listen(compose([healthHandler('healthz', [namedHealthCheck('poststarthook/start-x', () => {})])], async () => {}));
+    const res = await fetch(`${srv.url}/healthz/poststarthook/start-x`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('ok');
+    const verbose = await (await fetch(`${srv.url}/healthz?verbose`)).text();
+    expect(verbose).toContain('[+]poststarthook/start-x ok\n');
   });
 
   it('runs the checks on each request', async () => {

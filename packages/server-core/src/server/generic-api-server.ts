@@ -1,4 +1,5 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
+import type { Authorizer } from '@kapi/authz';
 import {
   Namespace,
   NamespaceController,
@@ -10,20 +11,29 @@ import {
 } from '@kapi/registry';
 import type { Storage } from '@kapi/storage';
 import { Cacher } from '@kapi/watchcache';
+import { recordAuditObjects } from '../audit/context.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
 import { type Admission, handleResource, type ResourceEndpoint } from '../endpoints/resource-handler.ts';
 import { pathNotFound } from '../endpoints/response.ts';
+import { type AuditOptions, withAudit } from '../filters/audit.ts';
+import { type AuthenticationOptions, withAuthentication } from '../filters/authentication.ts';
+import { withAuthorization } from '../filters/authorization.ts';
 import { withRequestBodyLimit } from '../filters/body-limit.ts';
 import { compose } from '../filters/compose.ts';
 import type { Filter, Handler, RequestContext } from '../filters/context.ts';
 import { type CorsOptions, withCors } from '../filters/cors.ts';
 import { withHsts } from '../filters/hsts.ts';
+import { withImpersonation } from '../filters/impersonation.ts';
 import { withMaxInFlightLimit } from '../filters/max-in-flight.ts';
 import { withPanicRecovery } from '../filters/panic-recovery.ts';
 import { withRequestInfo } from '../filters/request-info.ts';
 import { withTimeout } from '../filters/timeout.ts';
 import { withWarnings } from '../filters/warning.ts';
 import { type HealthCheck, healthHandler, namedHealthCheck } from '../health/healthz.ts';
+import { APIServerMetrics } from '../metrics/apiserver-metrics.ts';
+import { metricsHandler } from '../metrics/metrics-handler.ts';
+import { withMetrics } from '../metrics/with-metrics.ts';
+import { openAPIHandler } from '../openapi/handler.ts';
 import { type VersionOptions, versionHandler } from '../version/version.ts';
 
 export interface GenericAPIServerOptions {
@@ -35,12 +45,17 @@ export interface GenericAPIServerOptions {
   watchCache?: boolean;
   /** Close `storage` at the end of shutdown. Default true. */
   closeStorage?: boolean;
+  /** kube-apiserver's request, watcher and storage metrics, served at /metrics. Default: a fresh set. */
+  metrics?: APIServerMetrics;
   /** Mutating and validating admission of every write. */
   admission?: Admission;
-  /**
-   * Extra filters run just before routing (innermost), after the default chain; authentication, audit and
-   * authorization go here until their options land.
-   */
+  /** Who is calling. Without it every request is system:anonymous (and nothing else is checked). */
+  authentication?: AuthenticationOptions;
+  /** What a caller may do (also decides impersonation). Without it everything is allowed. */
+  authorizer?: Authorizer;
+  /** An audit log of every request. */
+  audit?: AuditOptions;
+  /** Extra filters run just before routing, after authorization and before the request timeout. */
   filters?: readonly Filter[];
   /** Replace the default chain entirely: given the defaults, return the chain to use (outermost first). */
   buildChain?: (defaults: Filter[]) => Filter[];
@@ -87,11 +102,14 @@ export class GenericAPIServer {
   readonly #endpoints = new Map<string, ResourceEndpoint>();
   readonly #definitions: ResourceDefinition[] = [];
   readonly #caches: Cacher[] = [];
+  readonly #cacheOf = new Map<ResourceDefinition, Cacher>();
+  readonly metrics: APIServerMetrics;
   readonly #postStart = new Map<string, LifecycleHook>();
   readonly #preShutdown = new Map<string, LifecycleHook>();
   readonly #namespaceController: NamespaceController | undefined;
   readonly #namespaces: NamespaceRegistry | undefined;
   #generation = 0;
+  #merged: { generation: number; defs: readonly ResourceDefinition[] } | undefined;
   #started = false;
   #ready = false;
   #shuttingDown = false;
@@ -102,10 +120,13 @@ export class GenericAPIServer {
   constructor(options: GenericAPIServerOptions) {
     this.#options = options;
     this.#clock = options.clock ?? realClock;
+    this.metrics = options.metrics ?? new APIServerMetrics();
+    this.metrics.setStorageObjectsSource(() => this.#storageObjectCounts());
     const storageFor = (probe: Store): Storage => {
       if (options.watchCache === false) return options.storage;
       const cacher = new Cacher({ storage: options.storage, resourcePrefix: cachePrefix(probe), clock: this.#clock });
       this.#caches.push(cacher);
+      this.#cacheOf.set(probe.definition, cacher);
       return cacher;
     };
     const nsDef = options.resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
@@ -134,6 +155,13 @@ export class GenericAPIServer {
     }
   }
 
+  /** apiserver_storage_objects: the object count of every cached resource (kube reads its storage's estimate). */
+  #storageObjectCounts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [def, cacher] of this.#cacheOf) out.set(def.group ? `${def.plural}.${def.group}` : def.plural, cacher.stats().objects);
+    return out;
+  }
+
   #add(endpoint: ResourceEndpoint): void {
     const def = endpoint.definition;
     for (const v of def.versions) {
@@ -149,7 +177,11 @@ export class GenericAPIServer {
   /** The served definitions of this server and its delegates (what discovery and OpenAPI describe). */
   definitions(): readonly ResourceDefinition[] {
     const delegate = this.#options.delegate;
-    return delegate ? [...this.#definitions, ...delegate.definitions()] : this.#definitions;
+    if (!delegate) return this.#definitions;
+    // One array per generation, so document caches keyed on the source see the same one until something changes.
+    const gen = this.generation();
+    if (this.#merged?.generation !== gen) this.#merged = { generation: gen, defs: [...this.#definitions, ...delegate.definitions()] };
+    return this.#merged.defs;
   }
 
   /** Changes whenever the served set changes, for document caches. */
@@ -236,13 +268,20 @@ export class GenericAPIServer {
 
   #buildChain(): Filter[] {
     const o = this.#options;
+    const limit = withMaxInFlightLimit({ maxReadOnly: o.maxRequestsInFlight ?? 400, maxMutating: o.maxMutatingRequestsInFlight ?? 200 });
+    this.metrics.setInflightSource(limit.inFlight);
     const defaults: Filter[] = [
       withPanicRecovery(),
       ...(o.hsts?.length ? [withHsts(o.hsts)] : []),
       withWarnings(),
       withRequestInfo(),
-      withMaxInFlightLimit({ maxReadOnly: o.maxRequestsInFlight ?? 400, maxMutating: o.maxMutatingRequestsInFlight ?? 200 }),
+      withMetrics(this.metrics),
+      limit,
       ...(o.cors ? [withCors(o.cors)] : []),
+      ...(o.authentication ? [withAuthentication(o.authentication)] : []),
+      ...(o.authorizer ? [withImpersonation({ authorizer: o.authorizer })] : []),
+      ...(o.audit ? [withAudit(o.audit)] : []),
+      ...(o.authorizer ? [withAuthorization({ authorizer: o.authorizer })] : []),
       ...(o.filters ?? []),
       withTimeout({ timeoutMs: (o.requestTimeoutSeconds ?? 60) * 1000, clock: this.#clock }),
       withRequestBodyLimit({ maxBytes: o.maxRequestBodyBytes }),
@@ -280,6 +319,8 @@ export class GenericAPIServer {
       healthHandler('livez', this.#healthChecks('livez')),
       healthHandler('readyz', this.#healthChecks('readyz')),
       versionHandler(o.version ?? {}),
+      metricsHandler(this.metrics),
+      openAPIHandler(() => this.definitions(), { generation: () => this.generation() }),
       discoveryHandler(
         () => this.definitions(),
         () => this.generation(),
@@ -299,6 +340,12 @@ export class GenericAPIServer {
     return handleResource(ctx, endpoint, info, {
       clock: this.#clock,
       minRequestTimeoutSeconds: this.#options.minRequestTimeoutSeconds ?? 1800,
+      ...(this.#options.audit ? { onObjects: recordAuditObjects } : {}),
+      onWatch: (def, delta) => {
+        const gvk = { group: def.group, version: info.apiVersion, kind: def.kind };
+        if (delta > 0) this.metrics.watchStarted(gvk);
+        else this.metrics.watchEnded(gvk);
+      },
       ...(this.#options.admission ? { admission: this.#options.admission } : {}),
     });
   }

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AdmissionChain } from '@kapi/admission';
+import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
+import { AlwaysAllowAuthorizer } from '@kapi/authz';
+import { ConfigMap, Event, Namespace, Secret } from '@kapi/registry';
+import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve, writeKubeconfig } from '@kapi/server-core';
+import { MemoryStorage, type Storage } from '@kapi/storage';
+import { EtcdStorage } from '@kapi/storage-etcd';
+import { RedisStorage } from '@kapi/storage-redis';
+import { Widget } from './widget.ts';
+
+export interface ControlPlaneOptions {
+  /** `memory` (default), `etcd://host:port` or `redis://host:port`. */
+  storage?: string;
+  /** Default 6443; 0 = any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  bind?: string;
+  /** Where the serving certificate, the token file and the kubeconfig live. Default `.kapi` in the working directory. */
+  dataDir?: string;
+  /** Serve plain HTTP instead of HTTPS (tests on loopback). */
+  insecureHTTP?: boolean;
+  /** kube's --min-request-timeout (watches without timeoutSeconds end after [min, 2·min) s). Default 1800. */
+  minRequestTimeoutSeconds?: number;
+}
+
+export interface ControlPlane {
+  readonly url: string;
+  readonly kubeconfigPath: string;
+  /** The admin's bearer token. */
+  readonly token: string;
+  readonly server: GenericAPIServer;
+  readonly serving: Serving;
+  /** Drains requests, ends watches, stops the server and closes the storage. */
+  stop(): Promise<void>;
+}
+
+/** The backend a --storage value names. */
+export function storageFromFlag(flag: string): Storage {
+  if (flag === 'memory') return new MemoryStorage();
+  const url = new URL(flag);
+  if (url.protocol === 'etcd:')
+    return new EtcdStorage({ endpoints: [`http://${url.host}`], prefix: url.pathname.length > 1 ? url.pathname : '' });
+  if (url.protocol === 'redis:' || url.protocol === 'rediss:') return new RedisStorage({ url: flag });
+  throw new Error(`--storage must be memory, etcd://host:port or redis://host:port, not ${JSON.stringify(flag)}`);
+}
+
+/** The token file of the data directory, created with one admin (system:masters) the first time. */
+async function adminToken(dataDir: string): Promise<{ csv: string; token: string }> {
+  const path = join(dataDir, 'tokens.csv');
+  try {
+    const csv = await readFile(path, 'utf8');
+    const first = csv.split('\n').find((l) => l.trim() && !l.startsWith('#'));
+    if (first) return { csv, token: first.split(',')[0] as string };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const token = randomBytes(24).toString('hex');
+  const csv = `${token},kapi-admin,kapi-admin,"system:masters"\n`;
+  await writeFile(path, csv, { mode: 0o600 });
+  await chmod(path, 0o600);
+  return { csv, token };
+}
+
+/**
+ * Starts the example control plane: Namespace, ConfigMap, Secret, Event and Widget (example.kapi.dev/v1) over the
+ * chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate kept in the data
+ * directory; bearer tokens from `<dataDir>/tokens.csv`; every authenticated user may do anything (AlwaysAllow);
+ * `<dataDir>/kubeconfig` for kubectl.
+ */
+export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const dataDir = resolve(options.dataDir ?? '.kapi');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const bind = options.bind ?? '127.0.0.1';
+  const storage = storageFromFlag(options.storage ?? 'memory');
+  const { csv, token } = await adminToken(dataDir);
+  const server = new GenericAPIServer({
+    storage,
+    resources: [Namespace, ConfigMap, Secret, Event, Widget],
+    admission: new AdmissionChain([]),
+    authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(csv)), anonymous: false },
+    authorizer: new AlwaysAllowAuthorizer(),
+    ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
+  });
+  await server.start();
+  const cert = options.insecureHTTP
+    ? undefined
+    : await selfSignedServingCertificate({ dir: dataDir, ips: bind === '0.0.0.0' ? [] : [bind] });
+  const serving = await serve(server.handler, { port: options.port ?? 6443, host: bind, ...(cert ? { tls: cert } : {}) });
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  const url = serving.url.replace('0.0.0.0', '127.0.0.1');
+  await writeKubeconfig(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    kubeconfigPath,
+    token,
+    server,
+    serving,
+    stop: () => {
+      stopping ??= (async () => {
+        await serving.shutdown({ gracePeriodMs: 5000 });
+        await server.shutdown();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import { startControlPlane } from './control-plane.ts';
+
+const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]`;
+
+const { values } = parseArgs({
+  options: {
+    storage: { type: 'string', default: 'memory' },
+    port: { type: 'string', default: '6443' },
+    bind: { type: 'string', default: '127.0.0.1' },
+    'data-dir': { type: 'string', default: '.kapi' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+});
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number, not ${JSON.stringify(values.port)}\n${USAGE}`);
+  process.exit(2);
+}
+
+const plane = await startControlPlane({ storage: values.storage, port, bind: values.bind, dataDir: values['data-dir'] });
+console.log(`kapi example control plane serving ${plane.url} (storage: ${values.storage})`);
+console.log(`  kubectl --kubeconfig ${plane.kubeconfigPath} get widgets`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`\n${signal}: shutting down`);
+    plane.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,32 @@
+import { aggregateErrors } from '@kapi/authn';
+import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from './authorizer.ts';
+
+/**
+ * kube's union authorizer (authorization/union): asks each authorizer in order; the first Allow or Deny
+ * is the answer, NoOpinion moves on, and an authorizer that throws counts as NoOpinion with an error.
+ * When nobody decided: if any threw, the errors are thrown together (kube's aggregate; the filter answers
+ * 500), else NoOpinion with every non-empty reason joined by "\n".
+ */
+export function unionAuthorizer(...authorizers: readonly Authorizer[]): Authorizer {
+  const list = [...authorizers];
+  return {
+    async authorize(attrs: AuthorizationAttributes): Promise<AuthorizationResult> {
+      const errors: unknown[] = [];
+      const reasons: string[] = [];
+      for (const a of list) {
+        let result: AuthorizationResult;
+        try {
+          result = await a.authorize(attrs);
+        } catch (err) {
+          errors.push(err);
+          continue;
+        }
+        if (result.reason !== '') reasons.push(result.reason);
+        if (result.decision === 'Allow' || result.decision === 'Deny') return result;
+      }
+      const err = aggregateErrors(errors);
+      if (err) throw err;
+      return { decision: 'NoOpinion', reason: reasons.join('\n') };
+    },
+  };
+}
