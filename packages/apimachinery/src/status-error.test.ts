@@ -222,7 +222,7 @@ describe('StatusError constructors', () => {
         name: 'web',
         group: 'apps',
         kind: 'Deployment',
-        causes: [{ type: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' }],
+        causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' }],
       },
     );
   });
@@ -244,12 +244,16 @@ describe('StatusError constructors', () => {
         kind: 'Widget',
         causes: [
           {
-            type: 'FieldValueInvalid',
+            reason: 'FieldValueInvalid',
             message: 'Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters',
             field: 'metadata.name',
           },
-          { type: 'FieldValueRequired', message: 'Required value', field: 'spec.size' },
-          { type: 'FieldValueNotSupported', message: 'Unsupported value: "fast": supported values: "slow", "steady"', field: 'spec.mode' },
+          { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.size' },
+          {
+            reason: 'FieldValueNotSupported',
+            message: 'Unsupported value: "fast": supported values: "slow", "steady"',
+            field: 'spec.mode',
+          },
         ],
       },
     );
@@ -264,7 +268,7 @@ describe('StatusError constructors', () => {
       {
         name: 'p',
         kind: 'Pod',
-        causes: [{ type: 'FieldValueForbidden', message: 'Forbidden: pod updates may not change fields', field: 'spec' }],
+        causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: pod updates may not change fields', field: 'spec' }],
       },
     );
     expectStatus(newInvalid({ group: '', kind: 'Pod' }, 'p', []), 422, 'Invalid', 'Pod "p" is invalid', { name: 'p', kind: 'Pod' });
@@ -327,10 +331,10 @@ describe('StatusError constructors', () => {
     expect(CAUSE_RESOURCE_VERSION_TOO_LARGE).toBe('ResourceVersionTooLarge');
     expectStatus(newTooLargeResourceVersion(12, 10), 504, 'Timeout', 'Timeout: Too large resource version: 12, current: 10', {
       retryAfterSeconds: 1,
-      causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     });
     expect(newTooLargeResourceVersion(5n, 4n, 0).status.details).toEqual({
-      causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     });
   });
 
@@ -422,7 +426,7 @@ describe('StatusError predicates', () => {
       code: 500,
       reason: 'InternalError',
       message: 'x',
-      details: { causes: [{ type: CAUSE_RESOURCE_VERSION_TOO_LARGE }] },
+      details: { causes: [{ reason: CAUSE_RESOURCE_VERSION_TOO_LARGE }] },
     });
     expect(isTooLargeResourceVersion(wrongReason)).toBe(false);
     for (const [, err] of samples.filter(([r]) => r !== 'Timeout')) expect(isTooLargeResourceVersion(err)).toBe(false);

@@ -156,7 +156,7 @@ export const newUnsupportedMediaTypeMessage = (message: string): StatusError => 
 /** 422: `<Kind.group> "<name>" is invalid: <errors>`, one cause per field error. */
 export function newInvalid(kind: GroupKind | string, name: string, errs: readonly FieldError[]): StatusError {
   const gk = typeof kind === 'string' ? kind : formatGroupKind(kind);
-  const causes: StatusCause[] = errs.map((e) => ({ type: e.type, message: fieldErrorBody(e), field: e.field }));
+  const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field }));
   const group = typeof kind === 'string' ? '' : kind.group;
   const kindName = typeof kind === 'string' ? kind : kind.kind;
   const message = errs.length ? `${gk} "${name}" is invalid: ${fieldErrorsMessage(errs)}` : `${gk} "${name}" is invalid`;
@@ -191,7 +191,7 @@ export function newTooLargeResourceVersion(requested: number | bigint, current: 
   const err = newTimeout(`Too large resource version: ${requested}, current: ${current}`, retryAfterSeconds);
   err.status.details = {
     ...err.status.details,
-    causes: [{ type: CAUSE_RESOURCE_VERSION_TOO_LARGE, message: 'Too large resource version' }],
+    causes: [{ reason: CAUSE_RESOURCE_VERSION_TOO_LARGE, message: 'Too large resource version' }],
   };
   return err;
 }
@@ -219,7 +219,7 @@ export const isServiceUnavailable = (e: unknown): boolean => reasonOf(e) === 'Se
 export const isTimeout = (e: unknown): boolean => reasonOf(e) === 'Timeout';
 /** A 504 whose cause says the requested resourceVersion is ahead of the store. */
 export function isTooLargeResourceVersion(e: unknown): boolean {
-  return isTimeout(e) && !!(e as StatusError).status.details?.causes?.some((c) => c.type === CAUSE_RESOURCE_VERSION_TOO_LARGE);
+  return isTimeout(e) && !!(e as StatusError).status.details?.causes?.some((c) => c.reason === CAUSE_RESOURCE_VERSION_TOO_LARGE);
 }
 
 /** Anything thrown → a StatusError: StatusErrors pass through, everything else is a 500. */

@@ -63,7 +63,8 @@ export interface ObjectList<T extends KubeObject = KubeObject> extends TypeMeta 
 
 /** metav1.StatusCause. */
 export interface StatusCause {
-  type?: string;
+  /** The cause type (metav1.CauseType, e.g. FieldValueInvalid); Go's field is Type, its JSON key is "reason". */
+  reason?: string;
   message?: string;
   field?: string;
 }

@@ -235,11 +235,11 @@ describe('invalidError', () => {
         kind: 'Widget',
         causes: [
           {
-            type: 'FieldValueTypeInvalid',
+            reason: 'FieldValueTypeInvalid',
             message: 'Invalid value: "string": spec.replicas in body must be of type integer: "string"',
             field: 'spec.replicas',
           },
-          { type: 'FieldValueNotSupported', message: 'Unsupported value: "pink": supported values: "red", "blue"', field: 'spec.color' },
+          { reason: 'FieldValueNotSupported', message: 'Unsupported value: "pink": supported values: "red", "blue"', field: 'spec.color' },
         ],
       },
       code: 422,

@@ -75,7 +75,7 @@ describe.each(backends)('over %s', (_label, wrap) => {
       );
       const err2 = await invalid(store.patch({ namespace: 'ns' }, 'a', { binaryData: null }, 'merge'));
       expect(err2.status.details?.causes).toEqual([
-        { type: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set', field: 'binaryData' },
+        { reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set', field: 'binaryData' },
       ]);
       const { object } = await store.patch({ namespace: 'ns' }, 'a', { metadata: { labels: { x: 'y' } } }, 'merge');
       expect(object.metadata.labels).toEqual({ x: 'y' });

@@ -75,7 +75,7 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(err.status.details).toEqual({
         name: 'c',
         kind: 'configmaps',
-        causes: [{ type: 'NamespaceTerminating', message: 'namespace live is being terminated', field: 'metadata.namespace' }],
+        causes: [{ reason: 'NamespaceTerminating', message: 'namespace live is being terminated', field: 'metadata.namespace' }],
       });
       const generated = await fail(configMaps.create({ namespace: 'live' }, cm('live', { generateName: 'gen-' })));
       expect(generated.message).toBe(
@@ -104,7 +104,7 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(terminating.message).toBe(
         'events "e" is forbidden: unable to create new content in namespace live because it is being terminated',
       );
-      expect(terminating.status.details?.causes?.[0]?.type).toBe('NamespaceTerminating');
+      expect(terminating.status.details?.causes?.[0]?.reason).toBe('NamespaceTerminating');
       // Updating the existing one is no create.
       const kept = await events.update({ namespace: 'live' }, 'kept', {
         ...ev('live'),

@@ -40,7 +40,11 @@ export class NamespaceLifecycle {
       name,
       `unable to create new content in namespace ${namespace} because it is being terminated`,
     );
-    const cause = { type: NAMESPACE_TERMINATING_CAUSE, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' };
+    const cause = {
+      reason: NAMESPACE_TERMINATING_CAUSE,
+      message: `namespace ${namespace} is being terminated`,
+      field: 'metadata.namespace',
+    };
     throw new StatusError({ ...forbidden.status, details: { ...forbidden.status.details, causes: [cause] } });
   };
 }

@@ -173,7 +173,7 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     expect(err.code).toBe(422);
     expect(err.message).toBe('Scale.autoscaling "w1" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
     expect(err.status.details?.causes).toEqual([
-      { type: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' },
+      { reason: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' },
     ]);
     expect((await failure(rest.patchScale(ctx, 'w1', { spec: { replicas: -1 } }, 'merge'))).code).toBe(422);
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);

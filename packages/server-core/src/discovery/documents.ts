@@ -108,6 +108,11 @@ export function apiGroup(source: DiscoverySource, group: string): APIGroup | und
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(group, versions) } : undefined;
 }
 
+// core/v1 Namespace is served by its own REST (no deletecollection) and has a finalize subresource (update only).
+const isNamespace = (def: ResourceDefinition): boolean => def.group === '' && def.kind === 'Namespace';
+const verbsOf = (def: ResourceDefinition): string[] =>
+  isNamespace(def) ? RESOURCE_VERBS.filter((v) => v !== 'deletecollection') : [...RESOURCE_VERBS];
+
 /** A definition's entries in an APIResourceList: the resource, then its status and scale subresources. */
 export function apiResourcesOf(def: ResourceDefinition): APIResource[] {
   const main: APIResource = {
@@ -115,12 +120,14 @@ export function apiResourcesOf(def: ResourceDefinition): APIResource[] {
     singularName: def.singular,
     namespaced: def.namespaced,
     kind: def.kind,
-    verbs: [...RESOURCE_VERBS],
+    verbs: verbsOf(def),
   };
   if (def.shortNames.length > 0) main.shortNames = [...def.shortNames];
   if (def.categories.length > 0) main.categories = [...def.categories];
   main.storageVersionHash = storageVersionHash(def.group, def.storageVersion.name, def.kind);
   const out = [main];
+  if (isNamespace(def))
+    out.push({ name: `${def.plural}/finalize`, singularName: '', namespaced: false, kind: def.kind, verbs: ['update'] });
   if (def.subresources.status) {
     out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...SUBRESOURCE_VERBS] });
   }
@@ -159,11 +166,13 @@ export function resourceDiscoveryOf(def: ResourceDefinition, version: string): A
     responseKind: { group: def.group, version, kind: def.kind },
     scope: def.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: def.singular,
-    verbs: [...RESOURCE_VERBS],
+    verbs: verbsOf(def),
   };
   if (def.shortNames.length > 0) out.shortNames = [...def.shortNames];
   if (def.categories.length > 0) out.categories = [...def.categories];
   const subresources: APISubresourceDiscovery[] = [];
+  if (isNamespace(def))
+    subresources.push({ subresource: 'finalize', responseKind: { group: '', version, kind: def.kind }, verbs: ['update'] });
   if (def.subresources.status) {
     subresources.push({
       subresource: 'status',

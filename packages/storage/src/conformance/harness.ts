@@ -127,7 +127,7 @@ export function expectTooLarge(e: unknown): void {
 }
 
 function isTooLargeStatus(e: unknown): boolean {
-  return e instanceof StatusError && e.code === 504 && !!e.status.details?.causes?.some((c) => c.type === 'ResourceVersionTooLarge');
+  return e instanceof StatusError && e.code === 504 && !!e.status.details?.causes?.some((c) => c.reason === 'ResourceVersionTooLarge');
 }
 
 /** A 410 Expired (StorageError Expired or StatusError), optionally with the exact message. */
