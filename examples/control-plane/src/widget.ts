@@ -1,4 +1,4 @@
-import { defineResource, labelSelectorSchema } from '@kapi/registry';
+import { AGE_COLUMN, defineResource, labelSelectorSchema } from '@kapi/registry';
 import { z } from 'zod';
 
 /** The example kind: a namespaced Widget with replicas, a selector, status and scale subresources, and printer columns. */
@@ -39,6 +39,8 @@ export const Widget = defineResource({
   printerColumns: [
     { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
     { name: 'Ready', type: 'integer', jsonPath: '.status.replicas' },
+    // Declared columns replace the default Age column (as for a CRD), so it is declared too.
+    AGE_COLUMN,
     { name: 'Color', type: 'string', jsonPath: '.spec.color', priority: 1 },
   ],
 });

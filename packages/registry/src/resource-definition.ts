@@ -76,6 +76,11 @@ export interface PrinterColumn {
   /** 0 shows in the default view, higher only with `-o wide`. */
   readonly priority?: number;
   readonly format?: 'int32' | 'int64' | 'float' | 'double' | 'byte' | 'date' | 'date-time' | 'password' | 'name';
+  /**
+   * Computes the cell instead of reading `jsonPath` (which then only documents the column): for columns kube's
+   * built-in printers compute, such as a ConfigMap's number of keys. undefined gives an empty cell.
+   */
+  readonly value?: (obj: KubeObject) => unknown;
 }
 
 /** A field that field selectors may name, beside metadata.name and metadata.namespace. */

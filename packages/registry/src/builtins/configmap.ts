@@ -2,6 +2,7 @@ import { type FieldError, fieldErrors, OMIT_VALUE } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
+import { AGE_COLUMN } from '../table/table-convertor.ts';
 import { isConfigMapKey, keyPath, MAX_SECRET_SIZE, stringEntries } from './config-key.ts';
 import { decodeGoBase64, illegalBase64Message } from './go-base64.ts';
 import { validateImmutableData } from './immutable.ts';
@@ -42,6 +43,17 @@ function validateConfigMap(cm: ConfigMap): FieldError[] {
 export const ConfigMap = defineResource({
   group: '',
   kind: 'ConfigMap',
+  printerColumns: [
+    {
+      name: 'Data',
+      type: 'integer',
+      jsonPath: '.data',
+      description: 'Number of data in configmap',
+      // kube's printer counts data and binaryData together.
+      value: (o) => Object.keys((o as ConfigMap).data ?? {}).length + Object.keys((o as ConfigMap).binaryData ?? {}).length,
+    },
+    AGE_COLUMN,
+  ],
   plural: 'configmaps',
   shortNames: ['cm'],
   namespaced: true,

@@ -4,6 +4,7 @@ import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { shouldDeleteDuringUpdate } from '../store/deletion.ts';
 import type { Strategy } from '../strategy.ts';
+import { AGE_COLUMN } from '../table/table-convertor.ts';
 
 /** The finalizer kube-apiserver puts on every namespace; the namespace controller removes it once the namespace is empty. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -75,6 +76,7 @@ const definition = {
   versions: [{ name: 'v1', schema: namespaceSchema }],
   subresources: { status: true },
   selectableFields: [{ jsonPath: '.status.phase' }],
+  printerColumns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The status of the namespace' }, AGE_COLUMN],
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import { type FieldError, fieldErrors, OMIT_VALUE } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
+import { AGE_COLUMN } from '../table/table-convertor.ts';
 import { isConfigMapKey, keyPath, MAX_SECRET_SIZE, stringEntries } from './config-key.ts';
 import { decodeGoBase64, illegalBase64Message } from './go-base64.ts';
 import { validateImmutableData } from './immutable.ts';
@@ -80,6 +81,17 @@ function validateSecret(s: Secret): FieldError[] {
 export const Secret = defineResource({
   group: '',
   kind: 'Secret',
+  printerColumns: [
+    { name: 'Type', type: 'string', jsonPath: '.type', description: 'The type of the secret' },
+    {
+      name: 'Data',
+      type: 'integer',
+      jsonPath: '.data',
+      description: 'Number of data in secret',
+      value: (o) => Object.keys((o as { data?: object }).data ?? {}).length,
+    },
+    AGE_COLUMN,
+  ],
   plural: 'secrets',
   namespaced: true,
   versions: [{ name: 'v1', schema: secretSchema }],

@@ -1,6 +1,9 @@
 import type { KubeObject, ObjectList } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ConfigMap } from '../builtins/configmap.ts';
+import { Namespace } from '../builtins/namespace.ts';
+import { Secret } from '../builtins/secret.ts';
 import { defineResource } from '../define-resource.ts';
 import { ColumnPathError } from './column-path.ts';
 import {
@@ -259,5 +262,39 @@ describe('toTable: objects and metadata', () => {
     expect(a.columnDefinitions).toEqual(b.columnDefinitions);
     a.columnDefinitions?.push({ name: 'X', type: 'string', format: '', description: '', priority: 0 });
     expect(toTable(Widget, widget('w1'), { clock }).columnDefinitions).toHaveLength(8);
+  });
+});
+
+describe('toTable: computed columns and the built-in kinds', () => {
+  const clock = { now: () => Date.parse('2026-01-01T00:10:00Z') };
+  const meta = { name: 'x', creationTimestamp: '2026-01-01T00:00:00Z' };
+
+  it('takes a computed cell from `value`, and an empty one when it gives undefined', () => {
+    const table = tableConvertor([
+      { name: 'Keys', type: 'integer', jsonPath: '.data', value: (o) => Object.keys((o as { data?: object }).data ?? {}).length },
+      { name: 'Nothing', type: 'string', jsonPath: '.spec', value: () => undefined },
+    ]).convert({ apiVersion: 'v1', kind: 'Thing', metadata: meta, data: { a: '1', b: '2' } } as KubeObject, { clock });
+    expect(table.rows[0]?.cells).toEqual(['x', 2, null]);
+  });
+
+  it("gives ConfigMap, Secret and Namespace kube-apiserver's built-in columns", () => {
+    const cm = toTable(
+      ConfigMap,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta, data: { a: '1' }, binaryData: { b: 'AA==' } } as KubeObject,
+      { clock },
+    );
+    expect(cm.columnDefinitions?.map((c) => c.name)).toEqual(['Name', 'Data', 'Age']);
+    expect(cm.rows[0]?.cells).toEqual(['x', 2, '10m']);
+    const secret = toTable(
+      Secret,
+      { apiVersion: 'v1', kind: 'Secret', metadata: meta, type: 'Opaque', data: { k: 'dg==' } } as KubeObject,
+      { clock },
+    );
+    expect(secret.columnDefinitions?.map((c) => c.name)).toEqual(['Name', 'Type', 'Data', 'Age']);
+    expect(secret.rows[0]?.cells).toEqual(['x', 'Opaque', 1, '10m']);
+    const ns = toTable(Namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: meta, status: { phase: 'Active' } } as KubeObject, {
+      clock,
+    });
+    expect(ns.rows[0]?.cells).toEqual(['x', 'Active', '10m']);
   });
 });

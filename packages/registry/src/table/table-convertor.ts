@@ -93,6 +93,10 @@ export function tableConvertor(printerColumns: readonly PrinterColumn[]): TableC
   const cellsOf = (obj: KubeObject, nowMs: number): TableRow['cells'] => [
     obj.metadata?.name ?? '',
     ...columns.map((c, i) => {
+      if (c.value) {
+        const v = c.value(obj);
+        return v === undefined || v === null ? null : columnCell(c.type, v, nowMs);
+      }
       let found: unknown[];
       try {
         found = (paths[i] as ColumnPath).findAll(obj);
