@@ -12,8 +12,8 @@ import { RedisStorage } from '@kapi/storage-redis';
 import { Widget } from './widget.ts';
 
 export interface ControlPlaneOptions {
-  /** `memory` (default), `etcd://host:port` or `redis://host:port`. */
-  storage?: string;
+  /** `memory` (default), `etcd://host:port` or `redis://host:port`, or the backend itself (see `storageFromFlag`). */
+  storage?: string | Storage;
   /** Default 6443; 0 = any free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -40,10 +40,10 @@ export interface ControlPlane {
 /** The backend a --storage value names. */
 export function storageFromFlag(flag: string): Storage {
   if (flag === 'memory') return new MemoryStorage();
-  const url = new URL(flag);
-  if (url.protocol === 'etcd:')
+  const url = URL.parse(flag);
+  if (url?.protocol === 'etcd:')
     return new EtcdStorage({ endpoints: [`http://${url.host}`], prefix: url.pathname.length > 1 ? url.pathname : '' });
-  if (url.protocol === 'redis:' || url.protocol === 'rediss:') return new RedisStorage({ url: flag });
+  if (url?.protocol === 'redis:' || url?.protocol === 'rediss:') return new RedisStorage({ url: flag });
   throw new Error(`--storage must be memory, etcd://host:port or redis://host:port, not ${JSON.stringify(flag)}`);
 }
 
@@ -74,7 +74,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const dataDir = resolve(options.dataDir ?? '.kapi');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const bind = options.bind ?? '127.0.0.1';
-  const storage = storageFromFlag(options.storage ?? 'memory');
+  const storage = typeof options.storage === 'object' ? options.storage : storageFromFlag(options.storage ?? 'memory');
   const { csv, token } = await adminToken(dataDir);
   const server = new GenericAPIServer({
     storage,
@@ -100,10 +100,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     server,
     serving,
     stop: () => {
-      stopping ??= (async () => {
-        await serving.shutdown({ gracePeriodMs: 5000 });
-        await server.shutdown();
-      })();
+      stopping ??= server.shutdown({ serving, gracePeriodMs: 5000 });
       return stopping;
     },
   };

@@ -1,18 +1,27 @@
 import { parseArgs } from 'node:util';
-import { startControlPlane } from './control-plane.ts';
+import type { Storage } from '@kapi/storage';
+import type { ControlPlane } from './control-plane.ts';
 
 const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]`;
 
-const { values } = parseArgs({
-  options: {
-    storage: { type: 'string', default: 'memory' },
-    port: { type: 'string', default: '6443' },
-    bind: { type: 'string', default: '127.0.0.1' },
-    'data-dir': { type: 'string', default: '.kapi' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-  strict: true,
-});
+function parseFlags() {
+  try {
+    return parseArgs({
+      options: {
+        storage: { type: 'string', default: 'memory' },
+        port: { type: 'string', default: '6443' },
+        bind: { type: 'string', default: '127.0.0.1' },
+        'data-dir': { type: 'string', default: '.kapi' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values } = parseFlags();
 
 if (values.help) {
   console.log(USAGE);
@@ -24,7 +33,22 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const plane = await startControlPlane({ storage: values.storage, port, bind: values.bind, dataDir: values['data-dir'] });
+// Loaded after the flags are checked, so --help and usage errors answer at once.
+const { startControlPlane, storageFromFlag } = await import('./control-plane.ts');
+let storage: Storage;
+try {
+  storage = storageFromFlag(values.storage);
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+let plane: ControlPlane;
+try {
+  plane = await startControlPlane({ storage, port, bind: values.bind, dataDir: values['data-dir'] });
+} catch (err) {
+  console.error(`kapi example control plane failed to start: ${(err as Error).message}`);
+  process.exit(1);
+}
 console.log(`kapi example control plane serving ${plane.url} (storage: ${values.storage})`);
 console.log(`  kubectl --kubeconfig ${plane.kubeconfigPath} get widgets`);
 

@@ -239,15 +239,19 @@ export class GenericAPIServer {
   }
 
   /**
-   * Stops the server's own parts: pre-shutdown hooks, the namespace controller, the watch caches (which ends
-   * every watch), then the storage. Stopping the listener and draining requests is the serving layer's job
-   * (`serve(...).shutdown()` runs first, then this).
+   * Graceful shutdown in kube-apiserver's order: /readyz starts failing, the pre-shutdown hooks run, then `serving`
+   * (if given; what `serve()` returned) stops accepting, drains non-long-running requests for up to
+   * `gracePeriodMs` and ends watch streams cleanly; then the namespace controller and the watch caches stop and the
+   * storage is closed (unless `closeStorage: false`), then the delegate shuts down.
    */
-  async shutdown(): Promise<void> {
+  async shutdown(
+    options: { serving?: { shutdown(o?: { gracePeriodMs?: number }): Promise<void> }; gracePeriodMs?: number } = {},
+  ): Promise<void> {
     if (this.#shuttingDown) return;
     this.#shuttingDown = true;
     this.#ready = false;
     for (const hook of this.#preShutdown.values()) await hook(this);
+    await options.serving?.shutdown(options.gracePeriodMs !== undefined ? { gracePeriodMs: options.gracePeriodMs } : {});
     this.#namespaceController?.stop();
     await Promise.all(this.#caches.map((c) => c.close()));
     if (this.#options.closeStorage !== false) await this.#options.storage.close?.();
