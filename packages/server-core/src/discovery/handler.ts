@@ -67,6 +67,8 @@ export function discoveryHandler(
   };
 
   return async (ctx, next) => {
+    // Resource requests (the bulk of the traffic) are never discovery documents.
+    if (ctx.requestInfo?.isResourceRequest) return next();
     const path = ctx.url.pathname.replace(/\/+$/, '') || '/';
     if (!(path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/'))) return next();
     const parts = path.split('/').filter(Boolean);

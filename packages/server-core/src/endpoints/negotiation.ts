@@ -69,14 +69,20 @@ export interface OutputOptions {
   jsonOnly?: boolean;
 }
 
+const PLAIN_JSON: NegotiatedOutput = Object.freeze({ mediaType: 'application/json', target: 'object' });
+/** Accept headers that negotiate to plain JSON whatever the options: the commonest, so decided once. */
+const PLAIN_JSON_ACCEPT: ReadonlySet<string> = new Set(['', 'application/json', '*/*', 'application/json, */*']);
+
 /**
  * The response form for an Accept header, as kube-apiserver's negotiation picks it: the first acceptable clause
  * wins; a clause asking for `as=Table` or partial metadata in an unknown group/version is skipped; nothing
  * acceptable → 406 NotAcceptable.
  */
 export function negotiateOutput(accept: string | undefined, options: OutputOptions = {}): NegotiatedOutput {
+  // What client-go, fetch and curl send (or nothing) always means plain JSON: answered without parsing the header.
+  if (accept === undefined || PLAIN_JSON_ACCEPT.has(accept)) return PLAIN_JSON;
   const ranges = parseAccept(accept);
-  if (!ranges.length) return { mediaType: 'application/json', target: 'object' };
+  if (!ranges.length) return PLAIN_JSON;
   for (const r of ranges) {
     const mediaType = mediaTypeOf(r);
     if (!mediaType || (options.jsonOnly && mediaType !== 'application/json')) continue;

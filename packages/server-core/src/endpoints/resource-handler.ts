@@ -56,7 +56,7 @@ export interface ResourceHandlerOptions {
   /** A watch without timeoutSeconds ends after a random time in [min, 2·min) seconds, as kube-apiserver's. */
   readonly minRequestTimeoutSeconds: number;
   /** Told of every watch that starts and ends (metrics). */
-  readonly onWatch?: (def: ResourceDefinition, delta: 1 | -1) => void;
+  readonly onWatch?: (def: ResourceDefinition, version: string, delta: 1 | -1) => void;
   /** Told of the decoded request object and the response object (audit at Request/RequestResponse level). */
   readonly onObjects?: (ctx: RequestContext, objects: { requestObject?: unknown; responseObject?: unknown }) => void;
 }
@@ -406,7 +406,7 @@ async function serveWatch(
     res.off('close', onClose);
     throw err;
   }
-  options.onWatch?.(def, 1);
+  options.onWatch?.(def, info.apiVersion, 1);
   try {
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json');
@@ -437,6 +437,6 @@ async function serveWatch(
   } finally {
     watch.stop();
     res.off('close', onClose);
-    options.onWatch?.(def, -1);
+    options.onWatch?.(def, info.apiVersion, -1);
   }
 }

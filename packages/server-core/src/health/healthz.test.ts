@@ -124,7 +124,7 @@ describe('healthHandler options', () => {
     expect(() => healthHandler('healthz', [namedHealthCheck('a/', () => {})])).toThrow(/invalid/);
   });
 
-  it('serves a check named like kube\'s poststarthook/<name> at its own path', async () => {
+  it("serves a check named like kube's poststarthook/<name> at its own path", async () => {
     srv = await listen(compose([healthHandler('healthz', [namedHealthCheck('poststarthook/start-x', () => {})])], async () => {}));
     const res = await fetch(`${srv.url}/healthz/poststarthook/start-x`);
     expect(res.status).toBe(200);

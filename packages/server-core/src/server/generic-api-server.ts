@@ -13,7 +13,7 @@ import type { Storage } from '@kapi/storage';
 import { Cacher } from '@kapi/watchcache';
 import { recordAuditObjects } from '../audit/context.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
-import { type Admission, handleResource, type ResourceEndpoint } from '../endpoints/resource-handler.ts';
+import { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from '../endpoints/resource-handler.ts';
 import { pathNotFound } from '../endpoints/response.ts';
 import { type AuditOptions, withAudit } from '../filters/audit.ts';
 import { type AuthenticationOptions, withAuthentication } from '../filters/authentication.ts';
@@ -115,6 +115,7 @@ export class GenericAPIServer {
   #shuttingDown = false;
   #handler: Handler | undefined;
   #router: Handler | undefined;
+  #handlerOptions: ResourceHandlerOptions | undefined;
   readonly #postStartDone = new Set<string>();
 
   constructor(options: GenericAPIServerOptions) {
@@ -334,6 +335,21 @@ export class GenericAPIServer {
     return compose(routes, resources);
   }
 
+  /** Built once: per-request work that can be done at start-up is (DESIGN.md). */
+  #buildHandlerOptions(): ResourceHandlerOptions {
+    return {
+      clock: this.#clock,
+      minRequestTimeoutSeconds: this.#options.minRequestTimeoutSeconds ?? 1800,
+      ...(this.#options.admission ? { admission: this.#options.admission } : {}),
+      ...(this.#options.audit ? { onObjects: recordAuditObjects } : {}),
+      onWatch: (def, version, delta) => {
+        const gvk = { group: def.group, version, kind: def.kind };
+        if (delta > 0) this.metrics.watchStarted(gvk);
+        else this.metrics.watchEnded(gvk);
+      },
+    };
+  }
+
   async #serveResource(ctx: RequestContext): Promise<void> {
     const info = ctx.requestInfo;
     const endpoint = info?.isResourceRequest ? this.#endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`) : undefined;
@@ -341,16 +357,7 @@ export class GenericAPIServer {
       if (this.#options.delegate) return this.#options.delegate.router(ctx);
       throw pathNotFound();
     }
-    return handleResource(ctx, endpoint, info, {
-      clock: this.#clock,
-      minRequestTimeoutSeconds: this.#options.minRequestTimeoutSeconds ?? 1800,
-      ...(this.#options.audit ? { onObjects: recordAuditObjects } : {}),
-      onWatch: (def, delta) => {
-        const gvk = { group: def.group, version: info.apiVersion, kind: def.kind };
-        if (delta > 0) this.metrics.watchStarted(gvk);
-        else this.metrics.watchEnded(gvk);
-      },
-      ...(this.#options.admission ? { admission: this.#options.admission } : {}),
-    });
+    this.#handlerOptions ??= this.#buildHandlerOptions();
+    return handleResource(ctx, endpoint, info, this.#handlerOptions);
   }
 }
