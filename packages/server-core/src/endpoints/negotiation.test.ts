@@ -23,8 +23,11 @@ describe('negotiateOutput', () => {
 
   it('Table and partial metadata only where they fit, in meta.k8s.io v1 or v1beta1', () => {
     const table = 'application/json;as=Table;v=v1;g=meta.k8s.io';
-    expect(negotiateOutput(table, { table: true })).toEqual({ mediaType: 'application/json', target: 'Table' });
-    expect(negotiateOutput('application/json;as=Table;v=v1beta1;g=meta.k8s.io', { table: true }).target).toBe('Table');
+    expect(negotiateOutput(table, { table: true })).toEqual({ mediaType: 'application/json', target: 'Table', metaVersion: 'v1' });
+    expect(negotiateOutput('application/json;as=Table;v=v1beta1;g=meta.k8s.io', { table: true })).toMatchObject({
+      target: 'Table',
+      metaVersion: 'v1beta1',
+    });
     expect(() => negotiateOutput(table)).toThrow(/only the following media types are accepted/);
     expect(() => negotiateOutput('application/json;as=Table;v=v2;g=meta.k8s.io', { table: true })).toThrow();
     expect(() => negotiateOutput('application/json;as=Table;v=v1;g=example.com', { table: true })).toThrow();

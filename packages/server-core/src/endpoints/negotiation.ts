@@ -8,6 +8,8 @@ export type OutputMediaType = 'application/json' | 'application/yaml';
 export interface NegotiatedOutput {
   readonly mediaType: OutputMediaType;
   readonly target: OutputTarget;
+  /** The meta.k8s.io version a Table or partial-metadata answer is given in (the one the client asked for). */
+  readonly metaVersion?: 'v1' | 'v1beta1';
 }
 
 /** The media types kapi encodes; kube-apiserver lists protobuf too, which kapi does not speak. */
@@ -93,8 +95,9 @@ export function negotiateOutput(accept: string | undefined, options: OutputOptio
     if (r.params.get('g') !== 'meta.k8s.io') continue;
     const v = r.params.get('v');
     if (v !== 'v1' && v !== 'v1beta1') continue;
-    if (as === 'Table' && options.table) return { mediaType, target: 'Table' };
-    if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && as === options.partial) return { mediaType, target: as };
+    if (as === 'Table' && options.table) return { mediaType, target: 'Table', metaVersion: v };
+    if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && as === options.partial)
+      return { mediaType, target: as, metaVersion: v };
   }
   throw newNotAcceptable(options.jsonOnly ? ['application/json'] : SUPPORTED_MEDIA_TYPES);
 }

@@ -354,19 +354,27 @@ function transform(
     case 'Table': {
       const include = parseIncludeObject(ctx.url.searchParams.get('includeObject') ?? undefined);
       if ('message' in include) throw newBadRequest(include.message);
-      return toTable(def, value, { includeObject: include.policy, noHeaders, clock });
+      const table = toTable(def, value, { includeObject: include.policy, noHeaders, clock });
+      // kube answers in the meta.k8s.io version asked for (kubectl ≤ 1.14 asked for v1beta1).
+      return out.metaVersion === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table;
     }
     case 'PartialObjectMetadata':
-      return partial(value as KubeObject);
+      return partial(value as KubeObject, `meta.k8s.io/${out.metaVersion ?? 'v1'}`);
     case 'PartialObjectMetadataList': {
       const list = value as ObjectList;
-      return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: list.metadata, items: list.items.map(partial) };
+      const apiVersion = `meta.k8s.io/${out.metaVersion ?? 'v1'}`;
+      return {
+        apiVersion,
+        kind: 'PartialObjectMetadataList',
+        metadata: list.metadata,
+        items: list.items.map((o) => partial(o, apiVersion)),
+      };
     }
   }
 }
 
-function partial(obj: KubeObject): KubeObject {
-  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: obj.metadata };
+function partial(obj: KubeObject, apiVersion: string): KubeObject {
+  return { apiVersion, kind: 'PartialObjectMetadata', metadata: obj.metadata };
 }
 
 /**

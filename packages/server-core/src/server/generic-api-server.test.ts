@@ -550,6 +550,16 @@ describe('negotiation', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers a Table or partial metadata in the meta.k8s.io version asked for', async () => {
+    const ns = await freshNamespace();
+    await http.post(cms(ns), cm('a', { k: 'v' }));
+    const table = await http.get(cms(ns), { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' });
+    expect(table.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1beta1' });
+    const list = await http.get(cms(ns), { accept: 'application/json;as=PartialObjectMetadataList;v=v1beta1;g=meta.k8s.io' });
+    expect(list.body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1beta1' });
+    expect(list.body.items[0].apiVersion).toBe('meta.k8s.io/v1beta1');
+  });
+
   it('as=PartialObjectMetadataList on a list, as=PartialObjectMetadata on a get', async () => {
     const ns = await freshNamespace();
     await http.post(cms(ns), cm('a', { k: 'v' }));
