@@ -1,4 +1,5 @@
-import { StatusError } from '@kapi/apimachinery';
+import { type KubeObject, StatusError } from '@kapi/apimachinery';
+import { encodedObject } from '@kapi/watchcache';
 import { stringify } from 'yaml';
 import type { RequestContext } from '../filters/context.ts';
 import type { OutputMediaType } from './negotiation.ts';
@@ -61,7 +62,46 @@ export function encodeBody(value: unknown, mediaType: OutputMediaType, pretty: b
   return pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value);
 }
 
-/** Encodes and writes one response object. */
+const utf8 = new TextEncoder();
+const ITEMS_OPEN = utf8.encode(',"items":[');
+const COMMA = utf8.encode(',');
+const LIST_CLOSE = utf8.encode(']}');
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Compact JSON of a response value, reusing the shared encoding of every object the watch cache handed out
+ * (`encodedObject`: one encode per object version, shared with watch streams and other lists). A list is written
+ * as its envelope plus the items' shared bytes; anything else that is not frozen is encoded afresh.
+ */
+export function compactJSON(value: unknown): Uint8Array {
+  if (!isRecord(value)) return utf8.encode(JSON.stringify(value));
+  if (Object.isFrozen(value)) return encodedObject(value as unknown as KubeObject);
+  const items = value.items;
+  if (!Array.isArray(items) || !items.every((i) => isRecord(i) && Object.isFrozen(i))) return utf8.encode(JSON.stringify(value));
+  const { items: _items, ...envelope } = value;
+  const head = utf8.encode(JSON.stringify(envelope).slice(0, -1));
+  const parts: Uint8Array[] = [head.length > 1 ? ITEMS_OPEN : ITEMS_OPEN.subarray(1)];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(encodedObject(item as KubeObject));
+  });
+  parts.push(LIST_CLOSE);
+  const out = new Uint8Array(head.length + parts.reduce((n, p) => n + p.length, 0));
+  out.set(head, 0);
+  let at = head.length;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Encodes and writes one response object (compact JSON from shared encodings where it can). */
 export function writeObject(ctx: RequestContext, code: number, value: unknown, mediaType: OutputMediaType = 'application/json'): void {
-  writeJSON(ctx, code, encodeBody(value, mediaType, wantsPretty(ctx)), mediaType);
+  const pretty = wantsPretty(ctx);
+  const body = mediaType === 'application/json' && !pretty ? compactJSON(value) : encodeBody(value, mediaType, pretty);
+  writeJSON(ctx, code, body, mediaType);
 }
