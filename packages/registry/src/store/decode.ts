@@ -1,4 +1,13 @@
-import { duplicateFieldMessage, isBadRequest, type KubeObject, newBadRequest, parseJsonDetectingDuplicates } from '@kapi/apimachinery';
+import {
+  duplicateFieldMessage,
+  fieldErrors,
+  formatGroupVersion,
+  isBadRequest,
+  type KubeObject,
+  newBadRequest,
+  newInvalid,
+  parseJsonDetectingDuplicates,
+} from '@kapi/apimachinery';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { findUnknownFields, unknownFieldMessage } from '../unknown-fields.ts';
 import type { FieldValidation } from './types.ts';
@@ -7,7 +16,7 @@ import type { FieldValidation } from './types.ts';
 export type RequestBody = KubeObject | string | Uint8Array;
 
 export interface Decoded {
-  /** A private copy: unknown fields pruned, schema defaults applied, apiVersion and kind of the storage version. */
+  /** A private copy: unknown fields pruned, schema defaults applied, apiVersion and kind of the decoded version. */
   object: KubeObject;
   warnings: string[];
 }
@@ -20,18 +29,36 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The body as an object plus the paths of its duplicated keys; only a raw body can have any. */
-function parseBody(def: ResourceDefinition, input: unknown): { value: unknown; duplicates: string[] } {
+function parseBody(def: ResourceDefinition, version: string, input: unknown): { value: unknown; duplicates: string[] } {
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) return { value: input, duplicates: [] };
   try {
     return parseJsonDetectingDuplicates(typeof input === 'string' ? input : utf8.decode(input));
   } catch (err) {
     if (!isBadRequest(err)) throw err;
-    throw newBadRequest(`${cannotHandle(def)}: ${(err as Error).message}`);
+    throw newBadRequest(`${cannotHandle(def, version)}: ${(err as Error).message}`);
   }
 }
 
-const cannotHandle = (def: ResourceDefinition): string =>
-  `${def.kind} in version ${JSON.stringify(def.storageVersion.name)} cannot be handled as a ${def.kind}`;
+const cannotHandle = (def: ResourceDefinition, version: string): string =>
+  `${def.kind} in version ${JSON.stringify(version)} cannot be handled as a ${def.kind}`;
+
+/**
+ * The TypeMeta checks of a body sent to one version's endpoint, as kube-apiserver makes them for a custom resource:
+ * the handler accepts only the endpoint's group/version (RequestScope.AcceptsGroupVersion without a delegate, so a
+ * body of another served version is refused too, not converted), and the CR strategy's ValidateTypeMeta wants the
+ * kind. Empty fields take the endpoint's (the decoder's default GVK).
+ */
+function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<string, unknown>): void {
+  const expected = formatGroupVersion({ group: def.group, version });
+  const { apiVersion, kind } = input;
+  if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expected)
+    throw newBadRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${expected})`);
+  if (kind !== undefined && kind !== '' && kind !== def.kind) {
+    const meta = (input.metadata ?? {}) as Record<string, unknown>;
+    const name = typeof meta.name === 'string' ? meta.name : '';
+    throw newInvalid({ group: def.group, kind: String(kind) }, name, [fieldErrors.invalid('kind', kind, `must be ${def.kind}`)]);
+  }
+}
 
 /**
  * What kube-apiserver's decoder does to a custom resource body before the Store sees it: fieldValidation on duplicate
@@ -39,24 +66,35 @@ const cannotHandle = (def: ResourceDefinition): string =>
  * warning each, Ignore → silent), then pruning and defaulting. As for kube's CRD handler, duplicates (found by the
  * JSON decoder) come before unknown fields (found by pruning).
  * A body that does not pass the schema is left as it is, for validation to report it with field paths.
+ *
+ * Without `version` the body is decoded as the storage version and its apiVersion and kind are not looked at (the
+ * Store's callers that predate versions). With `version` (the request's version, as the REST layer passes it) the body
+ * is decoded with that version's schema and must name that version and the kind (checkTypeMeta).
  */
 // `body` is typed unknown: anything that is not a RequestBody (a number, an array) is rejected here with a 400.
-export function decodeBody(def: ResourceDefinition, body: unknown, fieldValidation: FieldValidation = 'Warn'): Decoded {
-  const version = def.storageVersion.name;
-  const { value: input, duplicates } = parseBody(def, body);
+export function decodeBody(def: ResourceDefinition, body: unknown, fieldValidation: FieldValidation = 'Warn', version?: string): Decoded {
+  const served = version === undefined ? def.storageVersion : def.version(version);
+  if (!served)
+    throw newBadRequest(
+      `no kind ${JSON.stringify(def.kind)} is registered for version ${JSON.stringify(formatGroupVersion({ group: def.group, version: version ?? '' }))}`,
+    );
+  const name = served.name;
+  const { value: input, duplicates } = parseBody(def, name, body);
   if (!isRecord(input) || (input.metadata !== undefined && !isRecord(input.metadata)))
-    throw newBadRequest(`${cannotHandle(def)}: the body must be a JSON object`);
-  const unknown = findUnknownFields(def, version, input);
+    throw newBadRequest(`${cannotHandle(def, name)}: the body must be a JSON object`);
+  const unknown = findUnknownFields(def, name, input);
   const messages = [...duplicates.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
   if (fieldValidation === 'Strict' && messages.length)
-    throw newBadRequest(`${cannotHandle(def)}: strict decoding error: ${messages.join(', ')}`);
+    throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
+  // kube's handler checks the group/version after the decoder's strict errors.
+  if (version !== undefined) checkTypeMeta(def, name, input);
   // A freshly parsed raw body is already private; only a caller's object needs copying.
   const raw = typeof body === 'string' || body instanceof Uint8Array;
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : structuredClone(input);
   const meta = (metadata ?? {}) as KubeObject['metadata'];
   for (const path of unknown) if (path.startsWith('metadata.')) delete (meta as Record<string, unknown>)[path.slice('metadata.'.length)];
-  const parsed = def.storageVersion.schema.safeParse(rest);
-  const apiVersion = def.group ? `${def.group}/${version}` : version;
+  const parsed = served.schema.safeParse(rest);
+  const apiVersion = formatGroupVersion({ group: def.group, version: name });
   const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed.success ? parsed.data : rest) };
   return { object, warnings: fieldValidation === 'Warn' ? messages : [] };
 }

@@ -5,6 +5,7 @@ import {
   type Clock,
   type FieldError,
   fieldErrors,
+  formatGroupVersion,
   isNotFound,
   type KubeObject,
   newBadRequest,
@@ -15,15 +16,17 @@ import {
   newUnsupportedMediaTypeMessage,
   OPTIMISTIC_LOCK_ERROR_MSG,
   realClock,
+  StatusError,
   simpleNameGenerator,
   type WatchEvent,
 } from '@kapi/apimachinery';
 import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch } from '@kapi/storage';
+import { convertObject } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
 import type { StrategyContext } from '../strategy.ts';
-import { parseObject } from '../validate-object.ts';
+import { type ParseResult, parseObject } from '../validate-object.ts';
 import { decodeBody } from './decode.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
@@ -57,7 +60,10 @@ export interface StoreOptions {
   uid?: () => string;
   /** Turns a generateName into a name (default: the base plus five random characters). */
   nameGenerator?: { generateName(base: string): string };
-  /** Runs before a create is prepared, dryRun too (admission, e.g. NamespaceLifecycle); throws to refuse it. */
+  /**
+   * Runs before a create is prepared, dryRun too (admission, e.g. NamespaceLifecycle); throws to refuse it. Gets the
+   * object as decoded, in the request's version.
+   */
   beforeCreate?: (ctx: RequestContext, obj: KubeObject, def: ResourceDefinition) => Promise<void>;
   /** Replaces the generic shouldDeleteDuringUpdate (kube's Store.ShouldDeleteDuringUpdate; namespaces also wait for spec.finalizers). */
   shouldDeleteDuringUpdate?: (obj: KubeObject, old: KubeObject) => boolean;
@@ -86,6 +92,7 @@ class ChangedBeforeDelete {}
  * The generic REST store of one resource, after k8s.io/apiserver's registry/generic/registry.Store: create, get,
  * list, watch, update, patch, delete and deletecollection with Kubernetes' semantics over any Storage. Every storage
  * error leaves as a StatusError worded with the resource. Objects returned may be shared and frozen; copy to change.
+ * Every call may name the request's version (`version` in its options): see the "versions" helpers below.
  */
 export class Store<T extends KubeObject = KubeObject> {
   readonly definition: ResourceDefinition<T>;
@@ -113,24 +120,26 @@ export class Store<T extends KubeObject = KubeObject> {
   // ---------------------------------------------------------------------------------------------- create
 
   async create(ctx: RequestContext, input: unknown, opts: StoreCreateOptions = {}): Promise<WriteResult<T>> {
-    const { object: obj, warnings } = decodeBody(this.#def, input, opts.fieldValidation);
-    this.#matchNamespace(ctx, obj);
+    const other = this.#otherVersion(opts.version);
+    const { object: decoded, warnings } = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    this.#matchNamespace(ctx, decoded);
     // The storage layer refuses it too; kube-apiserver lets that plain error surface as a 500.
-    if (obj.metadata.resourceVersion) throw newInternalError(new Error(MESSAGES.rvOnCreate));
-    if (this.#beforeCreate) await this.#beforeCreate(ctx, obj, this.#def);
+    if (decoded.metadata.resourceVersion) throw newInternalError(new Error(MESSAGES.rvOnCreate));
+    if (this.#beforeCreate) await this.#beforeCreate(ctx, decoded, this.#def);
     if (opts.admission?.mutate) {
-      await opts.admission.mutate(obj, null);
-      this.#matchNamespace(ctx, obj);
+      await opts.admission.mutate(decoded, null);
+      this.#matchNamespace(ctx, decoded);
     }
+    const obj = other ? this.#toStorage(decoded, other) : decoded;
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
-    let prepared = this.#prepareCreate(this.#strategyContext(obj), obj);
-    if (opts.admission?.validate) await opts.admission.validate(prepared, null);
-    if (opts.dryRun) return { object: prepared as T, warnings };
+    let prepared = this.#prepareCreate(this.#strategyContext(obj), obj, other);
+    if (opts.admission?.validate) await opts.admission.validate(this.#out(prepared, other), null);
+    if (opts.dryRun) return { object: this.#out(prepared, other) as T, warnings };
     for (let attempt = 1; ; attempt++) {
       const name = prepared.metadata.name as string;
       try {
         const stored = await this.#storage.create(this.keys.key(prepared.metadata.namespace, name), prepared);
-        return { object: stored as T, warnings };
+        return { object: this.#out(stored, other) as T, warnings };
       } catch (err) {
         if (!(generated && isStorageError(err, 'KeyExists'))) throw this.#mapError(err, name);
         if (attempt >= MAX_GENERATE_NAME_ATTEMPTS) throw newGenerateNameConflict(this.#def.groupResource, name, 1);
@@ -142,8 +151,11 @@ export class Store<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** rest.BeforeCreate plus validation: system fields, the strategy's hooks, schema and ObjectMeta rules (422). */
-  #prepareCreate(sctx: StrategyContext, obj: KubeObject): KubeObject {
+  /**
+   * rest.BeforeCreate plus validation: system fields, the strategy's hooks, schema and ObjectMeta rules (422).
+   * `other`: the request's version when it is not the storage version (see #schemaErrors).
+   */
+  #prepareCreate(sctx: StrategyContext, obj: KubeObject, other?: string): KubeObject {
     const m = obj.metadata;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
@@ -152,7 +164,7 @@ export class Store<T extends KubeObject = KubeObject> {
     m.creationTimestamp = rfc3339Seconds(this.#clock.now());
     if (!m.name && m.generateName) m.name = this.#names.generateName(m.generateName);
     const parsed = parseObject(this.#def, this.#def.storageVersion.name, obj);
-    const errs = [...(parsed.ok ? [] : parsed.errors), ...this.#def.strategy.validate(sctx, obj as T)];
+    const errs = [...this.#schemaErrors(parsed, obj, other), ...this.#def.strategy.validate(sctx, obj as T)];
     if (errs.length || !parsed.ok) throw invalidError(this.#def, m.name ?? '', errs);
     this.#def.strategy.canonicalize(parsed.object as T);
     return parsed.object;
@@ -161,15 +173,17 @@ export class Store<T extends KubeObject = KubeObject> {
   // ---------------------------------------------------------------------------------------------- reads
 
   async get(ctx: RequestContext, name: string, opts: StoreGetOptions = {}): Promise<T> {
+    const other = this.#otherVersion(opts.version);
     const key = this.#key(ctx.namespace, name);
     try {
-      return (await this.#storage.get(key, { resourceVersion: opts.resourceVersion ?? '' })) as T;
+      return this.#out((await this.#storage.get(key, { resourceVersion: opts.resourceVersion ?? '' })) as KubeObject, other) as T;
     } catch (err) {
       throw this.#mapError(err, name);
     }
   }
 
   async list(ctx: RequestContext, opts: StoreListOptions = {}): Promise<StoreList<T>> {
+    const other = this.#otherVersion(opts.version);
     validateListOptions(opts);
     const predicate = selectionPredicate(this.#def, opts);
     try {
@@ -178,7 +192,8 @@ export class Store<T extends KubeObject = KubeObject> {
         ...(opts.resourceVersionMatch ? { resourceVersionMatch: opts.resourceVersionMatch } : {}),
         predicate,
       });
-      return { apiVersion: this.#apiVersion, kind: this.#def.listKind, metadata: res.metadata, items: res.items as T[] };
+      const items = other ? res.items.map((o) => this.#out(o, other)) : res.items;
+      return { apiVersion: this.#apiVersionOf(other), kind: this.#def.listKind, metadata: res.metadata, items: items as T[] };
     } catch (err) {
       throw this.#mapError(err);
     }
@@ -186,6 +201,7 @@ export class Store<T extends KubeObject = KubeObject> {
 
   /** A watch of the resource (one namespace or all). BOOKMARK objects carry the kind's apiVersion and kind, as clients decode them. */
   watch(ctx: RequestContext, opts: StoreWatchOptions = {}): Watch {
+    const other = this.#otherVersion(opts.version);
     validateWatchOptions(opts);
     const { limit: _l, continue: _c, ...predicate } = selectionPredicate(this.#def, { ...opts, limit: 0, continue: '' });
     let inner: Watch;
@@ -200,12 +216,18 @@ export class Store<T extends KubeObject = KubeObject> {
     } catch (err) {
       throw this.#mapError(err);
     }
-    return this.#typedWatch(inner, opts.timeoutSeconds);
+    return this.#typedWatch(inner, opts.timeoutSeconds, other);
   }
 
-  #typedWatch(inner: Watch, timeoutSeconds: number | undefined): Watch {
+  /**
+   * BOOKMARKs typed, and with `other` every object converted to that version: those events are new objects, while
+   * in the storage version the storage's (the watch cache's shared, frozen) events pass through untouched.
+   */
+  #typedWatch(inner: Watch, timeoutSeconds: number | undefined, other: string | undefined): Watch {
     const clock = this.#clock;
-    const typeMeta = { apiVersion: this.#apiVersion, kind: this.#def.kind };
+    const typeMeta = { apiVersion: this.#apiVersionOf(other), kind: this.#def.kind };
+    const convert = (ev: WatchEvent): WatchEvent =>
+      other && ev.type !== 'ERROR' ? ({ type: ev.type, object: this.#out(ev.object as KubeObject, other) } as WatchEvent) : ev;
     const timer = timeoutSeconds && timeoutSeconds > 0 ? clock.setTimeout(() => inner.stop(), timeoutSeconds * 1000) : undefined;
     const stop = (): void => {
       if (timer) clock.clearTimeout(timer);
@@ -216,7 +238,7 @@ export class Store<T extends KubeObject = KubeObject> {
       async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent> {
         try {
           for await (const ev of inner)
-            yield ev.type === 'BOOKMARK' ? { type: 'BOOKMARK', object: { ...typeMeta, metadata: ev.object.metadata } } : ev;
+            yield ev.type === 'BOOKMARK' ? { type: 'BOOKMARK', object: { ...typeMeta, metadata: ev.object.metadata } } : convert(ev);
         } finally {
           stop();
         }
@@ -228,25 +250,29 @@ export class Store<T extends KubeObject = KubeObject> {
 
   async update(ctx: RequestContext, name: string, input: unknown, opts: StoreUpdateOptions = {}): Promise<UpdateResult<T>> {
     this.#checkSubresource(opts.subresource);
-    const { object: obj, warnings } = decodeBody(this.#def, input, opts.fieldValidation);
+    const other = this.#otherVersion(opts.version);
+    const { object: obj, warnings } = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
     this.#matchName(obj, name);
     this.#matchNamespace(ctx, obj);
     const key = this.#key(obj.metadata.namespace, name);
     const sctx = this.#strategyContext(obj, opts.subresource);
-    return this.#runUpdate(key, name, true, opts.dryRun, warnings, async (current) => {
+    const res = await this.#runUpdate(key, name, true, opts.dryRun, warnings, async (current) => {
       // Create-on-update is a create: admission (the namespace lifecycle) runs as create() runs it, for every try.
       if (!current && this.#beforeCreate && this.#def.strategy.allowCreateOnUpdate() && !sctx.subresource)
         await this.#beforeCreate(ctx, obj, this.#def);
-      return this.#admitUpdate(ctx, sctx, name, obj, current, opts.admission, true);
+      return this.#admitUpdate(ctx, sctx, name, obj, current, opts.admission, true, other);
     });
+    return other ? { ...res, object: this.#out(res.object, other) as T } : res;
   }
 
   async patch(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: StorePatchOptions = {}): Promise<UpdateResult<T>> {
     if (type === 'apply') throw newUnsupportedMediaTypeMessage('apply-patch (server-side apply) is not supported yet');
     this.#checkSubresource(opts.subresource);
+    const other = this.#otherVersion(opts.version);
+    const version = other ?? this.#def.storageVersion.name;
     const key = this.#key(ctx.namespace, name);
     let warnings: string[] = [];
-    return this.#runUpdate(
+    const res = await this.#runUpdate(
       key,
       name,
       false,
@@ -254,22 +280,25 @@ export class Store<T extends KubeObject = KubeObject> {
       () => warnings,
       async (current) => {
         if (!current) throw newNotFound(this.#def.groupResource, name);
-        // Applied to the stored object, so its resourceVersion makes the update conditional unless the patch sets another.
+        // Applied to the stored object (as the request's version sees it, as kube's patcher does), so its
+        // resourceVersion makes the update conditional unless the patch sets another.
+        const target = this.#out(current, other);
         const patched =
           type === 'json'
-            ? applyJsonPatch(current, patch)
+            ? applyJsonPatch(target, patch)
             : type === 'strategic'
               ? // Merge keys and strategies come from the definition; fields without them merge as a merge patch does.
-                applyStrategicMergePatch(current, patch, patchMetaFor(this.#def, this.#def.storageVersion.name))
-              : applyMergePatch(current, patch);
-        const decoded = decodeBody(this.#def, patched, opts.fieldValidation);
+                applyStrategicMergePatch(target, patch, patchMetaFor(this.#def, version))
+              : applyMergePatch(target, patch);
+        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version);
         warnings = decoded.warnings;
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
         const sctx = this.#strategyContext(decoded.object, opts.subresource);
-        return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false);
+        return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false, other);
       },
     );
+    return other ? { ...res, object: this.#out(res.object, other) as T } : res;
   }
 
   /**
@@ -321,7 +350,10 @@ export class Store<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** Mutating admission on (a copy of) the new object, the update itself, then validating admission on the result. */
+  /**
+   * Mutating admission on (a copy of) the new object, the update itself, then validating admission on the result.
+   * With `other` the input is in that version: admission sees it (and the stored object) in it, the update converts it.
+   */
   async #admitUpdate(
     ctx: RequestContext,
     sctx: StrategyContext,
@@ -330,22 +362,25 @@ export class Store<T extends KubeObject = KubeObject> {
     current: KubeObject | null,
     admission: WriteAdmission | undefined,
     shared: boolean,
+    other?: string,
   ): Promise<UpdateOutcome> {
     let obj = input;
     if (admission?.mutate) {
       // The input is reused when storage retries on a conflict: admission must start from it afresh each time.
       if (shared) obj = structuredClone(input);
-      await admission.mutate(obj, current);
+      await admission.mutate(obj, current && this.#out(current, other));
       this.#matchName(obj, name);
       this.#matchNamespace(ctx, obj);
     }
-    const outcome = this.#computeUpdate(sctx, obj, current);
-    if (admission?.validate) await admission.validate(outcome.object, outcome.kind === 'create' ? null : current);
+    if (other) obj = this.#toStorage(obj, other);
+    const outcome = this.#computeUpdate(sctx, obj, current, other);
+    if (admission?.validate)
+      await admission.validate(this.#out(outcome.object, other), outcome.kind === 'create' || !current ? null : this.#out(current, other));
     return outcome;
   }
 
   /** The body of Store.Update's tryUpdate: create-on-update, optimistic concurrency, rest.BeforeUpdate and validation. */
-  #computeUpdate(sctx: StrategyContext, input: KubeObject, current: KubeObject | null): UpdateOutcome {
+  #computeUpdate(sctx: StrategyContext, input: KubeObject, current: KubeObject | null, other?: string): UpdateOutcome {
     const def = this.#def;
     const strategy = def.strategy;
     const name = input.metadata.name ?? '';
@@ -354,7 +389,7 @@ export class Store<T extends KubeObject = KubeObject> {
       if (!strategy.allowCreateOnUpdate() || sctx.subresource) throw newNotFound(def.groupResource, name);
       // Storage would clear it, as etcd3's PrepareObjectForStorage does.
       delete obj.metadata.resourceVersion;
-      return { kind: 'create', object: this.#prepareCreate(sctx, obj) };
+      return { kind: 'create', object: this.#prepareCreate(sctx, obj, other) };
     }
     const old = current;
     const rv = obj.metadata.resourceVersion;
@@ -385,7 +420,7 @@ export class Store<T extends KubeObject = KubeObject> {
       m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
     const parsed = parseObject(def, def.storageVersion.name, obj);
     const errs: FieldError[] = [
-      ...(parsed.ok ? [] : parsed.errors),
+      ...this.#schemaErrors(parsed, obj, other),
       ...validateObjectMetaUpdate(obj, old),
       ...strategy.validateUpdate(sctx, obj as T, old as T),
     ];
@@ -397,12 +432,16 @@ export class Store<T extends KubeObject = KubeObject> {
   // ---------------------------------------------------------------------------------------------- delete
 
   async delete(ctx: RequestContext, name: string, opts: StoreDeleteOptions = {}): Promise<DeleteResult<T>> {
+    const other = this.#otherVersion(opts.version);
     const key = this.#key(ctx.namespace, name);
+    const validateDeletion = opts.validateDeletion;
+    // Admission sees the object in the request's version.
+    if (other && validateDeletion) opts = { ...opts, validateDeletion: (current) => validateDeletion(this.#out(current, other)) };
     try {
       for (let attempt = 1; ; attempt++) {
         const current = (await this.#storage.get(key)) as KubeObject;
         const outcome = await this.#deleteOnce(key, current, opts, attempt < MAX_DELETE_ATTEMPTS);
-        if (outcome) return outcome as DeleteResult<T>;
+        if (outcome) return (other ? { ...outcome, object: this.#out(outcome.object, other) } : outcome) as DeleteResult<T>;
       }
     } catch (err) {
       throw this.#mapError(err, name);
@@ -470,6 +509,15 @@ export class Store<T extends KubeObject = KubeObject> {
 
   /** Deletes every object a list with `listOpts` returns, each by the rules of delete; returns them as deleted or left terminating. */
   async deleteCollection(ctx: RequestContext, listOpts: StoreListOptions = {}, deleteOpts: StoreDeleteOptions = {}): Promise<StoreList<T>> {
+    // The list answered is in the version of either options; the objects are listed and deleted as stored.
+    const version = listOpts.version ?? deleteOpts.version;
+    const other = this.#otherVersion(version);
+    if (version !== undefined) {
+      listOpts = { ...listOpts, version: undefined };
+      deleteOpts = { ...deleteOpts, version: undefined };
+      const validateDeletion = deleteOpts.validateDeletion;
+      if (other && validateDeletion) deleteOpts.validateDeletion = (current) => validateDeletion(this.#out(current, other));
+    }
     const items: KubeObject[] = [];
     let page = await this.list(ctx, listOpts);
     const matched = [...page.items];
@@ -491,13 +539,78 @@ export class Store<T extends KubeObject = KubeObject> {
         if (!isNotFound(err)) throw err;
       }
     }
-    return { apiVersion: this.#apiVersion, kind: this.#def.listKind, metadata: {}, items: items as T[] };
+    return {
+      apiVersion: this.#apiVersionOf(other),
+      kind: this.#def.listKind,
+      metadata: {},
+      items: (other ? items.map((o) => this.#out(o, other)) : items) as T[],
+    };
   }
 
   // ---------------------------------------------------------------------------------------------- helpers
 
   get #def(): ResourceDefinition {
     return this.definition as ResourceDefinition;
+  }
+
+  // ---------------------------------------------------------------------------------------------- versions
+  // The Store works on storage-version objects (the strategy's hooks are typed for it). A request in another
+  // served version is decoded in it and converted through the hub on the way in and on the way out; the storage
+  // version itself costs no conversion at all.
+
+  /** The request's version when it is one to convert to (not the storage version); a version the kind lacks is a 400. */
+  #otherVersion(version: string | undefined): string | undefined {
+    const def = this.#def;
+    if (version === undefined || version === def.storageVersion.name) return undefined;
+    if (!def.version(version))
+      throw newBadRequest(
+        `no kind ${JSON.stringify(def.kind)} is registered for version ${JSON.stringify(formatGroupVersion({ group: def.group, version }))}`,
+      );
+    return version;
+  }
+
+  #apiVersionOf(other: string | undefined): string {
+    return other ? formatGroupVersion({ group: this.#def.group, version: other }) : this.#apiVersion;
+  }
+
+  /** A (stored) object as the request's version sees it: itself in the storage version, else a converted copy. */
+  #out(obj: KubeObject, other: string | undefined): KubeObject {
+    return other ? convertObject(this.#def, obj, other) : obj;
+  }
+
+  /**
+   * A decoded body of version `other` converted to the storage version. Converters may assume a body their version's
+   * schema accepts: when one throws on a body the schema refuses, the schema's errors are the answer (422).
+   */
+  #toStorage(obj: KubeObject, other: string): KubeObject {
+    try {
+      return convertObject(this.#def, obj, this.#def.storageVersion.name);
+    } catch (err) {
+      if (err instanceof StatusError) throw err;
+      const parsed = parseObject(this.#def, other, obj);
+      if (!parsed.ok) throw invalidError(this.#def, obj.metadata.name ?? '', parsed.errors);
+      throw err;
+    }
+  }
+
+  /**
+   * The schema (and ObjectMeta) errors of a prepared storage-version object. For a request in `other`, as that
+   * version's schema finds them on the object converted back: kube-apiserver validates a custom resource in the
+   * version of its endpoint (the CR store decodes to it, the strategy holds that version's validator), so the field
+   * paths are the request's. The storage schema's own errors still count when the request's version finds none (a
+   * converter that produces an invalid hub object). The strategy's validate hooks see the storage version.
+   */
+  #schemaErrors(parsed: ParseResult, obj: KubeObject, other: string | undefined): FieldError[] {
+    if (other) {
+      let inVersion: ParseResult | undefined;
+      try {
+        inVersion = parseObject(this.#def, other, convertObject(this.#def, obj, other));
+      } catch {
+        // A converter that fails on an invalid hub object: the storage schema's errors say why.
+      }
+      if (inVersion && !inVersion.ok) return inVersion.errors;
+    }
+    return parsed.ok ? [] : parsed.errors;
   }
 
   #strategyContext(obj: KubeObject, subresource?: string): StrategyContext {

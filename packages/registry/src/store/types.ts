@@ -13,6 +13,8 @@ export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
  * Admission for one write, as the API server runs it: `mutate` before the strategy sees the object (it may change
  * `obj` in place), `validate` on the final object after the strategy's validation, inside the storage update (so it
  * sees the state the write is computed from, on every retry). `old` is the stored object, null on create.
+ * Both objects are in the request's version (the options' `version`, converted from the stored object when that is
+ * another), as kube-apiserver admits a custom resource in the version of its endpoint.
  */
 export interface WriteAdmission {
   mutate?(obj: KubeObject, old: KubeObject | null): Promise<void>;
@@ -20,6 +22,12 @@ export interface WriteAdmission {
 }
 
 export interface StoreCreateOptions {
+  /**
+   * The request's version (its URL's, e.g. "v1beta1"): bodies are decoded as that version and must name it, and
+   * objects come back in it, converted through the hub (the storage version) when it is another. Unset: the
+   * storage version, with the body's apiVersion and kind not looked at.
+   */
+  version?: string;
   /** Validate and return the result without storing it (dryRun=All). */
   dryRun?: boolean;
   /** Default Warn, as kube-apiserver's. */
@@ -39,6 +47,8 @@ export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 export interface StoreGetOptions {
   resourceVersion?: string;
+  /** The version of the object returned (see StoreCreateOptions.version). */
+  version?: string;
 }
 
 export interface StoreListOptions {
@@ -48,6 +58,11 @@ export interface StoreListOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: ResourceVersionMatch;
+  /**
+   * The version of the list (its apiVersion) and of its items, or of a watch's objects, BOOKMARKs included (see
+   * StoreCreateOptions.version). Label and field selectors still look at the stored (storage version) object.
+   */
+  version?: string;
 }
 
 export interface StoreWatchOptions extends StoreListOptions {
@@ -66,6 +81,8 @@ export interface StoreDeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: PropagationPolicy;
   dryRun?: boolean;
+  /** The version of the object returned, and of the one validateDeletion sees (see StoreCreateOptions.version). */
+  version?: string;
   /** Validating admission of the deletion, called with the fresh stored object before it is deleted or marked. */
   validateDeletion?: (current: KubeObject) => Promise<void>;
 }

@@ -41,6 +41,11 @@ export interface TableOptions {
   noHeaders?: boolean;
   /** Where `date` columns measure ages from; default the real clock. */
   clock?: Pick<Clock, 'now'>;
+  /**
+   * The object a row carries under includeObject=Object, from the one its cells are read from: e.g. the stored
+   * object converted to the request's version (printer columns name the storage version's fields). Default: itself.
+   */
+  rowObject?: (obj: KubeObject) => KubeObject;
 }
 
 /** The compiled table of one kind: columns once, rows per request. */
@@ -120,7 +125,10 @@ export function tableConvertor(printerColumns: readonly PrinterColumn[]): TableC
         apiVersion: 'meta.k8s.io/v1',
         metadata: tableMeta(input),
         columnDefinitions: options.noHeaders ? null : columnDefinitions.map((c) => ({ ...c })),
-        rows: objects.map((obj) => ({ cells: cellsOf(obj, nowMs), object: rowObject(obj, policy) })),
+        rows: objects.map((obj) => ({
+          cells: cellsOf(obj, nowMs),
+          object: rowObject(policy === 'Object' && options.rowObject ? options.rowObject(obj) : obj, policy),
+        })),
       };
     },
   });

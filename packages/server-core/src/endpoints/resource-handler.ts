@@ -11,6 +11,7 @@ import {
 } from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
 import {
+  convertObject,
   type NamespaceRegistry,
   type PatchType,
   parseIncludeObject,
@@ -110,15 +111,18 @@ export async function handleResource(
       if (sub !== '' && sub !== 'status') throw methodNotAllowed();
       const out = negotiateOutput(ctx.req.headers.accept, { table: sub === '', partial: 'PartialObjectMetadata' });
       const rv = q.get('resourceVersion');
-      const obj = await endpoint.store.get(rctx, info.name, rv !== null ? { resourceVersion: rv } : {});
-      return respond(200, transform(def, obj, out, ctx, options.clock), out);
+      const obj = await endpoint.store.get(rctx, info.name, {
+        ...(rv !== null ? { resourceVersion: rv } : {}),
+        ...storeVersion(info, out),
+      });
+      return respond(200, transform(def, obj, out, ctx, options.clock, false, info.apiVersion), out);
     }
     case 'list': {
       if (sub !== '') throw methodNotAllowed();
       const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadataList' });
       const { watch: _w, ...listOpts } = listOptionsOf(q);
-      const list = await endpoint.store.list(rctx, listOpts);
-      return respond(200, transform(def, list, out, ctx, options.clock), out);
+      const list = await endpoint.store.list(rctx, { ...listOpts, ...storeVersion(info, out) });
+      return respond(200, transform(def, list, out, ctx, options.clock, false, info.apiVersion), out);
     }
     case 'watch':
       if (sub !== '') throw methodNotAllowed();
@@ -129,6 +133,7 @@ export async function handleResource(
       const body = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await endpoint.store.create(rctx, body, {
+        version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
@@ -150,6 +155,7 @@ export async function handleResource(
       if (sub === 'finalize' && endpoint.namespaces)
         return respond(200, (await endpoint.namespaces.finalize(info.name, body, common)).object);
       const res = await endpoint.store.update(rctx, info.name, body, {
+        version: info.apiVersion,
         ...common,
         ...(sub === 'status' ? { subresource: 'status' as const } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
@@ -169,6 +175,7 @@ export async function handleResource(
         return respond(200, await endpoint.scale.patchScale(rctx, info.name, patch, patchType, { dryRun: w.dryRun }));
       if (sub !== '' && sub !== 'status') throw methodNotAllowed();
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
+        version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
         ...(sub === 'status' ? { subresource: 'status' as const } : {}),
@@ -187,7 +194,7 @@ export async function handleResource(
       const opts = { ...del, ...(validateDeletion ? { validateDeletion } : {}) };
       const res = endpoint.namespaces
         ? await endpoint.namespaces.delete(info.name, opts)
-        : await endpoint.store.delete(rctx, info.name, opts);
+        : await endpoint.store.delete(rctx, info.name, { ...opts, version: info.apiVersion });
       // Built-in core kinds answer a finished delete with a Success Status; custom kinds (and namespaces) with the object.
       if (res.deleted && def.group === '' && !endpoint.namespaces) return respond(200, successStatus(def, res.object));
       return respond(200, res.object);
@@ -200,7 +207,11 @@ export async function handleResource(
       const validateDeletion = options.admission
         ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
         : undefined;
-      const list = await endpoint.store.deleteCollection(rctx, listOpts, { ...del, ...(validateDeletion ? { validateDeletion } : {}) });
+      const list = await endpoint.store.deleteCollection(
+        rctx,
+        { ...listOpts, version: info.apiVersion },
+        { ...del, ...(validateDeletion ? { validateDeletion } : {}) },
+      );
       return respond(200, list);
     }
     default:
@@ -339,6 +350,14 @@ async function readObjectBody(ctx: RequestContext, def: ResourceDefinition): Pro
   return value as KubeObject;
 }
 
+/**
+ * The version the Store answers in: the request's, except for Tables, whose cells read the printer columns' fields
+ * of the stored (storage version) object; transform converts their rows' objects to the request's version.
+ */
+function storeVersion(info: RequestInfo, out: NegotiatedOutput): { version?: string } {
+  return out.target === 'Table' ? {} : { version: info.apiVersion };
+}
+
 /** The response body for a negotiated target: the object, a Table, or partial metadata. */
 function transform(
   def: ResourceDefinition,
@@ -347,6 +366,7 @@ function transform(
   ctx: RequestContext,
   clock: Clock,
   noHeaders = false,
+  version?: string,
 ): unknown {
   switch (out.target) {
     case 'object':
@@ -354,7 +374,10 @@ function transform(
     case 'Table': {
       const include = parseIncludeObject(ctx.url.searchParams.get('includeObject') ?? undefined);
       if ('message' in include) throw newBadRequest(include.message);
-      const table = toTable(def, value, { includeObject: include.policy, noHeaders, clock });
+      // A Table is built from stored objects (see storeVersion); includeObject=Object rows carry the request's version.
+      const rowObject =
+        version !== undefined && version !== def.storageVersion.name ? (o: KubeObject) => convertObject(def, o, version) : undefined;
+      const table = toTable(def, value, { includeObject: include.policy, noHeaders, clock, ...(rowObject ? { rowObject } : {}) });
       // kube answers in the meta.k8s.io version asked for (kubectl ≤ 1.14 asked for v1beta1).
       return out.metaVersion === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table;
     }
@@ -406,7 +429,8 @@ async function serveWatch(
   const res = ctx.res;
   const onClose = (): void => abort.abort();
   res.on('close', onClose);
-  const watchOpts: StoreWatchOptions = { ...listOpts, ...wopts, timeoutSeconds, signal: abort.signal };
+  // In the storage version the Store passes the watch cache's events through, so encodedEvent shares their bytes.
+  const watchOpts: StoreWatchOptions = { ...listOpts, ...wopts, timeoutSeconds, signal: abort.signal, ...storeVersion(info, out) };
   let watch: Watch;
   try {
     watch = endpoint.store.watch(rctx, watchOpts);
@@ -429,7 +453,7 @@ async function serveWatch(
       if ((out.target === 'object' && !pretty) || ev.type === 'ERROR' || ev.type === 'BOOKMARK') {
         bytes = encodedEvent(ev);
       } else {
-        const object = transform(def, ev.object as KubeObject, out, ctx, options.clock, !first);
+        const object = transform(def, ev.object as KubeObject, out, ctx, options.clock, !first, info.apiVersion);
         first = false;
         bytes = `${encodeBody({ type: ev.type, object } satisfies WatchEvent | { type: string; object: unknown }, 'application/json', false)}\n`;
       }
