@@ -19,3 +19,26 @@ export function kubectlBinaries(names: readonly string[]): string[] {
     return path;
   });
 }
+
+/** Dev-only: a kubeconfig for a plain-HTTP test server on loopback (no credentials), namespace default. */
+export async function writePlainKubeconfig(path: string, serverUrl: string): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- cluster: {server: "${serverUrl}"}`,
+      '  name: kapi',
+      'contexts:',
+      '- context: {cluster: kapi, user: kapi, namespace: default}',
+      '  name: kapi',
+      'current-context: kapi',
+      'users:',
+      '- name: kapi',
+      '  user: {}',
+      '',
+    ].join('\n'),
+  );
+}

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type EtcdServer, type RedisServer, requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
+import { requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // `npm start` (src/main.ts) as a process, driven by the real kubectl, on every storage backend.
@@ -258,45 +258,24 @@ describe('npm start (src/main.ts)', () => {
     2 * STARTUP_MS,
   );
 
-  describe('--storage etcd://', () => {
-    let etcd: EtcdServer;
+  // Each backend as a user runs it: a server they started, the URL on --storage.
+  const backends: [string, () => Promise<{ port: number; stop(): Promise<void> }>][] = [
+    ['etcd', startEtcd],
+    ['redis', startRedis],
+  ];
+  describe.each(backends)('--storage %s://', (scheme, startBackend) => {
+    let backend: { port: number; stop(): Promise<void> };
     beforeAll(async () => {
-      etcd = await startEtcd();
+      backend = await startBackend();
     }, 30_000);
     afterAll(async () => {
-      await etcd?.stop();
+      await backend?.stop();
     });
 
     it(
       'serves kubectl, and keeps the widget and the certificate across a restart',
       async () => {
-        const storage = `etcd://127.0.0.1:${etcd.port}`;
-        const dataDir = await tempDir();
-        const first = await startMain(storage, dataDir);
-        await createAndGetWidget(first);
-        const before = await snapshot(first);
-        await stopMain(first);
-        const second = await startMain(storage, dataDir);
-        await expectSurvived(before, second);
-        await stopMain(second);
-      },
-      3 * STARTUP_MS,
-    );
-  });
-
-  describe('--storage redis://', () => {
-    let redis: RedisServer;
-    beforeAll(async () => {
-      redis = await startRedis();
-    }, 30_000);
-    afterAll(async () => {
-      await redis?.stop();
-    });
-
-    it(
-      'serves kubectl, and keeps the widget and the certificate across a restart',
-      async () => {
-        const storage = `redis://127.0.0.1:${redis.port}`;
+        const storage = `${scheme}://127.0.0.1:${backend.port}`;
         const dataDir = await tempDir();
         const first = await startMain(storage, dataDir);
         await createAndGetWidget(first);

@@ -18,6 +18,7 @@ import {
   type ResourceDefinition,
   type ScaleREST,
   type Store,
+  type StoreDeleteOptions,
   type RequestContext as StoreRequestContext,
   type StoreWatchOptions,
   toTable,
@@ -186,12 +187,7 @@ export async function handleResource(
     }
     case 'delete': {
       if (sub !== '') throw methodNotAllowed();
-      const del = deleteOptionsOf(q, await readDeleteBody(ctx));
-      await admit(ctx, def, info, 'DELETE', del.dryRun ?? false, null, null, options);
-      const validateDeletion = options.admission
-        ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
-        : undefined;
-      const opts = { ...del, ...(validateDeletion ? { validateDeletion } : {}) };
+      const opts = await admitDeletion(ctx, def, info, deleteOptionsOf(q, await readDeleteBody(ctx)), options);
       const res = endpoint.namespaces
         ? await endpoint.namespaces.delete(info.name, opts)
         : await endpoint.store.delete(rctx, info.name, { ...opts, version: info.apiVersion });
@@ -202,16 +198,8 @@ export async function handleResource(
     case 'deletecollection': {
       if (sub !== '' || endpoint.namespaces) throw methodNotAllowed();
       const { watch: _w, ...listOpts } = listOptionsOf(q);
-      const del = deleteOptionsOf(q, await readDeleteBody(ctx));
-      await admit(ctx, def, info, 'DELETE', del.dryRun ?? false, null, null, options);
-      const validateDeletion = options.admission
-        ? (current: KubeObject) => validate(ctx, def, info, 'DELETE', del.dryRun ?? false, null, current, options)
-        : undefined;
-      const list = await endpoint.store.deleteCollection(
-        rctx,
-        { ...listOpts, version: info.apiVersion },
-        { ...del, ...(validateDeletion ? { validateDeletion } : {}) },
-      );
+      const del = await admitDeletion(ctx, def, info, deleteOptionsOf(q, await readDeleteBody(ctx)), options);
+      const list = await endpoint.store.deleteCollection(rctx, { ...listOpts, version: info.apiVersion }, del);
       return respond(200, list);
     }
     default:
@@ -256,7 +244,9 @@ function attributes(
   };
 }
 
-async function admit(
+/** Runs one admission phase (mutating `admit` or `validate`) with the attributes of this request. */
+async function runAdmission(
+  phase: 'admit' | 'validate',
   ctx: RequestContext,
   def: ResourceDefinition,
   info: RequestInfo,
@@ -266,20 +256,21 @@ async function admit(
   old: KubeObject | null,
   options: ResourceHandlerOptions,
 ): Promise<void> {
-  if (options.admission) await options.admission.admit(attributes(ctx, def, info, op, dryRun, obj, old));
+  if (options.admission) await options.admission[phase](attributes(ctx, def, info, op, dryRun, obj, old));
 }
 
-async function validate(
+/** Mutating admission of a DELETE (no objects, as kube passes), and the validating hook the Store runs on each object. */
+async function admitDeletion(
   ctx: RequestContext,
   def: ResourceDefinition,
   info: RequestInfo,
-  op: Operation,
-  dryRun: boolean,
-  obj: KubeObject | null,
-  old: KubeObject | null,
+  del: StoreDeleteOptions,
   options: ResourceHandlerOptions,
-): Promise<void> {
-  if (options.admission) await options.admission.validate(attributes(ctx, def, info, op, dryRun, obj, old));
+): Promise<StoreDeleteOptions> {
+  if (!options.admission) return del;
+  const dryRun = del.dryRun ?? false;
+  await runAdmission('admit', ctx, def, info, 'DELETE', dryRun, null, null, options);
+  return { ...del, validateDeletion: (current) => runAdmission('validate', ctx, def, info, 'DELETE', dryRun, null, current, options) };
 }
 
 /** The Store's admission hooks for one write: CREATE when there is no stored object, UPDATE otherwise. */
@@ -292,8 +283,8 @@ function writeAdmission(
 ): WriteAdmission | undefined {
   if (!options.admission) return undefined;
   return {
-    mutate: (obj, old) => admit(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
-    validate: (obj, old) => validate(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+    mutate: (obj, old) => runAdmission('admit', ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+    validate: (obj, old) => runAdmission('validate', ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
   };
 }
 

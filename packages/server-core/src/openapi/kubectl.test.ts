@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigMap, Event, Namespace, Scheme, Secret } from '@kapi/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlBinaries } from '../../../../scripts/kubectl-binaries.ts';
+import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
 import { readRequestBody } from '../filters/body-limit.ts';
 import { compose } from '../filters/compose.ts';
 import type { Filter } from '../filters/context.ts';
@@ -54,24 +54,7 @@ describe('kubectl against the OpenAPI handler', () => {
   beforeAll(async () => {
     server = await listen(compose([record, openAPIHandler(() => scheme), createWidgets], discoveryRoute(scheme)));
     tmp = await mkdtemp(join(tmpdir(), 'kapi-openapi-kubectl-'));
-    await writeFile(
-      join(tmp, 'kubeconfig'),
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        `- cluster: {server: "${server.url}"}`,
-        '  name: kapi',
-        'contexts:',
-        '- context: {cluster: kapi, user: kapi, namespace: default}',
-        '  name: kapi',
-        'current-context: kapi',
-        'users:',
-        '- name: kapi',
-        '  user: {}',
-        '',
-      ].join('\n'),
-    );
+    await writePlainKubeconfig(join(tmp, 'kubeconfig'), `${server.url}`);
   });
   afterAll(async () => {
     await server?.close();

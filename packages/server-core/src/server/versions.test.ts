@@ -8,7 +8,7 @@ import { defineResource, Namespace } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { kubectlBinaries } from '../../../../scripts/kubectl-binaries.ts';
+import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
 import { type Listening, listen } from '../filters/serve.ts';
 import { GenericAPIServer } from './generic-api-server.ts';
 
@@ -107,24 +107,7 @@ beforeAll(async () => {
   await server.start();
   http = await listen(server.handler);
   tmp = await mkdtemp(join(tmpdir(), 'kapi-versions-'));
-  await writeFile(
-    join(tmp, 'kubeconfig'),
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- cluster: {server: "${http.url}"}`,
-      '  name: kapi',
-      'contexts:',
-      '- context: {cluster: kapi, user: kapi, namespace: default}',
-      '  name: kapi',
-      'current-context: kapi',
-      'users:',
-      '- name: kapi',
-      '  user: {}',
-      '',
-    ].join('\n'),
-  );
+  await writePlainKubeconfig(join(tmp, 'kubeconfig'), `${http.url}`);
 });
 
 afterAll(async () => {

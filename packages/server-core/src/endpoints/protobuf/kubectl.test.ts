@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlBinaries } from '../../../../../scripts/kubectl-binaries.ts';
+import { kubectlBinaries, writePlainKubeconfig } from '../../../../../scripts/kubectl-binaries.ts';
 import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './codec.ts';
 
 /**
@@ -58,24 +58,7 @@ describe('kubectl create sends protobuf the decoder reads', () => {
     const { port } = server.address() as AddressInfo;
     tmp = await mkdtemp(join(tmpdir(), 'kapi-protobuf-kubectl-'));
     kubeconfig = join(tmp, 'kubeconfig');
-    await writeFile(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        `- cluster: {server: "http://127.0.0.1:${port}"}`,
-        '  name: kapi',
-        'contexts:',
-        '- context: {cluster: kapi, user: kapi, namespace: default}',
-        '  name: kapi',
-        'current-context: kapi',
-        'users:',
-        '- name: kapi',
-        '  user: {}',
-        '',
-      ].join('\n'),
-    );
+    await writePlainKubeconfig(kubeconfig, `http://127.0.0.1:${port}`);
     await writeFile(join(tmp, 'bin.dat'), Buffer.from([0x00, 0x01, 0xfe, 0xff]));
   });
 
