@@ -197,6 +197,7 @@ export function defineResource<const V extends readonly VersionInput[], S extend
     strategy,
     subresources,
     printerColumns: Object.freeze(printerColumns),
+    nameColumn: input.nameColumn ?? true,
     selectableFields: Object.freeze(selectableFields),
     groupKind: Object.freeze({ group, kind: input.kind }),
     groupResource: Object.freeze({ group, resource: input.plural }),

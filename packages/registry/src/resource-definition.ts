@@ -80,7 +80,7 @@ export interface PrinterColumn {
    * Computes the cell instead of reading `jsonPath` (which then only documents the column): for columns kube's
    * built-in printers compute, such as a ConfigMap's number of keys. undefined gives an empty cell.
    */
-  readonly value?: (obj: KubeObject) => unknown;
+  readonly value?: (obj: KubeObject, nowMs: number) => unknown;
 }
 
 /** A field that field selectors may name, beside metadata.name and metadata.namespace. */
@@ -109,6 +109,8 @@ export interface ResourceInput<V extends readonly VersionInput[], S extends Obje
   strategy?: Partial<Strategy<T>>;
   subresources?: SubresourcesInput;
   printerColumns?: readonly PrinterColumn[];
+  /** false leaves out the leading Name column of tables (kube's Event table has none). Default true. */
+  nameColumn?: boolean;
   selectableFields?: readonly SelectableField[];
 }
 
@@ -129,6 +131,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly strategy: Strategy<T>;
   readonly subresources: Subresources;
   readonly printerColumns: readonly PrinterColumn[];
+  readonly nameColumn: boolean;
   readonly selectableFields: readonly SelectableField[];
   readonly groupKind: GroupKind;
   readonly groupResource: GroupResource;

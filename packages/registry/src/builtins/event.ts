@@ -2,6 +2,8 @@ import { type FieldError, fieldErrors, isDNS1123Subdomain } from '@kapi/apimachi
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
+import { humanDuration } from '../table/human-duration.ts';
+import { OBJECT_META_NAME_DESCRIPTION } from '../table/table-convertor.ts';
 
 /** core/v1 ObjectReference. */
 const objectReference = z.object({
@@ -29,6 +31,8 @@ const eventSchema = z.object({
   action: z.string().optional(),
   reportingComponent: z.string().optional(),
   reportingInstance: z.string().optional(),
+  series: z.object({ count: z.int().optional(), lastObservedTime: z.string().optional() }).optional(),
+  related: objectReference.optional(),
 });
 
 /** The stored object: apiVersion, kind, ObjectMeta and the schema's fields. */
@@ -51,6 +55,37 @@ function validateEvent(ev: Event): FieldError[] {
   return errs;
 }
 
+/** translateTimestampSince: a human age, or <unknown> without a time. */
+function since(time: string | undefined, now: number): string {
+  const t = time ? Date.parse(time) : Number.NaN;
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+}
+
+/** kube's printEvent: first and last seen (falling back to eventTime and the series), and the count. */
+function eventTimes(ev: Event, now: number): { first: string; last: string; count: number } {
+  const first = ev.firstTimestamp ? since(ev.firstTimestamp, now) : since(ev.eventTime, now);
+  let last = ev.lastTimestamp ? since(ev.lastTimestamp, now) : first;
+  let count = ev.count ?? 0;
+  if (ev.series) {
+    last = since(ev.series.lastObservedTime, now);
+    count = ev.series.count ?? 0;
+  } else if (count === 0) count = 1;
+  return { first, last, count };
+}
+
+/** `kind/name` of the involved object, the kind lower-cased. */
+function eventTarget(ev: Event): string {
+  const kind = (ev.involvedObject?.kind ?? '').toLowerCase();
+  return ev.involvedObject?.name ? `${kind}/${ev.involvedObject.name}` : kind;
+}
+
+/** formatEventSource: component (or reporting controller), then host (or reporting instance). */
+function eventSource(ev: Event): string {
+  const component = ev.source?.component || ev.reportingComponent || '';
+  const instance = ev.source?.host || ev.reportingInstance || '';
+  return instance ? `${component}, ${instance}` : component;
+}
+
 /**
  * core/v1 Event with pkg/registry/core/event's strategy: create-on-update and unconditional updates allowed (event
  * recorders PUT and PATCH freely), no generation. Field selectors cover what `kubectl events` asks for.
@@ -62,6 +97,79 @@ export const Event = defineResource({
   shortNames: ['ev'],
   namespaced: true,
   versions: [{ name: 'v1', schema: eventSchema }],
+  // kube's event printer (pkg/printers/internalversion printEvent): no leading Name, computed cells.
+  nameColumn: false,
+  printerColumns: [
+    {
+      name: 'Last Seen',
+      type: 'string',
+      jsonPath: '.lastTimestamp',
+      description: 'Time when last event occurred',
+      value: (o, now) => eventTimes(o as Event, now).last,
+    },
+    { name: 'Type', type: 'string', jsonPath: '.type', description: 'Type of this event.', value: (o) => (o as Event).type ?? '' },
+    {
+      name: 'Reason',
+      type: 'string',
+      jsonPath: '.reason',
+      description: 'The reason this event was generated',
+      value: (o) => (o as Event).reason ?? '',
+    },
+    {
+      name: 'Object',
+      type: 'string',
+      jsonPath: '.involvedObject',
+      description: 'The object this event is about',
+      value: (o) => eventTarget(o as Event),
+    },
+    {
+      name: 'Subobject',
+      type: 'string',
+      jsonPath: '.involvedObject.fieldPath',
+      priority: 1,
+      description: 'Subobject of the object',
+      value: (o) => (o as Event).involvedObject?.fieldPath ?? '',
+    },
+    {
+      name: 'Source',
+      type: 'string',
+      jsonPath: '.source',
+      priority: 1,
+      description: 'The component reporting this event',
+      value: (o) => eventSource(o as Event),
+    },
+    {
+      name: 'Message',
+      type: 'string',
+      jsonPath: '.message',
+      description: 'A human-readable description of the status of this operation',
+      value: (o) => ((o as Event).message ?? '').trim(),
+    },
+    {
+      name: 'First Seen',
+      type: 'string',
+      jsonPath: '.firstTimestamp',
+      priority: 1,
+      description: 'Time when first event occurred',
+      value: (o, now) => eventTimes(o as Event, now).first,
+    },
+    {
+      name: 'Count',
+      type: 'integer',
+      jsonPath: '.count',
+      priority: 1,
+      description: 'The number of times this event has occurred',
+      value: (o, now) => eventTimes(o as Event, now).count,
+    },
+    {
+      name: 'Name',
+      type: 'string',
+      jsonPath: '.metadata.name',
+      priority: 1,
+      description: OBJECT_META_NAME_DESCRIPTION,
+      value: (o) => o.metadata.name ?? '',
+    },
+  ],
   selectableFields: [
     { jsonPath: '.involvedObject.kind' },
     { jsonPath: '.involvedObject.namespace' },

@@ -2,6 +2,7 @@ import type { KubeObject, ObjectList } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigMap } from '../builtins/configmap.ts';
+import { Event } from '../builtins/event.ts';
 import { Namespace } from '../builtins/namespace.ts';
 import { Secret } from '../builtins/secret.ts';
 import { defineResource } from '../define-resource.ts';
@@ -296,5 +297,83 @@ describe('toTable: computed columns and the built-in kinds', () => {
       clock,
     });
     expect(ns.rows[0]?.cells).toEqual(['x', 'Active', '10m']);
+  });
+});
+
+describe("toTable: kube's Event table", () => {
+  const now = Date.parse('2026-01-01T01:00:00Z');
+  const clock = { now: () => now };
+  const event = (extra: Record<string, unknown>) =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'w1.abc', namespace: 'default' },
+      involvedObject: { kind: 'Widget', name: 'w1', fieldPath: 'spec' },
+      reason: 'Scaled',
+      message: ' scaled to 3 \n',
+      type: 'Normal',
+      ...extra,
+    }) as KubeObject;
+
+  it('has no Name column first, and computes Last Seen, Object, Source and Count as kubectl shows them', () => {
+    const table = toTable(
+      Event,
+      event({
+        firstTimestamp: '2026-01-01T00:00:00Z',
+        lastTimestamp: '2026-01-01T00:55:00Z',
+        count: 4,
+        source: { component: 'widget-controller', host: 'node-1' },
+      }),
+      { clock },
+    );
+    expect(table.columnDefinitions?.map((c) => c.name)).toEqual([
+      'Last Seen',
+      'Type',
+      'Reason',
+      'Object',
+      'Subobject',
+      'Source',
+      'Message',
+      'First Seen',
+      'Count',
+      'Name',
+    ]);
+    expect(table.columnDefinitions?.filter((c) => c.priority === 0).map((c) => c.name)).toEqual([
+      'Last Seen',
+      'Type',
+      'Reason',
+      'Object',
+      'Message',
+    ]);
+    expect(table.rows[0]?.cells).toEqual([
+      '5m',
+      'Normal',
+      'Scaled',
+      'widget/w1',
+      'spec',
+      'widget-controller, node-1',
+      'scaled to 3',
+      '60m',
+      4,
+      'w1.abc',
+    ]);
+  });
+
+  it('falls back to eventTime, the series and the reporting controller, and counts an event seen once as 1', () => {
+    const series = toTable(
+      Event,
+      event({
+        eventTime: '2026-01-01T00:30:00.000000Z',
+        series: { count: 7, lastObservedTime: '2026-01-01T00:59:30.000000Z' },
+        reportingComponent: 'ctrl',
+        reportingInstance: 'pod-1',
+      }),
+      { clock },
+    );
+    expect(series.rows[0]?.cells.slice(0, 1)).toEqual(['30s']);
+    expect(series.rows[0]?.cells.slice(5, 9)).toEqual(['ctrl, pod-1', 'scaled to 3', '30m', 7]);
+    const bare = toTable(Event, event({}), { clock });
+    expect(bare.rows[0]?.cells[0]).toBe('<unknown>');
+    expect(bare.rows[0]?.cells[8]).toBe(1);
   });
 });

@@ -79,11 +79,11 @@ function rowObject(obj: KubeObject, policy: IncludeObjectPolicy): TableRow['obje
 }
 
 /** Compiles the columns of a kind; throws ColumnPathError when a printer column's jsonPath cannot be read. */
-export function tableConvertor(printerColumns: readonly PrinterColumn[]): TableConvertor {
+export function tableConvertor(printerColumns: readonly PrinterColumn[], nameColumn = true): TableConvertor {
   const columns = printerColumns.length > 0 ? printerColumns : [AGE_COLUMN];
   const paths: ColumnPath[] = columns.map((c) => compileColumnPath(c.jsonPath));
   const columnDefinitions = Object.freeze([
-    NAME_COLUMN,
+    ...(nameColumn ? [NAME_COLUMN] : []),
     ...columns.map((c) =>
       Object.freeze({
         name: c.name,
@@ -96,10 +96,10 @@ export function tableConvertor(printerColumns: readonly PrinterColumn[]): TableC
   ]);
 
   const cellsOf = (obj: KubeObject, nowMs: number): TableRow['cells'] => [
-    obj.metadata?.name ?? '',
+    ...(nameColumn ? [obj.metadata?.name ?? ''] : []),
     ...columns.map((c, i) => {
       if (c.value) {
-        const v = c.value(obj);
+        const v = c.value(obj, nowMs);
         return v === undefined || v === null ? null : columnCell(c.type, v, nowMs);
       }
       let found: unknown[];
@@ -137,16 +137,20 @@ export function tableConvertor(printerColumns: readonly PrinterColumn[]): TableC
 const convertors = new WeakMap<object, TableConvertor>();
 
 /** A definition's table convertor, compiled on first use. */
-export function tableConvertorFor(def: Pick<ResourceDefinition, 'printerColumns'>): TableConvertor {
+export function tableConvertorFor(def: Pick<ResourceDefinition, 'printerColumns'> & { readonly nameColumn?: boolean }): TableConvertor {
   let c = convertors.get(def);
   if (!c) {
-    c = tableConvertor(def.printerColumns);
+    c = tableConvertor(def.printerColumns, def.nameColumn ?? true);
     convertors.set(def, c);
   }
   return c;
 }
 
 /** `as=Table;v=v1;g=meta.k8s.io`: the Table kube-apiserver serves for one object or a list of a kind. */
-export function toTable(def: Pick<ResourceDefinition, 'printerColumns'>, input: KubeObject | ObjectList, options?: TableOptions): Table {
+export function toTable(
+  def: Pick<ResourceDefinition, 'printerColumns'> & { readonly nameColumn?: boolean },
+  input: KubeObject | ObjectList,
+  options?: TableOptions,
+): Table {
   return tableConvertorFor(def).convert(input, options);
 }
