@@ -29,7 +29,6 @@ export function withTimeout(opts: TimeoutOptions = {}): Filter {
     if (ctx.longRunning || timeoutMs <= 0) return next();
     const res = ctx.res;
     const state = { timedOut: false, own: false };
-    guardWrites(res, state);
 
     let timer: ReturnType<Clock['setTimeout']> | undefined;
     const expired = new Promise<'timeout'>((resolve) => {
@@ -45,7 +44,8 @@ export function withTimeout(opts: TimeoutOptions = {}): Filter {
     }
 
     state.timedOut = true;
-    // The handler keeps running; its outcome no longer reaches the client.
+    // Guards go on only now (nothing needs them before): the handler keeps running, and what it writes is dropped.
+    guardWrites(res, state);
     work.catch((err: unknown) => opts.onLateError?.(err));
     state.own = true;
     try {

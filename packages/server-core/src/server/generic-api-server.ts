@@ -332,7 +332,9 @@ export class GenericAPIServer {
       ),
     ];
     const resources: Handler = (ctx) => this.#serveResource(ctx);
-    return compose(routes, resources);
+    const others = compose(routes, resources);
+    // Resource requests (nearly all traffic) skip the chain of non-resource routes.
+    return (ctx) => (ctx.requestInfo?.isResourceRequest ? this.#serveResource(ctx) : others(ctx));
   }
 
   /** Built once: per-request work that can be done at start-up is (DESIGN.md). */
