@@ -8,6 +8,7 @@ import {
   type ResourceDefinition,
   ScaleREST,
   Store,
+  StoreKeys,
 } from '@kapi/registry';
 import type { Storage } from '@kapi/storage';
 import { Cacher } from '@kapi/watchcache';
@@ -85,9 +86,9 @@ export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** The storage key prefix of every Store: `<prefix>/<group or core>/<plural>/…`. */
-function cachePrefix(store: Store): string {
-  return store.keys.prefix(undefined).replace(/\/+$/, '');
+/** The subtree a kind's Store keeps its objects in (`/registry/<group or core>/<plural>`): what its watch cache holds. */
+function cachePrefix(def: ResourceDefinition): string {
+  return new StoreKeys(def).prefix(undefined).replace(/\/+$/, '');
 }
 
 /**
@@ -123,27 +124,25 @@ export class GenericAPIServer {
     this.#clock = options.clock ?? realClock;
     this.metrics = options.metrics ?? new APIServerMetrics();
     this.metrics.setStorageObjectsSource(() => this.#storageObjectCounts());
-    const storageFor = (probe: Store): Storage => {
+    const storageFor = (def: ResourceDefinition): Storage => {
       if (options.watchCache === false) return options.storage;
-      const cacher = new Cacher({ storage: options.storage, resourcePrefix: cachePrefix(probe), clock: this.#clock });
+      const cacher = new Cacher({ storage: options.storage, resourcePrefix: cachePrefix(def), clock: this.#clock });
       this.#caches.push(cacher);
-      this.#cacheOf.set(probe.definition, cacher);
+      this.#cacheOf.set(def, cacher);
       return cacher;
     };
     const nsDef = options.resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
     let lifecycle: NamespaceLifecycle | undefined;
     if (nsDef) {
-      const probe = new Store(Namespace, { storage: options.storage });
-      this.#namespaces = new NamespaceRegistry({ storage: storageFor(probe), clock: this.#clock });
+      this.#namespaces = new NamespaceRegistry({ storage: storageFor(Namespace), clock: this.#clock });
       lifecycle = new NamespaceLifecycle(this.#namespaces.store);
       this.#namespaceController = new NamespaceController({ namespaces: this.#namespaces, clock: this.#clock });
       this.#add({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces });
     }
     for (const def of options.resources) {
       if (def === nsDef) continue;
-      const probe = new Store(def, { storage: options.storage });
       const store = new Store(def, {
-        storage: storageFor(probe),
+        storage: storageFor(def),
         clock: this.#clock,
         ...(lifecycle && def.namespaced ? { beforeCreate: lifecycle.beforeCreate } : {}),
       });
