@@ -1,9 +1,11 @@
 /**
  * MemoryStorage against the floor: a plain Map doing the same writes and reads, measured in the same run.
- * Figures are ops/s (best of several rounds); the ratio is kapi / floor. Run: `npm run bench` in packages/storage.
+ * Figures are ops/s (best of several rounds); the ratio is kapi / floor. Then the ordered key index (SortedMap)
+ * against the design it replaced, one sorted array spliced on every insert and remove, on 100,000 random keys.
+ * Run: `npm run bench` in packages/storage.
  */
 import type { KubeObject } from '@kapi/apimachinery';
-import { MemoryStorage } from '@kapi/storage';
+import { MemoryStorage, SortedMap } from '@kapi/storage';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { benchWidget, bestOfAlternating, printTable, timeOps } from '../../../scripts/bench-kit.ts';
 
@@ -14,6 +16,36 @@ const WATCH_WRITES = 200;
 
 const objs = Array.from({ length: N }, (_, i) => benchWidget(i));
 const keys = objs.map((o) => PREFIX + o.metadata.name);
+
+/** A seeded PRNG (mulberry32), so every run stores the same random names. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(42);
+/** `count` distinct keys under PREFIX with random names (like generateName's), none equal to a `keys` one. */
+function randomKeys(count: number, taken: Set<string>): string[] {
+  const out: string[] = [];
+  while (out.length < count) {
+    const k = `${PREFIX}r-${Math.floor(random() * 36 ** 8).toString(36)}`;
+    if (taken.has(k)) continue;
+    taken.add(k);
+    out.push(k);
+  }
+  return out;
+}
+const BIG = 100_000;
+const taken = new Set<string>();
+/** The keys a big store already holds, and the keys then created into it. */
+const bigKeys = randomKeys(BIG, taken);
+const newKeys = randomKeys(N, taken);
+const sortedBigKeys = [...bigKeys].sort();
 
 /** The floor: a Map with a revision counter, storing a copy of each object as a store must. */
 class MapFloor {
@@ -53,6 +85,39 @@ const rows: BenchRow[] = [];
     },
   );
   rows.push(['create', kapi, base]);
+}
+
+// create into a store already holding BIG objects with random names (the key index is what grows with it)
+{
+  const big = new MemoryStorage({ compaction: false });
+  const bigFloor = new MapFloor();
+  for (let i = 0; i < BIG; i++) {
+    const o = benchWidget(N + i);
+    await big.create(bigKeys[i] as string, o);
+    bigFloor.write(bigKeys[i] as string, o);
+  }
+  let round = 0;
+  const create = (i: number) => ({ ...(objs[i] as KubeObject), metadata: { ...(objs[i] as KubeObject).metadata, name: `c${round}-${i}` } });
+  // Each round creates N fresh random keys, so the store grows by N per round of each side.
+  const [kapi, base] = await bestOfAlternating(
+    3,
+    async (r) => {
+      round = r;
+      const ks = randomKeys(N, taken);
+      return timeOps(N, async () => {
+        for (let i = 0; i < N; i++) await big.create(ks[i] as string, create(i));
+      });
+    },
+    async (r) => {
+      round = r;
+      const ks = randomKeys(N, taken);
+      return timeOps(N, async () => {
+        for (let i = 0; i < N; i++) bigFloor.write(ks[i] as string, create(i));
+      });
+    },
+  );
+  rows.push([`create into ${BIG.toLocaleString('en-US')} (random names)`, kapi, base]);
+  await big.close();
 }
 
 const storage = new MemoryStorage({ compaction: false });
@@ -190,3 +255,108 @@ printTable({
   rows,
 });
 await storage.close();
+
+// ---- the key index: SortedMap vs the splice-based sorted array it replaced ----
+
+/**
+ * REFERENCE ONLY, the previous design: one sorted array, binary search, `splice` on every insert and remove (O(n)
+ * per write), as MvccStore and WatchCacheStore kept their keys before SortedMap.
+ */
+class SplicedSortedArray {
+  readonly a: string[];
+  constructor(sorted: string[]) {
+    this.a = sorted;
+  }
+  lowerBound(key: string): number {
+    const a = this.a;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((a[mid] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  insert(key: string): void {
+    const i = this.lowerBound(key);
+    if (this.a[i] !== key) this.a.splice(i, 0, key);
+  }
+  remove(key: string): void {
+    const i = this.lowerBound(key);
+    if (this.a[i] === key) this.a.splice(i, 1);
+  }
+  keysWithPrefix(prefix: string): string[] {
+    const from = this.lowerBound(prefix);
+    let end = Math.max(from, this.lowerBound(`${prefix}\uffff`));
+    while (end < this.a.length && (this.a[end] as string).startsWith(prefix)) end++;
+    return this.a.slice(from, end);
+  }
+}
+
+const indexRows: BenchRow[] = [];
+const fresh = () =>
+  SortedMap.fromSorted(
+    sortedBigKeys,
+    sortedBigKeys.map(() => undefined),
+  );
+{
+  const [kapi, base] = await bestOfAlternating(
+    5,
+    () => {
+      const m = fresh();
+      return timeOps(N, () => {
+        for (let i = 0; i < N; i++) m.set(newKeys[i] as string, undefined);
+      });
+    },
+    () => {
+      const a = new SplicedSortedArray(sortedBigKeys.slice());
+      return timeOps(N, () => {
+        for (let i = 0; i < N; i++) a.insert(newKeys[i] as string);
+      });
+    },
+  );
+  indexRows.push([`insert ${N} into ${BIG}`, kapi, base]);
+}
+{
+  const doomed = bigKeys.slice(0, N);
+  const [kapi, base] = await bestOfAlternating(
+    5,
+    () => {
+      const m = fresh();
+      return timeOps(N, () => {
+        for (let i = 0; i < N; i++) m.delete(doomed[i] as string);
+      });
+    },
+    () => {
+      const a = new SplicedSortedArray(sortedBigKeys.slice());
+      return timeOps(N, () => {
+        for (let i = 0; i < N; i++) a.remove(doomed[i] as string);
+      });
+    },
+  );
+  indexRows.push([`remove ${N} from ${BIG}`, kapi, base]);
+}
+{
+  const m = fresh();
+  const a = new SplicedSortedArray(sortedBigKeys.slice());
+  const LISTS = 20;
+  const [kapi, base] = await bestOfAlternating(
+    5,
+    () =>
+      timeOps(LISTS, () => {
+        for (let r = 0; r < LISTS; r++) if (m.keysWithPrefix(PREFIX).length !== BIG) throw new Error('short list');
+      }),
+    () =>
+      timeOps(LISTS, () => {
+        for (let r = 0; r < LISTS; r++) if (a.keysWithPrefix(PREFIX).length !== BIG) throw new Error('short list');
+      }),
+  );
+  indexRows.push([`keys of a ${BIG} prefix`, kapi, base]);
+}
+printTable({
+  title: `@kapi/storage SortedMap (chunked sorted list) vs one spliced sorted array, ops/s on ${BIG} random keys`,
+  notes: ['reference = the previous design, kept in this file: binary search + Array.prototype.splice per write'],
+  referenceName: 'spliced',
+  rows: indexRows,
+});

@@ -27,6 +27,7 @@ export {
   predicateMatches,
   type SelectionPredicate,
 } from './selection-predicate.ts';
+export { SortedMap } from './sorted-map.ts';
 export {
   isStorageError,
   MESSAGES,

@@ -2,7 +2,8 @@
  * The Cacher against the backend it fronts, in one run: LIST of 10,000 objects from the cache vs from the backend
  * (MemoryStorage, and a real etcd started for the run); one write delivered to 1,000 watchers (p50/p99 latency from
  * the write to each watcher holding the event's encoded bytes, and encodes per event) vs the same watchers on the
- * backend, each encoding for itself as a server would; memory per cached object vs its JSON size.
+ * backend, each encoding for itself as a server would; memory per cached object vs its JSON size; the cache's store
+ * taking watch events into a cache of 100,000 objects vs the splice-based sorted array it used before.
  * Run: `npm run bench` in packages/watchcache (node --expose-gc).
  */
 import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
@@ -12,6 +13,7 @@ import { startEtcd } from '@kapi/test-servers';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { benchWidget, bestOfAlternating, printTable, rateWithConcurrency, timeOps } from '../../../scripts/bench-kit.ts';
 import { Cacher, encodedEvent, onEncode } from '../src/index.ts';
+import { type StoreEntry, WatchCacheStore } from '../src/watch-cache-store.ts';
 
 const PREFIX = '/registry/widgets';
 const DIR = `${PREFIX}/default/`;
@@ -177,3 +179,155 @@ row('+ its JSON bytes, once served (memoized with the object)', bytesMemo);
 for (const c of [memCacher, measured, shared]) await c.close();
 await memory.close();
 await copying.close();
+
+// ---- the cache's store: watch events into a cache of 100,000 objects with random names ----
+
+/**
+ * REFERENCE ONLY, the previous design of WatchCacheStore's ordering: a Map, the namespace index, and one array of
+ * entries kept sorted by `splice` on every ADDED and DELETED (O(n) per event).
+ */
+class SplicedStore {
+  readonly byKey = new Map<string, StoreEntry>();
+  readonly byNamespace = new Map<string, Set<string>>();
+  sorted: StoreEntry[] = [];
+  replace(items: readonly { key: string; obj: KubeObject }[]): void {
+    for (const { key, obj } of items) this.#put({ key, obj, added: undefined });
+    this.sorted = [...this.byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+  set(key: string, obj: KubeObject): void {
+    const entry: StoreEntry = { key, obj, added: undefined };
+    const prev = this.byKey.get(key);
+    this.#put(entry);
+    const i = this.#search(key);
+    if (prev) this.sorted[i] = entry;
+    else this.sorted.splice(i, 0, entry);
+  }
+  delete(key: string): void {
+    const prev = this.byKey.get(key);
+    if (!prev) return;
+    this.byKey.delete(key);
+    this.byNamespace.get(prev.obj.metadata.namespace ?? '')?.delete(key);
+    this.sorted.splice(this.#search(key), 1);
+  }
+  range(prefix: string): StoreEntry[] {
+    const from = this.#search(prefix);
+    let end = Math.max(from, this.#search(`${prefix}\uffff`));
+    while (end < this.sorted.length && (this.sorted[end] as StoreEntry).key.startsWith(prefix)) end++;
+    return this.sorted.slice(from, end);
+  }
+  #put(e: StoreEntry): void {
+    this.byKey.set(e.key, e);
+    const ns = e.obj.metadata.namespace ?? '';
+    let keys = this.byNamespace.get(ns);
+    if (!keys) {
+      keys = new Set();
+      this.byNamespace.set(ns, keys);
+    }
+    keys.add(e.key);
+  }
+  #search(key: string): number {
+    const a = this.sorted;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((a[mid] as StoreEntry).key < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+{
+  const BIG = 100_000;
+  let seed = 42;
+  /** A seeded PRNG (Park–Miller), so every run caches the same random names. */
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
+  const taken = new Set<string>();
+  const randomKeys = (count: number) => {
+    const out: string[] = [];
+    while (out.length < count) {
+      const k = `${DIR}r-${Math.floor(random() * 36 ** 8).toString(36)}`;
+      if (!taken.has(k)) out.push(k);
+      taken.add(k);
+    }
+    return out;
+  };
+  const bigItems = randomKeys(BIG).map((key, i) => ({ key, obj: benchWidget(i) }));
+  const added = randomKeys(N).map((key, i) => ({ key, obj: benchWidget(BIG + i) }));
+  const storeRows: BenchRow[] = [];
+  const kapiStore = () => {
+    const st = new WatchCacheStore();
+    st.replace(bigItems);
+    return st;
+  };
+  const refStore = () => {
+    const st = new SplicedStore();
+    st.replace(bigItems);
+    return st;
+  };
+  storeRows.push([
+    `ADDED ${N} into ${BIG}`,
+    ...(await bestOfAlternating(
+      5,
+      async () => {
+        const st = kapiStore();
+        return timeOps(N, () => {
+          for (const { key, obj } of added) st.set(key, obj);
+        });
+      },
+      async () => {
+        const st = refStore();
+        return timeOps(N, () => {
+          for (const { key, obj } of added) st.set(key, obj);
+        });
+      },
+    )),
+  ]);
+  const doomed = bigItems.slice(0, N);
+  storeRows.push([
+    `DELETED ${N} from ${BIG}`,
+    ...(await bestOfAlternating(
+      5,
+      async () => {
+        const st = kapiStore();
+        return timeOps(N, () => {
+          for (const { key } of doomed) st.delete(key);
+        });
+      },
+      async () => {
+        const st = refStore();
+        return timeOps(N, () => {
+          for (const { key } of doomed) st.delete(key);
+        });
+      },
+    )),
+  ]);
+  const k = kapiStore();
+  const r = refStore();
+  const RANGES = 20;
+  storeRows.push([
+    `range of ${BIG} (list, initial events)`,
+    ...(await bestOfAlternating(
+      5,
+      async () =>
+        timeOps(RANGES, () => {
+          for (let i = 0; i < RANGES; i++) if (k.range(DIR).length !== BIG) throw new Error('short range');
+        }),
+      async () =>
+        timeOps(RANGES, () => {
+          for (let i = 0; i < RANGES; i++) if (r.range(DIR).length !== BIG) throw new Error('short range');
+        }),
+    )),
+  ]);
+  console.log('');
+  printTable({
+    title: `@kapi/watchcache WatchCacheStore (SortedMap) vs the spliced sorted array it replaced, ops/s, ${BIG} random names`,
+    notes: ['both keep a Map by key and the namespace index; reference = the previous design, kept in this file'],
+    referenceName: 'spliced',
+    rows: storeRows,
+  });
+}

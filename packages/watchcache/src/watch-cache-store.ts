@@ -1,4 +1,5 @@
 import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
+import { SortedMap } from '@kapi/storage';
 
 /** Computes an object's value for an index (e.g. spec.nodeName); it must equal what getAttrs gives for that field. */
 export type IndexFunc = (obj: KubeObject) => string | undefined;
@@ -24,7 +25,7 @@ export interface StoreEntry {
 export class WatchCacheStore {
   readonly #byKey = new Map<string, StoreEntry>();
   /** Entries sorted by key (UTF-16 order, as MemoryStorage sorts). */
-  #sorted: StoreEntry[] = [];
+  #sorted = new SortedMap<StoreEntry>();
   readonly #indexNames: string[];
   readonly #indexFuncs: IndexFunc[];
   readonly #indexes: Map<string, Set<string>>[];
@@ -60,13 +61,8 @@ export class WatchCacheStore {
     const entry = this.#entry(key, obj);
     const prev = this.#byKey.get(key);
     this.#byKey.set(key, entry);
-    const i = this.#search(key);
-    if (prev) {
-      this.#sorted[i] = entry;
-      this.#unindex(prev);
-    } else {
-      this.#sorted.splice(i, 0, entry);
-    }
+    this.#sorted.set(key, entry);
+    if (prev) this.#unindex(prev);
     this.#index(entry);
     return prev;
   }
@@ -76,7 +72,7 @@ export class WatchCacheStore {
     const prev = this.#byKey.get(key);
     if (!prev) return undefined;
     this.#byKey.delete(key);
-    this.#sorted.splice(this.#search(key), 1);
+    this.#sorted.delete(key);
     this.#unindex(prev);
     return prev;
   }
@@ -90,16 +86,16 @@ export class WatchCacheStore {
       this.#byKey.set(key, entry);
       this.#index(entry);
     }
-    this.#sorted = [...this.#byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const sorted = [...this.#byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.#sorted = SortedMap.fromSorted(
+      sorted.map((e) => e.key),
+      sorted,
+    );
   }
 
-  /** Entries whose keys start with `prefix`, in key order (a view: do not keep it across writes). */
+  /** Entries whose keys start with `prefix`, in key order (a fresh array, O(log n + k)). */
   range(prefix: string): StoreEntry[] {
-    const from = this.#search(prefix);
-    // Every key under `prefix` sorts below prefix + U+FFFF, except ones with a literal U+FFFF right after it.
-    let end = Math.max(from, this.#search(`${prefix}\uffff`));
-    while (end < this.#sorted.length && (this.#sorted[end] as StoreEntry).key.startsWith(prefix)) end++;
-    return this.#sorted.slice(from, end);
+    return this.#sorted.valuesWithPrefix(prefix);
   }
 
   /** Entries under `prefix` whose index `name` has `value`, in key order; undefined when there is no such index. */
@@ -114,25 +110,12 @@ export class WatchCacheStore {
   }
 
   /** Every entry, in key order. */
-  all(): readonly StoreEntry[] {
-    return this.#sorted;
+  all(): Iterable<StoreEntry> {
+    return this.#sorted.values();
   }
 
   #entry(key: string, obj: KubeObject): StoreEntry {
     return { key, obj, added: undefined };
-  }
-
-  /** Index of the first entry whose key is ≥ `key`. */
-  #search(key: string): number {
-    const a = this.#sorted;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((a[mid] as StoreEntry).key < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 
   // Objects are frozen, so an entry's index values are recomputed rather than stored with it.

@@ -1,4 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
+import { SortedMap } from '../sorted-map.ts';
 
 /** One write to a key: the object stored at `rev`, or a tombstone (null) for a delete. */
 export interface Version {
@@ -27,7 +28,8 @@ export class MvccStore {
   /** Revisions below this are gone (compact(R) keeps R readable). */
   compacted = 0;
   #versions = new Map<string, Version[]>();
-  #sorted: string[] = [];
+  /** Every key with retained history, in order (the values are unused: versions live in `#versions`). */
+  readonly #sorted = new SortedMap<undefined>();
   #log: Change[] = [];
   /** Keys holding more than their live version (old versions or a tombstone): what compaction must visit. */
   #dirty = new Set<string>();
@@ -68,7 +70,7 @@ export class MvccStore {
     if (!vs) {
       vs = [];
       this.#versions.set(key, vs);
-      this.#insertSorted(key);
+      this.#sorted.set(key, undefined);
     }
     const prev = vs[vs.length - 1]?.obj ?? null;
     vs.push({ rev, obj, at });
@@ -85,28 +87,9 @@ export class MvccStore {
     return this.rev + 1;
   }
 
-  /** Index in the sorted key list of the first key ≥ `key`. */
-  lowerBound(key: string): number {
-    const a = this.#sorted;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((a[mid] as string) < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** Keys (deleted ones still in history included) from `start` on while they begin with `prefix`, in order. */
   keysFrom(start: string, prefix: string): string[] {
-    const a = this.#sorted;
-    const from = this.lowerBound(start);
-    // Strings sort by UTF-16 code unit, so every key under `prefix` sorts below prefix + U+FFFF, except keys with a
-    // literal U+FFFF right after the prefix: the loop picks those up.
-    let end = Math.max(from, this.lowerBound(`${prefix}\uffff`));
-    while (end < a.length && (a[end] as string).startsWith(prefix)) end++;
-    return a.slice(from, end);
+    return this.#sorted.keysWithPrefix(prefix, start);
   }
 
   /** Changes with revision > `after`, in order. Caller checks `after` against `compacted`. */
@@ -142,7 +125,6 @@ export class MvccStore {
   compact(rev: number): void {
     if (rev <= this.compacted) return;
     this.compacted = rev;
-    let removedKeys = false;
     for (const key of this.#dirty) {
       const vs = this.#versions.get(key) as Version[];
       let keepFrom = 0;
@@ -157,20 +139,14 @@ export class MvccStore {
       if (kept.length === 0) {
         this.#versions.delete(key);
         this.#dirty.delete(key);
-        removedKeys = true;
+        this.#sorted.delete(key);
         continue;
       }
       if (kept !== vs) this.#versions.set(key, kept);
       if (kept.length === 1 && kept[0]?.obj !== null) this.#dirty.delete(key);
     }
-    if (removedKeys) this.#sorted = this.#sorted.filter((k) => this.#versions.has(k));
     let drop = 0;
     while (drop < this.#log.length && (this.#log[drop] as Change).rev < rev) drop++;
     if (drop > 0) this.#log = this.#log.slice(drop);
-  }
-
-  #insertSorted(key: string): void {
-    const i = this.lowerBound(key);
-    this.#sorted.splice(i, 0, key);
   }
 }
