@@ -1,4 +1,5 @@
-import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from './authorizer.ts';
+import type { UserInfo } from '@kapi/authn';
+import type { AuthorizationAttributes, AuthorizationResult, Authorizer, RulesResult } from './authorizer.ts';
 
 /** kube's reason from the AlwaysDeny authorizer. */
 export const EVERYTHING_IS_FORBIDDEN = 'Everything is forbidden.';
@@ -10,5 +11,10 @@ export const EVERYTHING_IS_FORBIDDEN = 'Everything is forbidden.';
 export class AlwaysDenyAuthorizer implements Authorizer {
   async authorize(_attrs: AuthorizationAttributes): Promise<AuthorizationResult> {
     return { decision: 'NoOpinion', reason: EVERYTHING_IS_FORBIDDEN };
+  }
+
+  /** As kube's alwaysDenyAuthorizer.RulesFor: no rules, complete. */
+  async rulesFor(_user: UserInfo, _namespace: string): Promise<RulesResult> {
+    return { resourceRules: [], nonResourceRules: [], incomplete: false };
   }
 }

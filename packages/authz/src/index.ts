@@ -1,5 +1,14 @@
 export { AlwaysAllowAuthorizer } from './always-allow.ts';
 export { AlwaysDenyAuthorizer, EVERYTHING_IS_FORBIDDEN } from './always-deny.ts';
-export type { AuthorizationAttributes, AuthorizationResult, Authorizer, Decision } from './authorizer.ts';
+export type {
+  AuthorizationAttributes,
+  AuthorizationResult,
+  Authorizer,
+  Decision,
+  NonResourceRule,
+  ResourceRule,
+  RulesResult,
+} from './authorizer.ts';
 export { forbiddenMessage } from './forbidden-message.ts';
+export { RULES_NOT_SUPPORTED, rulesOf } from './rules.ts';
 export { unionAuthorizer } from './union.ts';

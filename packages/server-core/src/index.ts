@@ -9,15 +9,20 @@ export {
   apiGroup,
   apiGroupList,
   apiResourceList,
+  apiResourceOfVirtual,
   apiResourcesOf,
   apiVersions,
+  type DiscoveryEntries,
   type DiscoverySource,
   definitionsOf,
   discoveryETag,
   RESOURCE_VERBS,
   resourceDiscoveryOf,
+  resourceDiscoveryOfVirtual,
   SCALE_KIND,
   SUBRESOURCE_VERBS,
+  type VirtualResourceInfo,
+  virtualResourcesOf,
 } from './discovery/documents.ts';
 export { aggregatedDiscoveryVersion, type DiscoveryHandlerOptions, discoveryHandler } from './discovery/handler.ts';
 export { storageVersionHash } from './discovery/storage-version-hash.ts';
@@ -119,7 +124,17 @@ export { type SwaggerDocument, swaggerDocument, toV2Schema } from './openapi/v2-
 export { encodeSwaggerProtobuf, OpenAPIV2Document } from './openapi/v2-protobuf.ts';
 export { DEFAULT_OPENAPI_INFO, groupVersionDocument, type OpenAPIInfo, type OpenAPIV3Document } from './openapi/v3-document.ts';
 export { type RequestInfo, RequestInfoError, RequestInfoResolver, type RequestInfoResolverOptions } from './request-info.ts';
+export { authReviewResources } from './reviews/auth-reviews.ts';
+export {
+  AUTHORIZATION_GROUP,
+  reviewAttributes,
+  selfSubjectAccessReviewResource,
+  validateSelfSubjectAccessReview,
+} from './reviews/self-subject-access-review.ts';
+export { AUTHENTICATION_GROUP, SELF_SUBJECT_REVIEW_VERSIONS, selfSubjectReviewResources } from './reviews/self-subject-review.ts';
+export { selfSubjectRulesReviewResource } from './reviews/self-subject-rules-review.ts';
 export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
+export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
 export { type KubeconfigOptions, kubeconfig, writeKubeconfig } from './serving/kubeconfig.ts';
 export { type SelfSignedOptions, type ServingCertificate, selfSignedServingCertificate } from './serving/self-signed.ts';
 export { type ServeOptions, type Serving, type ShutdownOptions, serve } from './serving/serve.ts';

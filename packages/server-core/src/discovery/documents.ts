@@ -16,8 +16,39 @@ import type {
 } from './types.ts';
 import { compareKubeAwareVersions } from './version-priority.ts';
 
-/** Where discovery reads the kinds from: a Scheme, or definitions in registration order. */
-export type DiscoverySource = Scheme | readonly ResourceDefinition[];
+/**
+ * A resource served without a ResourceDefinition (and so without a Store): what discovery says of one group-version of
+ * it. GenericAPIServer's VirtualResource is one.
+ */
+export interface VirtualResourceInfo {
+  readonly group: string;
+  readonly version: string;
+  /** The plural, as in the path. */
+  readonly resource: string;
+  readonly singularName: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** e.g. ['create']. */
+  readonly verbs: readonly string[];
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+}
+
+/** Definitions plus resources served without one (listed after the definitions' groups, sorted like them). */
+export interface DiscoveryEntries {
+  readonly definitions: readonly ResourceDefinition[];
+  readonly virtual: readonly VirtualResourceInfo[];
+}
+
+/** Where discovery reads the kinds from: a Scheme, definitions in registration order, or definitions plus virtual resources. */
+export type DiscoverySource = Scheme | readonly ResourceDefinition[] | DiscoveryEntries;
+
+const isEntries = (source: DiscoverySource): source is DiscoveryEntries => !(source instanceof Scheme) && !Array.isArray(source);
+
+/** The virtual resources of a source (none for a Scheme or a list of definitions). */
+export function virtualResourcesOf(source: DiscoverySource): readonly VirtualResourceInfo[] {
+  return isEntries(source) ? source.virtual : [];
+}
 
 /** The verbs of a resource kapi serves through its Store, sorted as kube lists them. */
 export const RESOURCE_VERBS: readonly string[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -30,7 +61,8 @@ export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' }
 
 /** The definitions of a source, in registration order. */
 export function definitionsOf(source: DiscoverySource): readonly ResourceDefinition[] {
-  return source instanceof Scheme ? source.definitions() : source;
+  if (isEntries(source)) return source.definitions;
+  return source instanceof Scheme ? source.definitions() : (source as readonly ResourceDefinition[]);
 }
 
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -56,6 +88,11 @@ function servedGroups(source: DiscoverySource): Map<string, string[]> {
       groups.set(def.group, set);
       set.add(v.name);
     }
+  for (const v of virtualResourcesOf(source)) {
+    const set = groups.get(v.group) ?? new Set<string>();
+    groups.set(v.group, set);
+    set.add(v.version);
+  }
   const out = new Map<string, string[]>();
   for (const name of [...groups.keys()].sort(byCodePoint)) {
     out.set(
@@ -153,8 +190,11 @@ export function apiResourceList(source: DiscoverySource, groupVersion: string): 
   const gv = splitGroupVersion(groupVersion);
   if (!gv) return undefined;
   const served = servedIn(source, gv.group, gv.version);
-  if (served.length === 0) return undefined;
-  const resources = served.flatMap(({ def }) => apiResourcesOf(def)).sort((a, b) => byCodePoint(a.name, b.name));
+  const virtual = virtualIn(source, gv.group, gv.version);
+  if (served.length === 0 && virtual.length === 0) return undefined;
+  const resources = [...served.flatMap(({ def }) => apiResourcesOf(def)), ...virtual.map(apiResourceOfVirtual)].sort((a, b) =>
+    byCodePoint(a.name, b.name),
+  );
   const head = gv.group === '' ? { kind: 'APIResourceList' as const } : { kind: 'APIResourceList' as const, apiVersion: 'v1' as const };
   return { ...head, groupVersion: groupVersionString(gv.group, gv.version), resources };
 }
@@ -185,6 +225,34 @@ export function resourceDiscoveryOf(def: ResourceDefinition, version: string): A
   return out;
 }
 
+/** A virtual resource's entry in an APIResourceList (no storageVersionHash: nothing is stored). */
+export function apiResourceOfVirtual(v: VirtualResourceInfo): APIResource {
+  const out: APIResource = { name: v.resource, singularName: v.singularName, namespaced: v.namespaced, kind: v.kind, verbs: [...v.verbs] };
+  if (v.shortNames?.length) out.shortNames = [...v.shortNames];
+  if (v.categories?.length) out.categories = [...v.categories];
+  return out;
+}
+
+/**
+ * A virtual resource's entry in aggregated discovery. Its responseKind has empty group and version, as kube-apiserver's
+ * built-in REST endpoints (which virtual resources stand for) list theirs.
+ */
+export function resourceDiscoveryOfVirtual(v: VirtualResourceInfo): APIResourceDiscovery {
+  const out: APIResourceDiscovery = {
+    resource: v.resource,
+    responseKind: { group: '', version: '', kind: v.kind },
+    scope: v.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: v.singularName,
+    verbs: [...v.verbs],
+  };
+  if (v.shortNames?.length) out.shortNames = [...v.shortNames];
+  if (v.categories?.length) out.categories = [...v.categories];
+  return out;
+}
+
+const virtualIn = (source: DiscoverySource, group: string, version: string): VirtualResourceInfo[] =>
+  virtualResourcesOf(source).filter((v) => v.group === group && v.version === version);
+
 export interface AggregatedDiscoveryOptions {
   /** true: the core group only (GET /api); false: the named groups (GET /apis). */
   legacy: boolean;
@@ -203,9 +271,10 @@ export function aggregatedDiscovery(source: DiscoverySource, options: Aggregated
       metadata: name === '' ? { creationTimestamp: null } : { name, creationTimestamp: null },
       versions: versions.map((version) => ({
         version,
-        resources: servedIn(source, name, version)
-          .map(({ def }) => resourceDiscoveryOf(def, version))
-          .sort((a, b) => byCodePoint(a.resource, b.resource)),
+        resources: [
+          ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version)),
+          ...virtualIn(source, name, version).map(resourceDiscoveryOfVirtual),
+        ].sort((a, b) => byCodePoint(a.resource, b.resource)),
         freshness: 'Current' as const,
       })),
     });

@@ -13,9 +13,11 @@ import {
 import type { Storage } from '@kapi/storage';
 import { Cacher } from '@kapi/watchcache';
 import { recordAuditObjects } from '../audit/context.ts';
+import type { DiscoverySource } from '../discovery/documents.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
 import { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from '../endpoints/resource-handler.ts';
 import { pathNotFound } from '../endpoints/response.ts';
+import { handleVirtual } from '../endpoints/virtual-handler.ts';
 import { type AuditOptions, withAudit } from '../filters/audit.ts';
 import { type AuthenticationOptions, withAuthentication } from '../filters/authentication.ts';
 import { withAuthorization } from '../filters/authorization.ts';
@@ -35,7 +37,9 @@ import { APIServerMetrics } from '../metrics/apiserver-metrics.ts';
 import { metricsHandler } from '../metrics/metrics-handler.ts';
 import { withMetrics } from '../metrics/with-metrics.ts';
 import { openAPIHandler } from '../openapi/handler.ts';
+import { authReviewResources } from '../reviews/auth-reviews.ts';
 import { type VersionOptions, versionHandler } from '../version/version.ts';
+import type { VirtualResource } from './virtual-resource.ts';
 
 export interface GenericAPIServerOptions {
   /** The backend every resource is stored in. */
@@ -80,6 +84,13 @@ export interface GenericAPIServerOptions {
   healthChecks?: readonly HealthCheck[];
   /** Namespaces created at start when Namespace is served. Default default, kube-system, kube-public, kube-node-lease. */
   defaultNamespaces?: readonly string[];
+  /** Resources served by code rather than a Store (routed and discovered like the others); see VirtualResource. */
+  virtualResources?: readonly VirtualResource[];
+  /**
+   * Serve SelfSubjectReview, SelfSubjectAccessReview and SelfSubjectRulesReview (kubectl auth whoami / can-i), answered
+   * with `authorizer`, as kube-apiserver always does. Default true. A server's own shadow its delegate's.
+   */
+  authReviews?: boolean;
 }
 
 export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
@@ -118,6 +129,9 @@ export class GenericAPIServer {
   #router: Handler | undefined;
   #handlerOptions: ResourceHandlerOptions | undefined;
   readonly #postStartDone = new Set<string>();
+  readonly #virtual = new Map<string, VirtualResource>();
+  #mergedVirtual: { generation: number; list: readonly VirtualResource[] } | undefined;
+  #discoverySource: { generation: number; source: DiscoverySource } | undefined;
 
   constructor(options: GenericAPIServerOptions) {
     this.#options = options;
@@ -153,6 +167,47 @@ export class GenericAPIServer {
       const controller = this.#namespaceController;
       this.addPostStartHook('start-namespace-controller', () => controller.start());
     }
+    const virtual = [
+      ...(options.authReviews !== false
+        ? authReviewResources({ ...(options.authorizer ? { authorizer: options.authorizer } : {}), clock: this.#clock })
+        : []),
+      ...(options.virtualResources ?? []),
+    ];
+    for (const v of virtual) {
+      const key = `${v.group}/${v.version}/${v.resource}`;
+      if (this.#endpoints.has(key) || this.#virtual.has(key))
+        throw new Error(`resource ${v.resource} in ${v.group || 'core'}/${v.version} is installed twice`);
+      this.#virtual.set(key, v);
+    }
+    if (virtual.length) this.#generation++;
+  }
+
+  /** The virtual resources of this server and its delegates. */
+  virtualResources(): readonly VirtualResource[] {
+    const own = [...this.#virtual.values()];
+    const delegate = this.#options.delegate;
+    if (!delegate) return own;
+    const gen = this.generation();
+    if (this.#mergedVirtual?.generation !== gen) {
+      // This server's own shadow its delegate's of the same group/version/resource (it routes them first).
+      const key = (v: VirtualResource): string => `${v.group}/${v.version}/${v.resource}`;
+      const mine = new Set(own.map(key));
+      this.#mergedVirtual = { generation: gen, list: [...own, ...delegate.virtualResources().filter((v) => !mine.has(key(v)))] };
+    }
+    return this.#mergedVirtual.list;
+  }
+
+  /** What discovery lists: the definitions alone while nothing is virtual (the documents of before), else both. */
+  #discovery(): DiscoverySource {
+    const gen = this.generation();
+    if (this.#discoverySource?.generation !== gen) {
+      const virtual = this.virtualResources();
+      this.#discoverySource = {
+        generation: gen,
+        source: virtual.length ? { definitions: this.definitions(), virtual } : this.definitions(),
+      };
+    }
+    return this.#discoverySource.source;
   }
 
   /** apiserver_storage_objects: the object count of every cached resource (kube reads its storage's estimate). */
@@ -326,7 +381,7 @@ export class GenericAPIServer {
       metricsHandler(this.metrics),
       openAPIHandler(() => this.definitions(), { generation: () => this.generation() }),
       discoveryHandler(
-        () => this.definitions(),
+        () => this.#discovery(),
         () => this.generation(),
       ),
     ];
@@ -353,7 +408,13 @@ export class GenericAPIServer {
 
   async #serveResource(ctx: RequestContext): Promise<void> {
     const info = ctx.requestInfo;
-    const endpoint = info?.isResourceRequest ? this.#endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`) : undefined;
+    const key = info?.isResourceRequest ? `${info.apiGroup}/${info.apiVersion}/${info.resource}` : undefined;
+    const endpoint = key === undefined ? undefined : this.#endpoints.get(key);
+    const virtual = key === undefined || endpoint ? undefined : this.#virtual.get(key);
+    if (info && virtual) {
+      this.#handlerOptions ??= this.#buildHandlerOptions();
+      return handleVirtual(ctx, virtual, info, this.#handlerOptions);
+    }
     if (!info || !endpoint) {
       if (this.#options.delegate) return this.#options.delegate.router(ctx);
       throw pathNotFound();

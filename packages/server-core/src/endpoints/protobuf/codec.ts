@@ -290,6 +290,108 @@ const scale: KindCodec = {
   fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
 };
 
+// The review kinds kubectl auth sends (whoami, can-i). Their bodies carry no times besides metadata's.
+
+/** ResourceAttributes' fieldSelector / labelSelector: rawSelector and requirements, all omitempty. */
+function selectorAttributesToJson(v: unknown): Json {
+  const w = asObject(v);
+  const out: Json = {};
+  putString(out, 'rawSelector', w.rawSelector);
+  putList(out, 'requirements', w.requirements, (r) => {
+    // key and operator have no omitempty in Go.
+    const req: Json = { key: r.key ?? '', operator: r.operator ?? '' };
+    putList(req, 'values', r.values);
+    return req;
+  });
+  return out;
+}
+
+const selfSubjectReview: KindCodec = {
+  message: 'SelfSubjectReview',
+  toJson(w) {
+    const u = asObject(asObject(w.status).userInfo);
+    const userInfo: Json = {};
+    putString(userInfo, 'username', u.username);
+    putString(userInfo, 'uid', u.uid);
+    putList(userInfo, 'groups', u.groups);
+    if (isObject(u.extra) && Object.keys(u.extra).length > 0)
+      userInfo.extra = Object.fromEntries(Object.entries(u.extra).map(([k, e]) => [k, asObject(e).items ?? []]));
+    return { metadata: objectMetaToJson(w.metadata), status: { userInfo } };
+  },
+  fromJson(o) {
+    const u = asObject(asObject(o.status).userInfo);
+    const extra = isObject(u.extra) ? Object.fromEntries(Object.entries(u.extra).map(([k, items]) => [k, { items }])) : undefined;
+    return { ...o, metadata: objectMetaFromJson(o.metadata), status: { userInfo: { ...u, extra } } };
+  },
+};
+
+const selfSubjectAccessReview: KindCodec = {
+  message: 'SelfSubjectAccessReview',
+  toJson(w) {
+    const sp = asObject(w.spec);
+    const spec: Json = {};
+    if (isObject(sp.resourceAttributes)) {
+      const r = sp.resourceAttributes;
+      const ra: Json = {};
+      for (const key of ['namespace', 'verb', 'group', 'version', 'resource', 'subresource', 'name']) putString(ra, key, r[key]);
+      if (isObject(r.fieldSelector)) ra.fieldSelector = selectorAttributesToJson(r.fieldSelector);
+      if (isObject(r.labelSelector)) ra.labelSelector = selectorAttributesToJson(r.labelSelector);
+      spec.resourceAttributes = ra;
+    }
+    if (isObject(sp.nonResourceAttributes)) {
+      const nra: Json = {};
+      putString(nra, 'path', sp.nonResourceAttributes.path);
+      putString(nra, 'verb', sp.nonResourceAttributes.verb);
+      spec.nonResourceAttributes = nra;
+    }
+    const st = asObject(w.status);
+    // allowed has no omitempty in Go.
+    const status: Json = { allowed: st.allowed === true };
+    if (st.denied === true) status.denied = true;
+    putString(status, 'reason', st.reason);
+    putString(status, 'evaluationError', st.evaluationError);
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
+};
+
+const selfSubjectRulesReview: KindCodec = {
+  message: 'SelfSubjectRulesReview',
+  toJson(w) {
+    const spec: Json = {};
+    putString(spec, 'namespace', asObject(w.spec).namespace);
+    const st = asObject(w.status);
+    const rules = (v: unknown, each: (r: Json) => Json): Json[] => (Array.isArray(v) ? v.map((r) => each(asObject(r))) : []);
+    // resourceRules, nonResourceRules and incomplete have no omitempty in Go; verbs neither.
+    const status: Json = {
+      resourceRules: rules(st.resourceRules, (r) => {
+        const out: Json = { verbs: r.verbs ?? [] };
+        putList(out, 'apiGroups', r.apiGroups);
+        putList(out, 'resources', r.resources);
+        putList(out, 'resourceNames', r.resourceNames);
+        return out;
+      }),
+      nonResourceRules: rules(st.nonResourceRules, (r) => {
+        const out: Json = { verbs: r.verbs ?? [] };
+        putList(out, 'nonResourceURLs', r.nonResourceURLs);
+        return out;
+      }),
+      incomplete: st.incomplete === true,
+    };
+    putString(status, 'evaluationError', st.evaluationError);
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
+};
+
+const REVIEWS = new Map<string, KindCodec>([
+  ['authentication.k8s.io/v1/SelfSubjectReview', selfSubjectReview],
+  ['authentication.k8s.io/v1beta1/SelfSubjectReview', selfSubjectReview],
+  ['authentication.k8s.io/v1alpha1/SelfSubjectReview', selfSubjectReview],
+  ['authorization.k8s.io/v1/SelfSubjectAccessReview', selfSubjectAccessReview],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', selfSubjectRulesReview],
+]);
+
 const CORE_V1 = new Map<string, KindCodec>([
   ['ConfigMap', configMap],
   ['Secret', secret],
@@ -302,7 +404,7 @@ function codecFor(apiVersion: string, kind: string): KindCodec | undefined {
   if (kind === 'DeleteOptions') return deleteOptions;
   if (apiVersion === 'v1') return CORE_V1.get(kind);
   if (apiVersion === 'autoscaling/v1' && kind === 'Scale') return scale;
-  return undefined;
+  return REVIEWS.get(`${apiVersion}/${kind}`);
 }
 
 /** Whether {@link decodeKubernetesProtobuf} / {@link encodeKubernetesProtobuf} handle this apiVersion and kind. */
@@ -334,7 +436,9 @@ export interface KubernetesProtobufDefaults {
  * Decodes a Kubernetes protobuf body (`k8s\0` + runtime.Unknown{typeMeta, raw}) into the object its JSON encoding is:
  * `{apiVersion, kind, metadata, ...}` with `omitempty` fields dropped as Go drops them, bytes as base64, times as
  * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace and Event,
- * autoscaling/v1 Scale, and DeleteOptions in any version (it has no metadata; the result carries none).
+ * autoscaling/v1 Scale, DeleteOptions in any version (it has no metadata; the result carries none), and the review kinds
+ * of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1 SelfSubjectAccessReview and
+ * SelfSubjectRulesReview).
  * managedFields are decoded too. Fields outside the modelled subset are skipped, as protobuf skips unknown fields.
  *
  * @throws StatusError 400 for a body without the magic, malformed protobuf or a missing kind/apiVersion;

@@ -5,7 +5,9 @@ import protobuf from 'protobufjs';
  * - k8s.io/apimachinery/pkg/runtime/generated.proto (TypeMeta, Unknown: the envelope after the `k8s\0` magic),
  * - k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (ObjectMeta and friends, Time, MicroTime, DeleteOptions),
  * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event),
- * - k8s.io/api/autoscaling/v1/generated.proto (Scale).
+ * - k8s.io/api/autoscaling/v1/generated.proto (Scale),
+ * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview; v1beta1 and v1alpha1 have the same numbers),
+ * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview).
  *
  * Message names are unqualified in one package (the wire format carries numbers, not names). Fields the upstream
  * schema retired (ObjectMeta.clusterName = 15, ManagedFieldsEntry.fields = 5, EventSeries.state = 3) are left out, so
@@ -75,6 +77,39 @@ message Event {
 message ScaleSpec { optional int32 replicas = 1; }
 message ScaleStatus { optional int32 replicas = 1; optional string selector = 2; }
 message Scale { optional ObjectMeta metadata = 1; optional ScaleSpec spec = 2; optional ScaleStatus status = 3; }
+
+// authentication/v1
+message ExtraValue { repeated string items = 1; }
+message UserInfo { optional string username = 1; optional string uid = 2; repeated string groups = 3; map<string, ExtraValue> extra = 4; }
+message SelfSubjectReviewStatus { optional UserInfo userInfo = 1; }
+message SelfSubjectReview { optional ObjectMeta metadata = 1; optional SelfSubjectReviewStatus status = 2; }
+
+// authorization/v1
+message FieldSelectorRequirement { optional string key = 1; optional string operator = 2; repeated string values = 3; }
+message FieldSelectorAttributes { optional string rawSelector = 1; repeated FieldSelectorRequirement requirements = 2; }
+message LabelSelectorRequirement { optional string key = 1; optional string operator = 2; repeated string values = 3; }
+message LabelSelectorAttributes { optional string rawSelector = 1; repeated LabelSelectorRequirement requirements = 2; }
+message ResourceAttributes {
+  optional string namespace = 1; optional string verb = 2; optional string group = 3; optional string version = 4;
+  optional string resource = 5; optional string subresource = 6; optional string name = 7;
+  optional FieldSelectorAttributes fieldSelector = 8; optional LabelSelectorAttributes labelSelector = 9;
+}
+message NonResourceAttributes { optional string path = 1; optional string verb = 2; }
+message SelfSubjectAccessReviewSpec { optional ResourceAttributes resourceAttributes = 1; optional NonResourceAttributes nonResourceAttributes = 2; }
+message SubjectAccessReviewStatus { optional bool allowed = 1; optional string reason = 2; optional string evaluationError = 3; optional bool denied = 4; }
+message SelfSubjectAccessReview {
+  optional ObjectMeta metadata = 1; optional SelfSubjectAccessReviewSpec spec = 2; optional SubjectAccessReviewStatus status = 3;
+}
+message ResourceRule { repeated string verbs = 1; repeated string apiGroups = 2; repeated string resources = 3; repeated string resourceNames = 4; }
+message NonResourceRule { repeated string verbs = 1; repeated string nonResourceURLs = 2; }
+message SubjectRulesReviewStatus {
+  repeated ResourceRule resourceRules = 1; repeated NonResourceRule nonResourceRules = 2; optional bool incomplete = 3;
+  optional string evaluationError = 4;
+}
+message SelfSubjectRulesReviewSpec { optional string namespace = 1; }
+message SelfSubjectRulesReview {
+  optional ObjectMeta metadata = 1; optional SelfSubjectRulesReviewSpec spec = 2; optional SubjectRulesReviewStatus status = 3;
+}
 `;
 
 const root = protobuf.parse(KUBERNETES_PROTO, { keepCase: true }).root;

@@ -1,0 +1,87 @@
+import type { AdmissionAttributes } from '@kapi/admission';
+import { formatGroupVersion, type KubeObject, newBadRequest, newUnsupportedMediaType } from '@kapi/apimachinery';
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
+import { parse as parseYAML } from 'yaml';
+import { readRequestBody } from '../filters/body-limit.ts';
+import type { RequestContext } from '../filters/context.ts';
+import type { RequestInfo } from '../request-info.ts';
+import type { VirtualResource } from '../server/virtual-resource.ts';
+import { bodyTypeOf, contentTypeOf, negotiateOutput } from './negotiation.ts';
+import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
+import { writeOptionsOf } from './request-options.ts';
+import type { ResourceHandlerOptions } from './resource-handler.ts';
+import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
+
+const ANONYMOUS: UserInfo = { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Serves one request routed to a virtual resource: POST to the collection goes to its `create` (decode, admission,
+ * 201 with the returned object in the negotiated JSON or YAML), anything else to its `handle`, or 405/404 without one.
+ */
+export async function handleVirtual(
+  ctx: RequestContext,
+  resource: VirtualResource,
+  info: RequestInfo,
+  options: Pick<ResourceHandlerOptions, 'admission' | 'onObjects'>,
+): Promise<void> {
+  if (info.verb === 'create' && info.subresource === '' && !info.name && resource.create) {
+    const w = writeOptionsOf(ctx.url.searchParams, 'CreateOptions');
+    const out = negotiateOutput(ctx.req.headers.accept);
+    const body = await readBody(ctx, resource);
+    options.onObjects?.(ctx, { requestObject: body });
+    const user = ctx.user ?? ANONYMOUS;
+    if (options.admission) {
+      const attrs: AdmissionAttributes = {
+        operation: 'CREATE',
+        kind: { group: resource.group, version: resource.version, kind: resource.kind },
+        resource: { group: resource.group, version: resource.version, resource: resource.resource },
+        subresource: '',
+        namespace: info.namespace,
+        name: body.metadata?.name ?? '',
+        object: body,
+        oldObject: null,
+        dryRun: w.dryRun,
+        userInfo: user,
+      };
+      await options.admission.admit(attrs);
+      await options.admission.validate(attrs);
+    }
+    const result = await resource.create(body, { ctx, info, user, dryRun: w.dryRun });
+    options.onObjects?.(ctx, { responseObject: result });
+    return writeObject(ctx, 201, result, out.mediaType);
+  }
+  if (resource.handle) return resource.handle(ctx, info);
+  // kube's router has no route for a name under a create-only resource (404), nor for other methods on it (405).
+  if (info.name) throw pathNotFound();
+  throw methodNotAllowed();
+}
+
+/** The request body as an object of this resource's group-version and kind (both defaulted when left out). */
+async function readBody(ctx: RequestContext, resource: VirtualResource): Promise<KubeObject> {
+  const expected = formatGroupVersion({ group: resource.group, version: resource.version });
+  const cannot = `${resource.kind} in version ${JSON.stringify(resource.version)} cannot be handled as a ${resource.kind}`;
+  const mediaType = contentTypeOf(ctx.req.headers['content-type']);
+  const raw = await readRequestBody(ctx);
+  let value: unknown;
+  if (mediaType === KUBERNETES_PROTOBUF) value = decodeKubernetesProtobuf(raw, { apiVersion: expected, kind: resource.kind });
+  else {
+    const type = mediaType === '' ? 'json' : bodyTypeOf(mediaType);
+    if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', KUBERNETES_PROTOBUF]);
+    const text = Buffer.from(raw).toString('utf8');
+    try {
+      value = type === 'json' ? JSON.parse(text) : parseYAML(text);
+    } catch (err) {
+      throw newBadRequest(`${cannot}: ${(err as Error).message}`);
+    }
+  }
+  if (!isRecord(value) || (value.metadata !== undefined && value.metadata !== null && !isRecord(value.metadata)))
+    throw newBadRequest(`${cannot}: the body must be a JSON object`);
+  const { apiVersion, kind } = value;
+  if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expected)
+    throw newBadRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${expected})`);
+  if (kind !== undefined && kind !== '' && kind !== resource.kind)
+    throw newBadRequest(`${cannot}: the object provided is unrecognized (must be of type ${resource.kind})`);
+  return { ...value, apiVersion: expected, kind: resource.kind, metadata: isRecord(value.metadata) ? value.metadata : {} } as KubeObject;
+}
