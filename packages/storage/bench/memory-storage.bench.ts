@@ -8,6 +8,7 @@ import type { KubeObject } from '@kapi/apimachinery';
 import { MemoryStorage, SortedMap } from '@kapi/storage';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { benchWidget, bestOfAlternating, printTable, timeOps } from '../../../scripts/bench-kit.ts';
+import { seededRandom as rng } from '../../../scripts/seeded-random.ts';
 
 const PREFIX = '/registry/widgets/default/';
 const N = 10_000;
@@ -17,17 +18,6 @@ const WATCH_WRITES = 200;
 const objs = Array.from({ length: N }, (_, i) => benchWidget(i));
 const keys = objs.map((o) => PREFIX + o.metadata.name);
 
-/** A seeded PRNG (mulberry32), so every run stores the same random names. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = rng(42);
 /** `count` distinct keys under PREFIX with random names (like generateName's), none equal to a `keys` one. */
 function randomKeys(count: number, taken: Set<string>): string[] {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as rng } from '../../../scripts/seeded-random.ts';
 import { SortedMap } from './sorted-map.ts';
-
-/** mulberry32: a small seeded PRNG, so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The model: one sorted array of [key, value], spliced as the stores used to. */
 class Model {

@@ -3,6 +3,7 @@ import { MemoryStorage, type Storage } from '@kapi/storage';
 import { Cacher } from '@kapi/watchcache';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { seededRandom as prng } from '../../../../scripts/seeded-random.ts';
 import { defineResource } from '../define-resource.ts';
 import { Store } from './store.ts';
 
@@ -37,18 +38,6 @@ interface Modelled {
   replicas: number;
   status: number | undefined;
   rv: string;
-}
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function code(p: Promise<unknown>): Promise<number> {
