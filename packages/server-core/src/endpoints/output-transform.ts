@@ -1,0 +1,57 @@
+import { type Clock, type KubeObject, newBadRequest, type ObjectList } from '@kapi/apimachinery';
+import { convertObject, parseIncludeObject, type ResourceDefinition, toTable } from '@kapi/registry';
+import type { RequestContext } from '../filters/context.ts';
+import type { RequestInfo } from '../request-info.ts';
+import type { NegotiatedOutput } from './negotiation.ts';
+
+/** What a negotiated response target makes of a stored object or list: itself, a Table, or partial metadata. */
+
+/**
+ * The version the Store answers in: the request's, except for Tables, whose cells read the printer columns' fields
+ * of the stored (storage version) object; transform converts their rows' objects to the request's version.
+ */
+export function storeVersion(info: RequestInfo, out: NegotiatedOutput): { version?: string } {
+  return out.target === 'Table' ? {} : { version: info.apiVersion };
+}
+
+/** The response body for a negotiated target: the object, a Table, or partial metadata. */
+export function transform(
+  def: ResourceDefinition,
+  value: KubeObject | ObjectList,
+  out: NegotiatedOutput,
+  ctx: RequestContext,
+  clock: Clock,
+  noHeaders = false,
+  version?: string,
+): unknown {
+  switch (out.target) {
+    case 'object':
+      return value;
+    case 'Table': {
+      const include = parseIncludeObject(ctx.url.searchParams.get('includeObject') ?? undefined);
+      if ('message' in include) throw newBadRequest(include.message);
+      // A Table is built from stored objects (see storeVersion); includeObject=Object rows carry the request's version.
+      const rowObject =
+        version !== undefined && version !== def.storageVersion.name ? (o: KubeObject) => convertObject(def, o, version) : undefined;
+      const table = toTable(def, value, { includeObject: include.policy, noHeaders, clock, ...(rowObject ? { rowObject } : {}) });
+      // kube answers in the meta.k8s.io version asked for (kubectl ≤ 1.14 asked for v1beta1).
+      return out.metaVersion === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table;
+    }
+    case 'PartialObjectMetadata':
+      return partial(value as KubeObject, `meta.k8s.io/${out.metaVersion ?? 'v1'}`);
+    case 'PartialObjectMetadataList': {
+      const list = value as ObjectList;
+      const apiVersion = `meta.k8s.io/${out.metaVersion ?? 'v1'}`;
+      return {
+        apiVersion,
+        kind: 'PartialObjectMetadataList',
+        metadata: list.metadata,
+        items: list.items.map((o) => partial(o, apiVersion)),
+      };
+    }
+  }
+}
+
+function partial(obj: KubeObject, apiVersion: string): KubeObject {
+  return { apiVersion, kind: 'PartialObjectMetadata', metadata: obj.metadata };
+}

@@ -1,0 +1,82 @@
+import type { AdmissionAttributes, Operation } from '@kapi/admission';
+import type { KubeObject } from '@kapi/apimachinery';
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
+import type { ResourceDefinition, StoreDeleteOptions, WriteAdmission } from '@kapi/registry';
+import type { RequestContext } from '../filters/context.ts';
+import type { RequestInfo } from '../request-info.ts';
+import type { ResourceHandlerOptions } from './resource-handler.ts';
+
+/** Admission attributes of a REST request, and the hooks the Store runs them through. */
+
+const ANONYMOUS: UserInfo = { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] };
+
+function userOf(ctx: RequestContext): UserInfo {
+  return ctx.user ?? ANONYMOUS;
+}
+
+function attributes(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  operation: Operation,
+  dryRun: boolean,
+  object: KubeObject | null,
+  oldObject: KubeObject | null,
+): AdmissionAttributes {
+  return {
+    operation,
+    kind: { group: def.group, version: info.apiVersion, kind: def.kind },
+    resource: { group: def.group, version: info.apiVersion, resource: def.plural },
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: object?.metadata.name ?? oldObject?.metadata.name ?? info.name,
+    object,
+    oldObject,
+    dryRun,
+    userInfo: userOf(ctx),
+  };
+}
+
+/** Runs one admission phase (mutating `admit` or `validate`) with the attributes of this request. */
+export async function runAdmission(
+  phase: 'admit' | 'validate',
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  op: Operation,
+  dryRun: boolean,
+  obj: KubeObject | null,
+  old: KubeObject | null,
+  options: ResourceHandlerOptions,
+): Promise<void> {
+  if (options.admission) await options.admission[phase](attributes(ctx, def, info, op, dryRun, obj, old));
+}
+
+/** Mutating admission of a DELETE (no objects, as kube passes), and the validating hook the Store runs on each object. */
+export async function admitDeletion(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  del: StoreDeleteOptions,
+  options: ResourceHandlerOptions,
+): Promise<StoreDeleteOptions> {
+  if (!options.admission) return del;
+  const dryRun = del.dryRun ?? false;
+  await runAdmission('admit', ctx, def, info, 'DELETE', dryRun, null, null, options);
+  return { ...del, validateDeletion: (current) => runAdmission('validate', ctx, def, info, 'DELETE', dryRun, null, current, options) };
+}
+
+/** The Store's admission hooks for one write: CREATE when there is no stored object, UPDATE otherwise. */
+export function writeAdmission(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  dryRun: boolean,
+  options: ResourceHandlerOptions,
+): WriteAdmission | undefined {
+  if (!options.admission) return undefined;
+  return {
+    mutate: (obj, old) => runAdmission('admit', ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+    validate: (obj, old) => runAdmission('validate', ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+  };
+}
