@@ -1,4 +1,5 @@
 export { deepFreeze, jsonEqual, sameStoredObject } from './deep-equal.ts';
+export { Fifo } from './fifo.ts';
 export type {
   Compactable,
   CreateOptions,

@@ -1,4 +1,5 @@
 import type { Status, WatchEvent } from '@kapi/apimachinery';
+import { Fifo } from './fifo.ts';
 import type { Watch } from './interfaces.ts';
 
 export interface WatchQueueOptions {
@@ -17,8 +18,7 @@ export interface WatchQueueOptions {
  * nothing more is delivered. One consumer at a time.
  */
 export class WatchQueue implements Watch {
-  #events: WatchEvent[] = [];
-  #head = 0;
+  readonly #events = new Fifo<WatchEvent>();
   #waiter: ((r: IteratorResult<WatchEvent>) => void) | undefined;
   #ended = false;
   #closed = false;
@@ -44,7 +44,7 @@ export class WatchQueue implements Watch {
 
   /** Events waiting to be read. */
   get queued(): number {
-    return this.#events.length - this.#head;
+    return this.#events.length;
   }
 
   /** Delivers an event; returns false if the watch has ended. */
@@ -81,8 +81,7 @@ export class WatchQueue implements Watch {
 
   /** Ends the watch now, dropping anything queued. */
   stop(): void {
-    this.#events = [];
-    this.#head = 0;
+    this.#events.clear();
     this.#ended = true;
     this.#release();
     this.#finish();
@@ -104,15 +103,8 @@ export class WatchQueue implements Watch {
   }
 
   next(): Promise<IteratorResult<WatchEvent>> {
-    if (this.#head < this.#events.length) {
-      const value = this.#events[this.#head] as WatchEvent;
-      this.#events[this.#head++] = undefined as unknown as WatchEvent;
-      if (this.#head > 1024 && this.#head * 2 > this.#events.length) {
-        this.#events = this.#events.slice(this.#head);
-        this.#head = 0;
-      }
-      return Promise.resolve({ value, done: false });
-    }
+    const value = this.#events.shift();
+    if (value) return Promise.resolve({ value, done: false });
     if (this.#ended) return Promise.resolve({ value: undefined, done: true });
     if (this.#waiter) return Promise.reject(new Error('WatchQueue: concurrent next() calls'));
     return new Promise((resolve) => {

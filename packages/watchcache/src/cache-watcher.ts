@@ -1,5 +1,5 @@
 import type { Status, WatchEvent } from '@kapi/apimachinery';
-import type { Watch } from '@kapi/storage';
+import { Fifo, type Watch } from '@kapi/storage';
 import type { Matcher } from './object-matcher.ts';
 
 /** Watchers whose buffers filled up during one dispatch: they share one slice of the time budget. */
@@ -49,10 +49,8 @@ export class CacheWatcher implements Watch {
   readonly #signal: AbortSignal | undefined;
   readonly #onClose: (w: CacheWatcher) => void;
   readonly #onUnblocked: (w: CacheWatcher, group: BlockedGroup) => void;
-  #initial: WatchEvent[] = [];
-  #initialHead = 0;
-  #buf: WatchEvent[] = [];
-  #head = 0;
+  readonly #initial = new Fifo<WatchEvent>();
+  readonly #buf = new Fifo<WatchEvent>();
   #overflow: WatchEvent[] = [];
   #group: BlockedGroup | undefined;
   #waiter: ((r: IteratorResult<WatchEvent>) => void) | undefined;
@@ -90,7 +88,7 @@ export class CacheWatcher implements Watch {
 
   /** Live events waiting to be read. */
   get buffered(): number {
-    return this.#buf.length - this.#head;
+    return this.#buf.length;
   }
 
   /** Whether a change to `key` is in this watcher's range. */
@@ -170,10 +168,8 @@ export class CacheWatcher implements Watch {
 
   /** Ends the watch now, dropping anything queued. */
   stop(): void {
-    this.#initial = [];
-    this.#initialHead = 0;
-    this.#buf = [];
-    this.#head = 0;
+    this.#initial.clear();
+    this.#buf.clear();
     this.#overflow = [];
     this.#ended = true;
     this.#release();
@@ -181,22 +177,10 @@ export class CacheWatcher implements Watch {
   }
 
   next(): Promise<IteratorResult<WatchEvent>> {
-    let value: WatchEvent | undefined;
-    if (this.#initialHead < this.#initial.length) {
-      value = this.#initial[this.#initialHead] as WatchEvent;
-      this.#initial[this.#initialHead++] = undefined as unknown as WatchEvent;
-      if (this.#initialHead === this.#initial.length) {
-        this.#initial = [];
-        this.#initialHead = 0;
-      }
-    } else if (this.#head < this.#buf.length) {
-      value = this.#buf[this.#head] as WatchEvent;
-      this.#buf[this.#head++] = undefined as unknown as WatchEvent;
-      if (this.#head > 1024 && this.#head * 2 > this.#buf.length) {
-        this.#buf = this.#buf.slice(this.#head);
-        this.#head = 0;
-      }
-      this.#refill();
+    let value = this.#initial.shift();
+    if (!value) {
+      value = this.#buf.shift();
+      if (value) this.#refill();
     }
     if (value) {
       if (this.#ended && this.#queued() === 0) this.#finish();
@@ -242,7 +226,7 @@ export class CacheWatcher implements Watch {
   }
 
   #queued(): number {
-    return this.#initial.length - this.#initialHead + this.buffered + this.#overflow.length;
+    return this.#initial.length + this.buffered + this.#overflow.length;
   }
 
   #release(): void {
