@@ -40,6 +40,8 @@ const STRATEGY_HOOKS = new Set<string>([
   'allowCreateOnUpdate',
   'allowUnconditionalUpdate',
   'getAttrs',
+  'warningsOnCreate',
+  'warningsOnUpdate',
 ]);
 
 function dnsName(problems: string[], what: string, value: string, check: (v: string) => string[]): void {

@@ -1,6 +1,13 @@
 export { ConfigMap } from './builtins/configmap.ts';
 export { Event } from './builtins/event.ts';
-export { FINALIZER_KUBERNETES, LABEL_METADATA_NAME, Namespace, shouldDeleteNamespaceDuringUpdate } from './builtins/namespace.ts';
+export {
+  FINALIZER_KUBERNETES,
+  LABEL_METADATA_NAME,
+  Namespace,
+  type NamespaceCondition,
+  shouldDeleteNamespaceDuringUpdate,
+} from './builtins/namespace.ts';
+export { NAMESPACE_CONDITION_TYPES, type NamespaceConditionType } from './builtins/namespace-conditions.ts';
 export { NamespaceController, type NamespaceControllerOptions } from './builtins/namespace-controller.ts';
 export { NAMESPACE_TERMINATING_CAUSE, NamespaceLifecycle } from './builtins/namespace-lifecycle.ts';
 export { NamespaceRegistry, type NamespaceRegistryOptions } from './builtins/namespace-registry.ts';
@@ -19,6 +26,7 @@ export {
   preserveUnknownFields,
   withKubeMeta,
 } from './kube-extensions.ts';
+export { validateListSetsAndMaps } from './list-type.ts';
 export { labelSelectorSchema, OBJECT_META_OPENAPI } from './metav1.ts';
 export { type JSONSchema, toOpenAPISchema } from './openapi.ts';
 export type {
@@ -103,4 +111,10 @@ export type {
 } from './table/table-types.ts';
 export { findUnknownFields, unknownFieldMessage } from './unknown-fields.ts';
 export { type ParseResult, parseObject, type ValidateOptions, validateObject } from './validate-object.ts';
-export { type NameValidator, type ObjectMetaRules, validateObjectMeta } from './validate-object-meta.ts';
+export {
+  finalizerWarnings,
+  type NameValidator,
+  type ObjectMetaRules,
+  validateObjectMeta,
+  validateOwnerReferences,
+} from './validate-object-meta.ts';

@@ -1,6 +1,7 @@
 import type { FieldError, KubeObject } from '@kapi/apimachinery';
 import { jsonEqual, type ObjectAttributes } from '@kapi/storage';
 import { readFieldPath } from './simple-path.ts';
+import { finalizerWarnings } from './validate-object-meta.ts';
 
 /**
  * Strategy hooks: what a kind adds to the generic create and update flow, after k8s.io/apiserver's
@@ -24,6 +25,8 @@ export interface CreateStrategy<T extends KubeObject = KubeObject> {
   validate(ctx: StrategyContext, obj: T): FieldError[];
   /** Normalizes an object after validation, before it is stored. */
   canonicalize(obj: T): void;
+  /** Warning headers for a valid new object (WarningsOnCreate). */
+  warningsOnCreate(ctx: StrategyContext, obj: T): string[];
 }
 
 export interface UpdateStrategy<T extends KubeObject = KubeObject> {
@@ -32,6 +35,8 @@ export interface UpdateStrategy<T extends KubeObject = KubeObject> {
   /** Extra validation of an update. */
   validateUpdate(ctx: StrategyContext, obj: T, old: T): FieldError[];
   canonicalize(obj: T): void;
+  /** Warning headers for a valid update (WarningsOnUpdate). */
+  warningsOnUpdate(ctx: StrategyContext, obj: T, old: T): string[];
   /** Whether PUT to a missing name creates it. */
   allowCreateOnUpdate(): boolean;
   /** Whether PUT without metadata.resourceVersion is accepted (otherwise 422, as for custom resources). */
@@ -64,8 +69,8 @@ function attrValue(v: unknown): string {
 
 /**
  * The behaviour of a custom resource in kube-apiserver: status is the status subresource's when there is one,
- * generation starts at 1 and grows on every change outside metadata (and status), no create-on-update, and
- * updates must name the resourceVersion they replace.
+ * generation starts at 1 and grows on every change outside metadata (and status), no create-on-update,
+ * updates must name the resourceVersion they replace, and a finalizer added without a domain gets a warning.
  */
 export function defaultStrategy<T extends KubeObject = KubeObject>(subject: StrategySubject): Strategy<T> {
   const statusSeparate = subject.subresources.status;
@@ -77,6 +82,7 @@ export function defaultStrategy<T extends KubeObject = KubeObject>(subject: Stra
     },
     validate: () => [],
     canonicalize() {},
+    warningsOnCreate: (_ctx, obj) => finalizerWarnings(obj, undefined),
     prepareForUpdate(_ctx, obj, old) {
       if (statusSeparate) {
         if (old.status === undefined) delete obj.status;
@@ -86,6 +92,7 @@ export function defaultStrategy<T extends KubeObject = KubeObject>(subject: Stra
       obj.metadata.generation = jsonEqual(specPart(obj, statusSeparate), specPart(old, statusSeparate)) ? oldGen : oldGen + 1;
     },
     validateUpdate: () => [],
+    warningsOnUpdate: (_ctx, obj, old) => finalizerWarnings(obj, old),
     allowCreateOnUpdate: () => false,
     allowUnconditionalUpdate: () => false,
     getAttrs(obj) {

@@ -1,6 +1,6 @@
 import { fieldErrorMessage, nameIsDNSLabel } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
-import { validateObjectMeta } from './validate-object-meta.ts';
+import { finalizerWarnings, validateObjectMeta } from './validate-object-meta.ts';
 
 const messages = (metadata: unknown, namespaced = true) => validateObjectMeta(metadata, { namespaced }).map(fieldErrorMessage);
 
@@ -92,6 +92,106 @@ describe('validateObjectMeta', () => {
     expect(messages({ name: 5, namespace: 'd' })).toEqual([
       'metadata.name: Invalid value: 5: must be a string',
       'metadata.name: Required value: name or generateName is required',
+    ]);
+  });
+
+  describe('ownerReferences', () => {
+    const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u1' };
+    const withRefs = (ownerReferences: unknown) => messages({ name: 'w', namespace: 'd', ownerReferences });
+
+    it('accepts complete references, one of them the controller', () => {
+      expect(
+        withRefs([
+          { ...ref, controller: true, blockOwnerDeletion: true },
+          { ...ref, name: 'other', uid: 'u2', controller: false },
+        ]),
+      ).toEqual([]);
+      expect(withRefs([{ ...ref, apiVersion: 'v1', kind: 'ConfigMap' }])).toEqual([]);
+    });
+
+    it('requires apiVersion with a version, kind, name and uid, reported on the list path as kube does', () => {
+      expect(withRefs([{}])).toEqual([
+        'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
+        'metadata.ownerReferences.kind: Invalid value: "": must not be empty',
+        'metadata.ownerReferences.name: Invalid value: "": must not be empty',
+        'metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+      ]);
+      expect(withRefs([ref, { ...ref, uid: '' }])).toEqual(['metadata.ownerReferences.uid: Invalid value: "": must not be empty']);
+      // More than one '/' does not parse, "apps/" has no version; "/v1" is the core group's v1.
+      expect(withRefs([{ ...ref, apiVersion: 'a/b/c' }])).toEqual([
+        'metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty',
+      ]);
+      expect(withRefs([{ ...ref, apiVersion: 'apps/' }])).toEqual([
+        'metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty',
+      ]);
+      expect(withRefs([{ ...ref, apiVersion: '/v1' }])).toEqual([]);
+    });
+
+    it('does not check the owner name beyond being set', () => {
+      expect(withRefs([{ ...ref, name: 'Not_A/DNS name' }])).toEqual([]);
+    });
+
+    it('refuses an Event as owner', () => {
+      expect(withRefs([{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u1' }])).toEqual([
+        'metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u1"}: /v1, Kind=Event is disallowed from being an owner',
+      ]);
+      expect(withRefs([{ apiVersion: 'events.k8s.io/v1', kind: 'Event', name: 'e', uid: 'u1' }])).toEqual([]);
+    });
+
+    it('allows only one controller', () => {
+      const refs = [
+        { ...ref, controller: true },
+        { ...ref, kind: 'ReplicaSet', name: 'rs', uid: 'u2', controller: true },
+        { ...ref, kind: 'StatefulSet', name: 'ss', uid: 'u3', controller: true },
+      ];
+      const list = JSON.stringify(refs);
+      expect(withRefs(refs)).toEqual([
+        `metadata.ownerReferences: Invalid value: ${list}: Only one reference can have Controller set to true. Found "true" in references for Deployment/web and ReplicaSet/rs`,
+        `metadata.ownerReferences: Invalid value: ${list}: Only one reference can have Controller set to true. Found "true" in references for Deployment/web and StatefulSet/ss`,
+      ]);
+    });
+
+    it('reports wrong types', () => {
+      expect(withRefs('x')).toEqual(['metadata.ownerReferences: Invalid value: "x": must be a list of objects']);
+      expect(withRefs([{ ...ref, uid: 5, controller: 'yes' }])).toEqual([
+        'metadata.ownerReferences[0].uid: Invalid value: 5: must be a string',
+        'metadata.ownerReferences[0].controller: Invalid value: "yes": must be a boolean',
+        'metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+      ]);
+    });
+  });
+});
+
+describe('finalizerWarnings', () => {
+  const withFinalizers = (finalizers?: unknown) => ({ metadata: { finalizers } });
+
+  it('warns of added finalizers without a domain, sorted, standard names excepted', () => {
+    expect(
+      finalizerWarnings(withFinalizers(['zeta', 'kubernetes', 'orphan', 'foregroundDeletion', 'example.com/ok', 'cleanup']), undefined),
+    ).toEqual([
+      'metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+      'metadata.finalizers: "zeta": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+    ]);
+  });
+
+  it('asks for a path when the name is a domain already', () => {
+    expect(finalizerWarnings(withFinalizers(['finalizers.example.com']), undefined)).toEqual([
+      'metadata.finalizers: "finalizers.example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers',
+    ]);
+  });
+
+  it('warns only of finalizers the update adds, once each', () => {
+    expect(finalizerWarnings(withFinalizers(['old', 'new', 'new']), withFinalizers(['old']))).toEqual([
+      'metadata.finalizers: "new": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+    ]);
+    expect(finalizerWarnings(withFinalizers(['old']), withFinalizers(['old']))).toEqual([]);
+    expect(finalizerWarnings(withFinalizers(undefined), undefined)).toEqual([]);
+  });
+
+  it('repeats qualified-name problems as warnings', () => {
+    expect(finalizerWarnings(withFinalizers(['-bad']), undefined)).toEqual([
+      `metadata.finalizers: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+      'metadata.finalizers: "-bad": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
     ]);
   });
 });

@@ -80,6 +80,8 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
   }
   if (annotationBytes > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(fieldErrors.tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
 
+  errs.push(...validateOwnerReferences(m.ownerReferences));
+
   if (m.finalizers !== undefined && m.finalizers !== null) {
     if (!Array.isArray(m.finalizers) || m.finalizers.some((f) => typeof f !== 'string')) {
       errs.push(fieldErrors.typeInvalid('metadata.finalizers', m.finalizers, 'must be a list of strings'));
@@ -97,4 +99,93 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
     }
   }
   return errs;
+}
+
+const OWNER_REFERENCES = 'metadata.ownerReferences';
+/** apimachinery's BannedOwners: group/version/kind that may not own anything. */
+const BANNED_OWNERS = new Set(['/v1, Kind=Event']);
+
+/** schema.FromAPIVersionAndKind: a malformed apiVersion (more than one '/') leaves group and version empty. */
+function ownerGroupVersion(apiVersion: string): { group: string; version: string } {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0] as string, version: parts[1] as string };
+  return { group: '', version: '' };
+}
+
+/**
+ * apimachinery's ValidateOwnerReferences. Kubernetes reports every reference's errors on the list's own path
+ * (`metadata.ownerReferences.uid`, no index), and a second controller reference against the whole list.
+ * Go prints the bad reference values with %#v (pointers as addresses); they print as JSON here.
+ */
+export function validateOwnerReferences(refs: unknown): FieldError[] {
+  if (refs === undefined || refs === null) return [];
+  if (!Array.isArray(refs) || refs.some((r) => typeof r !== 'object' || r === null || Array.isArray(r)))
+    return [fieldErrors.typeInvalid(OWNER_REFERENCES, refs, 'must be a list of objects')];
+  const errs: FieldError[] = [];
+  let firstController = '';
+  refs.forEach((ref: Record<string, unknown>, i) => {
+    const at = `${OWNER_REFERENCES}[${i}]`;
+    const apiVersion = optionalString(errs, `${at}.apiVersion`, ref.apiVersion);
+    const kind = optionalString(errs, `${at}.kind`, ref.kind);
+    const name = optionalString(errs, `${at}.name`, ref.name);
+    const uid = optionalString(errs, `${at}.uid`, ref.uid);
+    for (const flag of ['controller', 'blockOwnerDeletion'])
+      if (ref[flag] !== undefined && ref[flag] !== null && typeof ref[flag] !== 'boolean')
+        errs.push(fieldErrors.typeInvalid(`${at}.${flag}`, ref[flag], 'must be a boolean'));
+    const { group, version } = ownerGroupVersion(apiVersion);
+    // GroupVersionKind.String().
+    const gvk = `${group}/${version}, Kind=${kind}`;
+    if (!version) errs.push(fieldErrors.invalid(`${OWNER_REFERENCES}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (!kind) errs.push(fieldErrors.invalid(`${OWNER_REFERENCES}.kind`, kind, 'must not be empty'));
+    if (!name) errs.push(fieldErrors.invalid(`${OWNER_REFERENCES}.name`, name, 'must not be empty'));
+    if (!uid) errs.push(fieldErrors.invalid(`${OWNER_REFERENCES}.uid`, uid, 'must not be empty'));
+    if (BANNED_OWNERS.has(gvk)) errs.push(fieldErrors.invalid(OWNER_REFERENCES, ref, `${gvk} is disallowed from being an owner`));
+    if (ref.controller === true) {
+      const controllerName = `${kind}/${name}`;
+      if (!firstController) firstController = controllerName;
+      else
+        errs.push(
+          fieldErrors.invalid(
+            OWNER_REFERENCES,
+            refs,
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controllerName}`,
+          ),
+        );
+    }
+  });
+  return errs;
+}
+
+/** The finalizer names Kubernetes itself defines, which need no domain. */
+const STANDARD_FINALIZERS: ReadonlySet<string> = new Set([ORPHAN_FINALIZER, FOREGROUND_FINALIZER, 'kubernetes']);
+
+/**
+ * The custom-resource strategy's WarningsOnCreate / WarningsOnUpdate (apiextensions-apiserver's
+ * generateWarningsFromObj and validateKubeFinalizerName): for every finalizer the write adds (sorted), its
+ * qualified-name problems and, for a name without '/' that Kubernetes does not define, a nudge towards a
+ * domain-qualified one (kube 1.34+ words it "including a path (/)" for names that look like a domain already).
+ */
+export function finalizerWarnings(
+  obj: { metadata?: { finalizers?: unknown } },
+  old: { metadata?: { finalizers?: unknown } } | undefined,
+): string[] {
+  const list = (o: typeof obj | undefined): string[] => {
+    const f = o?.metadata?.finalizers;
+    return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+  };
+  const before = new Set(list(old));
+  const added = [...new Set(list(obj))].filter((f) => !before.has(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const field = 'metadata.finalizers';
+  const warnings: string[] = [];
+  for (const f of added) {
+    const quoted = JSON.stringify(f);
+    for (const msg of isQualifiedName(f)) warnings.push(`${field}: ${quoted}: ${msg}`);
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f))
+      warnings.push(
+        `${field}: ${quoted}: prefer a domain-qualified finalizer name ${f.includes('.') ? 'including a path (/) ' : ''}to avoid accidental conflicts with other finalizer writers`,
+      );
+  }
+  return warnings;
 }

@@ -1,5 +1,6 @@
 import { type FieldError, fieldErrors, type KubeObject } from '@kapi/apimachinery';
 import type { z } from 'zod';
+import { validateListSetsAndMaps } from './list-type.ts';
 import type { ObjectSchema, ResourceDefinition, ResourceVersion } from './resource-definition.ts';
 import { defOf, formatFieldPath, openAPITypeOf, schemaAt, unwrap } from './schema-walk.ts';
 import { type NameValidator, validateObjectMeta } from './validate-object-meta.ts';
@@ -13,6 +14,11 @@ import { type NameValidator, validateObjectMeta } from './validate-object-meta.t
 export interface ValidateOptions {
   /** Overrides the DNS-1123 subdomain rule for metadata.name (e.g. nameIsDNSLabel for namespaces). */
   validateName?: NameValidator;
+  /**
+   * Check that map lists' keys and set lists' items are unique (default true). An update skips it when the old
+   * object already broke it, as kube ratchets the check for custom resources.
+   */
+  listSetsAndMaps?: boolean;
 }
 
 /** The JSON type of a value as Kubernetes names it in messages. */
@@ -143,9 +149,12 @@ function check(
   const parts = split(obj);
   if (!parts)
     return { errors: [fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`)] };
-  const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...opts });
+  const { listSetsAndMaps = true, ...metaOpts } = opts;
+  const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...metaOpts });
   const result = v.schema.safeParse(parts.body, { reportInput: true });
   if (!result.success) for (const issue of result.error.issues) mapIssue(v.schema, parts.body, issue, [], errors);
+  // After the schema's errors, as kube appends them; on the defaulted object when there is one (kube defaults first).
+  if (listSetsAndMaps) errors.push(...validateListSetsAndMaps(v.schema, result.success ? result.data : parts.body));
   return result.success ? { errors, data: result.data } : { errors };
 }
 
@@ -169,4 +178,10 @@ export function parseObject(def: ResourceDefinition, version: string, obj: unkno
   if (errors.length || !data) return { ok: false, errors };
   const o = obj as KubeObject;
   return { ok: true, object: { apiVersion: o.apiVersion, kind: o.kind, metadata: structuredClone(o.metadata), ...data } };
+}
+
+/** True when `obj` has a repeated map-list key or set-list item (ValidateListSetsAndMaps finds errors). */
+export function hasListSetOrMapDuplicates(def: ResourceDefinition, version: string, obj: unknown): boolean {
+  const parts = split(obj);
+  return !!parts && validateListSetsAndMaps(versionOf(def, version).schema, parts.body).length > 0;
 }

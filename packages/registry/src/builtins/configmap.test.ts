@@ -61,6 +61,21 @@ describe.each(backends)('over %s', (_label, wrap) => {
       );
     });
 
+    it('warns of no finalizer names, as a core kind, and refuses a broken owner reference', async () => {
+      const created = await store.create(
+        { namespace: 'ns' },
+        { ...cm('a'), metadata: { name: 'a', namespace: 'ns', finalizers: ['cleanup'] } },
+      );
+      expect(created.warnings).toEqual([]);
+      const err = await invalid(
+        store.create(
+          { namespace: 'ns' },
+          { ...cm('b'), metadata: { name: 'b', namespace: 'ns', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }] } },
+        ),
+      );
+      expect(err.message).toBe('ConfigMap "b" is invalid: metadata.ownerReferences.uid: Invalid value: "": must not be empty');
+    });
+
     it('allows unconditional updates', async () => {
       await store.create({ namespace: 'ns' }, cm('a', { data: { k: 'v' } }));
       const { object } = await store.update({ namespace: 'ns' }, 'a', cm('a', { data: { k: 'w' } }));

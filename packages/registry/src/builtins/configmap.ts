@@ -62,6 +62,9 @@ export const ConfigMap = defineResource({
     prepareForCreate() {},
     prepareForUpdate() {},
     validate: (_ctx, obj) => validateConfigMap(obj),
+    // Core kinds warn of no finalizer names (only custom resources do).
+    warningsOnCreate: () => [],
+    warningsOnUpdate: () => [],
     validateUpdate: (_ctx, obj, old) => [...validateImmutableData(obj, old, ['data', 'binaryData']), ...validateConfigMap(obj)],
     allowUnconditionalUpdate: () => true,
   },

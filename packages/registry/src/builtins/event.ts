@@ -184,6 +184,9 @@ export const Event = defineResource({
     prepareForCreate() {},
     prepareForUpdate() {},
     validate: (_ctx, obj) => validateEvent(obj),
+    // Core kinds warn of no finalizer names (only custom resources do).
+    warningsOnCreate: () => [],
+    warningsOnUpdate: () => [],
     validateUpdate: (_ctx, obj) => validateEvent(obj),
     allowCreateOnUpdate: () => true,
     allowUnconditionalUpdate: () => true,

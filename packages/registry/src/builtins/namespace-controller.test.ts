@@ -123,6 +123,40 @@ describe.each(backends)('over %s', (_label, wrap) => {
       const ns = await namespaces.store.get({}, 'doomed');
       expect(ns.status?.phase).toBe('Terminating');
       expect(ns.spec?.finalizers).toEqual(['kubernetes']);
+      const now = new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+      expect(ns.status?.conditions?.map(({ lastTransitionTime: _t, ...c }) => c)).toEqual([
+        {
+          type: 'NamespaceDeletionDiscoveryFailure',
+          status: 'False',
+          reason: 'ResourcesDiscovered',
+          message: 'All resources successfully discovered',
+        },
+        {
+          type: 'NamespaceDeletionGVParsingFailure',
+          status: 'False',
+          reason: 'ParsedGroupVersions',
+          message: 'All legacy kube types successfully parsed',
+        },
+        {
+          type: 'NamespaceDeletionContentFailure',
+          status: 'False',
+          reason: 'ContentDeleted',
+          message: 'All content successfully deleted, may be waiting on finalization',
+        },
+        {
+          type: 'NamespaceContentRemaining',
+          status: 'True',
+          reason: 'SomeResourcesRemain',
+          message: 'Some resources are remaining: configmaps. has 1 resource instances',
+        },
+        {
+          type: 'NamespaceFinalizersRemaining',
+          status: 'True',
+          reason: 'SomeFinalizersRemain',
+          message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+        },
+      ]);
+      for (const c of ns.status?.conditions ?? []) expect((c.lastTransitionTime ?? '') <= now && !!c.lastTransitionTime).toBe(true);
       // Nothing new may be created meanwhile.
       await expect(configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'late'))).rejects.toMatchObject({ code: 403 });
 
@@ -143,9 +177,38 @@ describe.each(backends)('over %s', (_label, wrap) => {
       await namespaces.delete('doomed');
       await until(async () => (await namespaces.store.get({}, 'doomed')).spec?.finalizers?.length === 1, false);
       expect((await namespaces.store.get({}, 'doomed')).spec?.finalizers).toEqual(['example.com/cleanup']);
+      // The last pass found nothing left: every condition is the all-is-well one.
+      const conditions = (await namespaces.store.get({}, 'doomed')).status?.conditions ?? [];
+      expect(conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+        ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered'],
+        ['NamespaceDeletionGVParsingFailure', 'False', 'ParsedGroupVersions'],
+        ['NamespaceDeletionContentFailure', 'False', 'ContentDeleted'],
+        ['NamespaceContentRemaining', 'False', 'ContentRemoved'],
+        ['NamespaceFinalizersRemaining', 'False', 'ContentHasNoFinalizers'],
+      ]);
       const current = await namespaces.store.get({}, 'doomed');
       const res = await namespaces.finalize('doomed', { ...current, spec: { finalizers: [] } });
       expect(res.deleted).toBe(true);
+    });
+
+    it('records a Store that fails in NamespaceDeletionContentFailure, deletes the rest and retries', async () => {
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'a'));
+      await secrets.create({ namespace: 'doomed' }, obj('Secret', 'doomed', 's'));
+      const deleteCollection = secrets.deleteCollection.bind(secrets);
+      secrets.deleteCollection = () => Promise.reject(new Error('storage is down'));
+      controller.start();
+      await namespaces.delete('doomed');
+      const failure = async () =>
+        (await namespaces.store.get({}, 'doomed')).status?.conditions?.find((c) => c.type === 'NamespaceDeletionContentFailure');
+      await until(async () => (await failure())?.status === 'True', false);
+      expect(await failure()).toMatchObject({
+        reason: 'ContentDeletionFailed',
+        message: 'Failed to delete all resource types, 1 remaining: storage is down',
+      });
+      expect((await configMaps.list({ namespace: 'doomed' })).items).toEqual([]);
+      expect(errors).toContainEqual(new Error('storage is down'));
+      secrets.deleteCollection = deleteCollection;
+      await until(namespaceGone('doomed'));
     });
 
     it('does nothing once stopped', async () => {

@@ -1,6 +1,8 @@
 import { type Clock, isNotFound, type KubeObject, realClock, type TimerHandle } from '@kapi/apimachinery';
 import type { Store } from '../store/store.ts';
+import { rfc3339Seconds } from '../store/timestamp.ts';
 import { FINALIZER_KUBERNETES, type Namespace } from './namespace.ts';
+import { type ContentTotals, updateNamespaceConditions } from './namespace-conditions.ts';
 import type { NamespaceRegistry } from './namespace-registry.ts';
 
 export interface NamespaceControllerOptions {
@@ -19,7 +21,9 @@ export interface NamespaceControllerOptions {
  * The namespace controller of kube-controller-manager (pkg/controller/namespace), in process: it watches
  * namespaces and, for each terminating one that still has the `kubernetes` finalizer, deletes everything in it
  * from every registered Store, waits until all of it is gone (objects kept by finalizers keep the namespace
- * Terminating), then removes `kubernetes` from spec.finalizers, which removes the namespace.
+ * Terminating), then removes `kubernetes` from spec.finalizers, which removes the namespace. Each pass records
+ * its outcome in the namespace's status conditions (NamespaceContentRemaining, NamespaceFinalizersRemaining,
+ * NamespaceDeletionContentFailure, …) as kube's deleter does.
  */
 export class NamespaceController {
   readonly #registry: NamespaceRegistry;
@@ -161,17 +165,71 @@ export class NamespaceController {
       if (finalizers.length === 0) await this.#deleteNamespace(name, uid);
       return false;
     }
-    let remaining = 0;
-    for (const store of this.#stores) {
-      await store.deleteCollection({ namespace: name }, {}, { propagationPolicy: 'Background' });
-      remaining += (await store.list({ namespace: name }, { limit: 1 })).items.length;
-    }
-    if (remaining) return true;
+    const { totals, errors } = await this.#deleteAllContent(name);
+    ns = await this.#updateConditions(ns, totals);
+    // kube's deleteAllContent returns the aggregate of the resource types that failed, after the conditions.
+    if (errors.length) throw errors.length === 1 ? errors[0] : new AggregateError(errors, `[${totals.deleteErrors.join(', ')}]`);
+    if (totals.remainingByResource.size) return true;
     // Conditional on the namespace as read: a change meanwhile is a conflict, and the sync is retried.
     const next = { ...ns, spec: { ...ns.spec, finalizers: finalizers.filter((f) => f !== FINALIZER_KUBERNETES) } };
     const res = await this.#registry.finalize(name, next);
     if (!res.deleted && (res.object.spec?.finalizers ?? []).length === 0) await this.#deleteNamespace(name, uid);
     return false;
+  }
+
+  /**
+   * deleteAllContent: every Store's objects in the namespace deleted, then counted with the finalizers that keep
+   * them; a Store that fails is noted and the others still go. Objects left without any finalizer are an error
+   * (deleteAllContentForGroupVersionResource's "unexpected items still remain").
+   */
+  async #deleteAllContent(namespace: string): Promise<{ totals: ContentTotals; errors: unknown[] }> {
+    const remainingByResource = new Map<string, number>();
+    const remainingByFinalizer = new Map<string, number>();
+    const deleteErrors: string[] = [];
+    const errors: unknown[] = [];
+    for (const store of this.#stores) {
+      const def = store.definition;
+      try {
+        await store.deleteCollection({ namespace }, {}, { propagationPolicy: 'Background' });
+        const items = (await store.list({ namespace })).items;
+        if (!items.length) continue;
+        remainingByResource.set(`${def.plural}.${def.group}`, items.length);
+        let finalized = false;
+        for (const item of items)
+          for (const f of item.metadata.finalizers ?? []) {
+            remainingByFinalizer.set(f, (remainingByFinalizer.get(f) ?? 0) + 1);
+            finalized = true;
+          }
+        if (!finalized)
+          throw new Error(
+            `unexpected items still remain in namespace: ${namespace} for gvr: ${def.group}/${def.storageVersion.name}, Resource=${def.plural}`,
+          );
+      } catch (err) {
+        errors.push(err);
+        deleteErrors.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    return { totals: { remainingByResource, remainingByFinalizer, deleteErrors }, errors };
+  }
+
+  /** The deleter's conditionUpdater.Update: a status write only when a condition changed; a failed write is reported, not fatal. */
+  async #updateConditions(ns: Namespace, totals: ContentTotals): Promise<Namespace> {
+    const conditions = updateNamespaceConditions(ns.status?.conditions, totals, rfc3339Seconds(this.#clock.now()));
+    if (!conditions) return ns;
+    try {
+      const res = await this.#registry.store.update(
+        {},
+        ns.metadata.name ?? '',
+        { ...ns, status: { ...ns.status, conditions } },
+        {
+          subresource: 'status',
+        },
+      );
+      return res.object;
+    } catch (err) {
+      this.#onError(err, ns.metadata.name);
+      return ns;
+    }
   }
 
   async #deleteNamespace(name: string, uid: string | undefined): Promise<void> {

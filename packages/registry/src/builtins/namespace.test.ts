@@ -63,6 +63,44 @@ describe.each(backends)('over %s', (_label, wrap) => {
       );
     });
 
+    it('keeps status conditions written through the status subresource, one per type', async () => {
+      await registry.store.create({}, ns('a'));
+      const condition = {
+        type: 'NamespaceDeletionDiscoveryFailure',
+        status: 'True',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        reason: 'DiscoveryFailed',
+        message: 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs',
+      };
+      const { object } = await registry.store.update(
+        {},
+        'a',
+        ns('a', { status: { phase: 'Active', conditions: [{ ...condition, extra: 'pruned' }] } }),
+        { subresource: 'status' },
+      );
+      expect(object.status?.conditions).toEqual([condition]);
+      // Conditions merge by type in a strategic merge patch.
+      const patched = await registry.store.patch(
+        {},
+        'a',
+        { status: { conditions: [{ type: 'NamespaceContentRemaining', status: 'False' }] } },
+        'strategic',
+        { subresource: 'status' },
+      );
+      expect(patched.object.status?.conditions?.map((c) => c.type).sort()).toEqual([
+        'NamespaceContentRemaining',
+        'NamespaceDeletionDiscoveryFailure',
+      ]);
+      const err = await fail(
+        registry.store.update({}, 'a', ns('a', { status: { phase: 'Active', conditions: [condition, condition] } }), {
+          subresource: 'status',
+        }),
+      );
+      expect(err.message).toBe(
+        'Namespace "a" is invalid: status.conditions[1]: Duplicate value: map[string]interface {}{"type":"NamespaceDeletionDiscoveryFailure"}',
+      );
+    });
+
     it('delete marks it Terminating and keeps it while spec.finalizers is not empty', async () => {
       await registry.store.create({}, ns('a'));
       clock.advance(5000);

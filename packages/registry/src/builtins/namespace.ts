@@ -1,6 +1,7 @@
 import { type FieldError, fieldErrors, isDNS1123Subdomain, isQualifiedName, type KubeObject, nameIsDNSLabel } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
+import { listMap } from '../kube-extensions.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { shouldDeleteDuringUpdate } from '../store/deletion.ts';
 import type { Strategy } from '../strategy.ts';
@@ -11,15 +12,28 @@ export const FINALIZER_KUBERNETES = 'kubernetes';
 /** The label kube-apiserver keeps equal to a namespace's name, so selectors can pick namespaces by name. */
 export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
 
+/** core/v1 NamespaceCondition; the namespace controller keeps the NamespaceDeletion… / Namespace…Remaining ones. */
+const namespaceConditionSchema = z.object({
+  type: z.string(),
+  status: z.string(),
+  /** metav1.Time, RFC 3339. */
+  lastTransitionTime: z.string().optional(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+});
+
 const namespaceSchema = z.object({
   spec: z.object({ finalizers: z.array(z.string()).optional() }).optional(),
   status: z
     .object({
       phase: z.string().optional(),
-      conditions: z.array(z.looseObject({ type: z.string(), status: z.string() })).optional(),
+      // +listType=map +listMapKeys=type, merged by type in strategic merge patches.
+      conditions: listMap(z.array(namespaceConditionSchema), ['type']).optional(),
     })
     .optional(),
 });
+
+export type NamespaceCondition = z.infer<typeof namespaceConditionSchema>;
 
 /** The stored object: apiVersion, kind, ObjectMeta and the schema's fields. */
 export type Namespace = ResourceObject<typeof namespaceSchema>;
@@ -102,6 +116,8 @@ export const Namespace = defineResource({
     validate: (_ctx, ns) => validateNamespace(ns),
     validateUpdate: (ctx, ns) => [...validateNamespace(ns), ...(ctx.subresource === 'status' ? validateStatusUpdate(ns) : [])],
     canonicalize: labelName,
+    warningsOnCreate: () => [],
+    warningsOnUpdate: () => [],
     allowUnconditionalUpdate: () => true,
   },
 });
@@ -121,6 +137,8 @@ export const namespaceFinalize = defineResource({
     validate: Namespace.strategy.validate,
     validateUpdate: (_ctx, ns) => validateNamespace(ns),
     canonicalize: labelName,
+    warningsOnCreate: () => [],
+    warningsOnUpdate: () => [],
     allowUnconditionalUpdate: () => true,
   } satisfies Partial<Strategy<Namespace>>,
 });

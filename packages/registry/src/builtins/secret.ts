@@ -100,6 +100,9 @@ export const Secret = defineResource({
     prepareForCreate: (_ctx, obj) => mergeStringData(obj),
     prepareForUpdate: (_ctx, obj) => mergeStringData(obj),
     validate: (_ctx, obj) => validateSecret(obj),
+    // Core kinds warn of no finalizer names (only custom resources do).
+    warningsOnCreate: () => [],
+    warningsOnUpdate: () => [],
     validateUpdate(_ctx, obj, old) {
       const errs: FieldError[] = [];
       // The default applies before this hook in kube; here an unset type means the default.

@@ -26,7 +26,7 @@ import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
 import type { StrategyContext } from '../strategy.ts';
-import { type ParseResult, parseObject } from '../validate-object.ts';
+import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type ValidateOptions } from '../validate-object.ts';
 import { decodeBody } from './decode.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
@@ -75,7 +75,8 @@ const MAX_GENERATE_NAME_ATTEMPTS = 8;
 const MAX_DELETE_ATTEMPTS = 5;
 
 /** What an update does with the stored object. */
-type UpdateOutcome = { kind: 'create' | 'update' | 'delete'; object: KubeObject; old?: KubeObject };
+/** `warnings`: the strategy's WarningsOnCreate / WarningsOnUpdate for the object computed. */
+type UpdateOutcome = { kind: 'create' | 'update' | 'delete'; object: KubeObject; old?: KubeObject; warnings?: string[] };
 
 /** Thrown out of guaranteedUpdate to leave it without writing; the caller acts on `outcome`. */
 class LeaveUpdate {
@@ -121,7 +122,9 @@ export class Store<T extends KubeObject = KubeObject> {
 
   async create(ctx: RequestContext, input: unknown, opts: StoreCreateOptions = {}): Promise<WriteResult<T>> {
     const other = this.#otherVersion(opts.version);
-    const { object: decoded, warnings } = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    const decodedBody = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    const decoded = decodedBody.object;
+    let warnings = decodedBody.warnings;
     this.#matchNamespace(ctx, decoded);
     // The storage layer refuses it too; kube-apiserver lets that plain error surface as a 500.
     if (decoded.metadata.resourceVersion) throw newInternalError(new Error(MESSAGES.rvOnCreate));
@@ -132,7 +135,9 @@ export class Store<T extends KubeObject = KubeObject> {
     }
     const obj = other ? this.#toStorage(decoded, other) : decoded;
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
-    let prepared = this.#prepareCreate(this.#strategyContext(obj), obj, other);
+    const sctx = this.#strategyContext(obj);
+    let prepared = this.#prepareCreate(sctx, obj, other);
+    warnings = [...warnings, ...this.#def.strategy.warningsOnCreate(sctx, prepared as T)];
     if (opts.admission?.validate) await opts.admission.validate(this.#out(prepared, other), null);
     if (opts.dryRun) return { object: this.#out(prepared, other) as T, warnings };
     for (let attempt = 1; ; attempt++) {
@@ -313,9 +318,9 @@ export class Store<T extends KubeObject = KubeObject> {
     warnings: string[] | (() => string[]),
     compute: (current: KubeObject | null) => UpdateOutcome | Promise<UpdateOutcome>,
   ): Promise<UpdateResult<T>> {
-    const result = (object: KubeObject, created: boolean, deleted: boolean): UpdateResult<T> => ({
+    const result = (object: KubeObject, created: boolean, deleted: boolean, outcome?: UpdateOutcome): UpdateResult<T> => ({
       object: object as T,
-      warnings: typeof warnings === 'function' ? warnings() : warnings,
+      warnings: [...(typeof warnings === 'function' ? warnings() : warnings), ...(outcome?.warnings ?? [])],
       created,
       deleted,
     });
@@ -323,7 +328,7 @@ export class Store<T extends KubeObject = KubeObject> {
       if (dryRun) {
         const current = await this.#storage.get(key, { ignoreNotFound: true });
         const outcome = await compute(current);
-        return result(outcome.object, outcome.kind === 'create', outcome.kind === 'delete');
+        return result(outcome.object, outcome.kind === 'create', outcome.kind === 'delete', outcome);
       }
       let outcome: UpdateOutcome | undefined;
       try {
@@ -336,14 +341,14 @@ export class Store<T extends KubeObject = KubeObject> {
           },
           { ignoreNotFound: createOnMissing },
         );
-        return result(stored, outcome?.kind === 'create', false);
+        return result(stored, outcome?.kind === 'create', false, outcome);
       } catch (err) {
         if (!(err instanceof LeaveUpdate) || err.outcome === 'deleteNow') throw err;
         const old = err.outcome.old as KubeObject;
         const last = await this.#storage.delete(key, {
           preconditions: { uid: old.metadata.uid, resourceVersion: old.metadata.resourceVersion },
         });
-        return result(last, false, true);
+        return result(last, false, true, err.outcome);
       }
     } catch (err) {
       throw this.#mapError(err, name);
@@ -389,7 +394,8 @@ export class Store<T extends KubeObject = KubeObject> {
       if (!strategy.allowCreateOnUpdate() || sctx.subresource) throw newNotFound(def.groupResource, name);
       // Storage would clear it, as etcd3's PrepareObjectForStorage does.
       delete obj.metadata.resourceVersion;
-      return { kind: 'create', object: this.#prepareCreate(sctx, obj, other) };
+      const created = this.#prepareCreate(sctx, obj, other);
+      return { kind: 'create', object: created, warnings: strategy.warningsOnCreate(sctx, created as T) };
     }
     const old = current;
     const rv = obj.metadata.resourceVersion;
@@ -418,15 +424,22 @@ export class Store<T extends KubeObject = KubeObject> {
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
     if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined)
       m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
-    const parsed = parseObject(def, def.storageVersion.name, obj);
+    // Ratcheting: list uniqueness is only enforced on an update when the old object kept it.
+    const vopts = { listSetsAndMaps: !hasListSetOrMapDuplicates(def, def.storageVersion.name, old) };
+    const parsed = parseObject(def, def.storageVersion.name, obj, vopts);
     const errs: FieldError[] = [
-      ...this.#schemaErrors(parsed, obj, other),
+      ...this.#schemaErrors(parsed, obj, other, vopts),
       ...validateObjectMetaUpdate(obj, old),
       ...strategy.validateUpdate(sctx, obj as T, old as T),
     ];
     if (errs.length || !parsed.ok) throw invalidError(def, name, errs);
     strategy.canonicalize(parsed.object as T);
-    return { kind: this.#shouldDeleteDuringUpdate(parsed.object, old) ? 'delete' : 'update', object: parsed.object, old };
+    return {
+      kind: this.#shouldDeleteDuringUpdate(parsed.object, old) ? 'delete' : 'update',
+      object: parsed.object,
+      old,
+      warnings: strategy.warningsOnUpdate(sctx, parsed.object as T, old as T),
+    };
   }
 
   // ---------------------------------------------------------------------------------------------- delete
@@ -600,11 +613,11 @@ export class Store<T extends KubeObject = KubeObject> {
    * paths are the request's. The storage schema's own errors still count when the request's version finds none (a
    * converter that produces an invalid hub object). The strategy's validate hooks see the storage version.
    */
-  #schemaErrors(parsed: ParseResult, obj: KubeObject, other: string | undefined): FieldError[] {
+  #schemaErrors(parsed: ParseResult, obj: KubeObject, other: string | undefined, opts: ValidateOptions = {}): FieldError[] {
     if (other) {
       let inVersion: ParseResult | undefined;
       try {
-        inVersion = parseObject(this.#def, other, convertObject(this.#def, obj, other));
+        inVersion = parseObject(this.#def, other, convertObject(this.#def, obj, other), opts);
       } catch {
         // A converter that fails on an invalid hub object: the storage schema's errors say why.
       }

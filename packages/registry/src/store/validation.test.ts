@@ -1,0 +1,127 @@
+import { FakeClock, type KubeObject, StatusError } from '@kapi/apimachinery';
+import { MemoryStorage } from '@kapi/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineResource } from '../define-resource.ts';
+import { listMap, listSet } from '../kube-extensions.ts';
+import { Store } from './store.ts';
+
+/** ObjectMeta's owner references and the schema's map and set lists, checked by the Store on every write. */
+
+const Widget = defineResource({
+  group: 'example.kapi.dev',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+  versions: [{ name: 'v1' }],
+  schema: z.object({
+    spec: z.object({
+      ports: listMap(z.array(z.object({ port: z.int(), name: z.string().optional() })), ['port']).optional(),
+      tags: listSet(z.array(z.string())).optional(),
+    }),
+  }),
+});
+
+const ns = { namespace: 'default' };
+const owner = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u1' };
+
+function widget(spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): KubeObject {
+  return { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default', ...meta }, spec };
+}
+
+async function failure(p: Promise<unknown>): Promise<StatusError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(StatusError);
+    return err as StatusError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('Store validation of owner references and list invariants', () => {
+  let storage: MemoryStorage;
+  let store: Store;
+
+  beforeEach(() => {
+    storage = new MemoryStorage({ compaction: false });
+    store = new Store(Widget, { storage, clock: new FakeClock() });
+  });
+  afterEach(() => storage.close());
+
+  it('refuses an incomplete owner reference on create', async () => {
+    const err = await failure(store.create(ns, widget({}, { ownerReferences: [{ ...owner, uid: '' }] })));
+    expect(err.status.code).toBe(422);
+    expect(err.message).toBe('Widget.example.kapi.dev "w1" is invalid: metadata.ownerReferences.uid: Invalid value: "": must not be empty');
+  });
+
+  it('refuses a second controller on update and patch', async () => {
+    const created = await store.create(ns, widget({}, { ownerReferences: [{ ...owner, controller: true }] }));
+    const second = { ...owner, kind: 'ReplicaSet', name: 'rs', uid: 'u2', controller: true };
+    const refs = [{ ...owner, controller: true }, second];
+    const message = `Widget.example.kapi.dev "w1" is invalid: metadata.ownerReferences: Invalid value: ${JSON.stringify(refs)}: Only one reference can have Controller set to true. Found "true" in references for Deployment/web and ReplicaSet/rs`;
+    const update = await failure(
+      store.update(ns, 'w1', { ...created.object, metadata: { ...created.object.metadata, ownerReferences: refs } }),
+    );
+    expect(update.status.code).toBe(422);
+    expect(update.message).toBe(message);
+    const patch = await failure(store.patch(ns, 'w1', { metadata: { ownerReferences: refs } }, 'merge'));
+    expect(patch.message).toBe(message);
+  });
+
+  it('refuses duplicate map keys and set items on create, update and after a patch', async () => {
+    const dupPorts = { ports: [{ port: 80 }, { port: 80, name: 'again' }] };
+    const create = await failure(store.create(ns, widget(dupPorts)));
+    expect(create.status.code).toBe(422);
+    expect(create.message).toBe(
+      'Widget.example.kapi.dev "w1" is invalid: spec.ports[1]: Duplicate value: map[string]interface {}{"port":80}',
+    );
+    expect(create.status.details?.causes).toEqual([
+      { reason: 'FieldValueDuplicate', message: 'Duplicate value: map[string]interface {}{"port":80}', field: 'spec.ports[1]' },
+    ]);
+
+    const created = await store.create(ns, widget({ ports: [{ port: 80 }], tags: ['a'] }));
+    const update = await failure(store.update(ns, 'w1', { ...created.object, spec: { tags: ['a', 'b', 'a'] } }));
+    expect(update.message).toBe('Widget.example.kapi.dev "w1" is invalid: spec.tags[2]: Duplicate value: "a"');
+
+    // A JSON patch can add an item with a key already there (a merge patch by key cannot).
+    const json = await failure(store.patch(ns, 'w1', [{ op: 'add', path: '/spec/ports/-', value: { port: 80, name: 'x' } }], 'json'));
+    expect(json.message).toBe(
+      'Widget.example.kapi.dev "w1" is invalid: spec.ports[1]: Duplicate value: map[string]interface {}{"port":80}',
+    );
+    const merge = await failure(store.patch(ns, 'w1', { spec: { tags: ['b', 'b'] } }, 'merge'));
+    expect(merge.message).toBe('Widget.example.kapi.dev "w1" is invalid: spec.tags[1]: Duplicate value: "b"');
+  });
+
+  it('ratchets list uniqueness on update: an object stored with duplicates may still be updated', async () => {
+    // Written before the rule existed (straight to storage).
+    await storage.create(store.keys.key('default', 'w1'), {
+      ...widget({ tags: ['a', 'a'] }),
+      metadata: { name: 'w1', namespace: 'default', uid: 'u' },
+    });
+    const labelled = await store.patch(ns, 'w1', { metadata: { labels: { a: 'b' } } }, 'merge');
+    expect(labelled.object.metadata.labels).toEqual({ a: 'b' });
+    // Once clean, the rule holds again.
+    await store.patch(ns, 'w1', { spec: { tags: ['a'] } }, 'merge');
+    const err = await failure(store.patch(ns, 'w1', { spec: { tags: ['a', 'a'] } }, 'merge'));
+    expect(err.message).toBe('Widget.example.kapi.dev "w1" is invalid: spec.tags[1]: Duplicate value: "a"');
+  });
+
+  it('warns of finalizers added without a domain, on create and update, as for custom resources', async () => {
+    const created = await store.create(ns, widget({}, { finalizers: ['cleanup', 'example.com/ok'] }));
+    expect(created.warnings).toEqual([
+      'metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+    ]);
+    const patched = await store.patch(
+      ns,
+      'w1',
+      { metadata: { finalizers: ['cleanup', 'example.com/ok', 'finalizers.example.com'] } },
+      'merge',
+    );
+    expect(patched.warnings).toEqual([
+      'metadata.finalizers: "finalizers.example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers',
+    ]);
+    const updated = await store.update(ns, 'w1', { ...patched.object, metadata: { ...patched.object.metadata, labels: { a: 'b' } } });
+    expect(updated.warnings).toEqual([]);
+  });
+});
