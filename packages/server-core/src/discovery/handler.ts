@@ -33,11 +33,13 @@ export function aggregatedDiscoveryVersion(req: IncomingMessage): AggregatedVers
 export interface DiscoveryHandlerOptions {
   /** The address clients reach this server at, for APIVersions.serverAddressByClientCIDRs. Default from the Host header. */
   serverAddress?: string;
+  /** For a source that changes in place: documents are rebuilt when this changes (or the source is another object). */
+  generation?: () => number;
 }
 
 interface Cached {
   source: DiscoverySource;
-  generation: number;
+  generation: number | undefined;
   docs: Map<string, { body: Buffer; etag: string } | null>;
 }
 
@@ -45,18 +47,14 @@ interface Cached {
  * Serves discovery: /api (APIVersions), /api/v1, /apis (APIGroupList), /apis/<g> (APIGroup), /apis/<g>/<v>
  * (APIResourceList), and aggregated discovery v2 (and v2beta1, which kubectl ≤ 1.29 asks for) on /api and /apis
  * when the Accept header asks for `as=APIGroupDiscoveryList`. Every document is built and encoded once per
- * change of the source (`generation`), carries an ETag, and answers a matching If-None-Match with 304.
+ * source (and `generation`), carries an ETag, and answers a matching If-None-Match with 304.
  */
-export function discoveryHandler(
-  getSource: () => DiscoverySource,
-  generation: () => number,
-  options: DiscoveryHandlerOptions = {},
-): Filter {
+export function discoveryHandler(getSource: () => DiscoverySource, options: DiscoveryHandlerOptions = {}): Filter {
   let cache: Cached | undefined;
   const docFor = (key: string, build: (source: DiscoverySource) => unknown): { body: Buffer; etag: string } | null => {
     const source = getSource();
-    const gen = generation();
-    if (!cache || cache.generation !== gen) cache = { source, generation: gen, docs: new Map() };
+    const gen = options.generation?.();
+    if (!cache || cache.source !== source || cache.generation !== gen) cache = { source, generation: gen, docs: new Map() };
     let hit = cache.docs.get(key);
     if (hit === undefined) {
       const doc = build(source);

@@ -7,7 +7,6 @@ import type { AuditPolicy } from '../audit/policy.ts';
 import type { AuditEvent, AuditObjectReference, AuditStage } from '../audit/types.ts';
 import { authorizerAttributesFrom } from './authorizer-attributes.ts';
 import type { Filter, RequestContext } from './context.ts';
-import { distinctHeaders } from './headers.ts';
 
 export interface AuditOptions {
   backend: AuditBackend;
@@ -38,7 +37,7 @@ export function withAudit(opts: AuditOptions): Filter {
   const clock = opts.clock ?? hrClock;
   const omit = new Set(opts.omitStages ?? []);
   return async (ctx, next) => {
-    const incoming = distinctHeaders(ctx.req)['audit-id']?.[0];
+    const incoming = ctx.req.headersDistinct['audit-id']?.[0];
     const auditID = incoming || randomUUID();
     ctx.res.setHeader(AUDIT_ID_HEADER, auditID);
     setAuditID(ctx, auditID);
@@ -201,7 +200,7 @@ function objectRef(attrs: ReturnType<typeof authorizerAttributesFrom>): AuditObj
 }
 
 function userAgent(ctx: RequestContext): string {
-  const ua = distinctHeaders(ctx.req)['user-agent']?.[0] ?? '';
+  const ua = ctx.req.headersDistinct['user-agent']?.[0] ?? '';
   return ua.length > MAX_USER_AGENT_LENGTH ? ua.slice(0, MAX_USER_AGENT_LENGTH) + USER_AGENT_TRUNCATE_SUFFIX : ua;
 }
 
@@ -218,14 +217,14 @@ function normalizeIP(s: string): string | undefined {
 /** kube's utilnet.SourceIPs: X-Forwarded-For entries, then X-Real-Ip if new, then the peer unless it repeats the last. */
 function sourceIPs(ctx: RequestContext): string[] {
   const ips: string[] = [];
-  const forwarded = distinctHeaders(ctx.req)['x-forwarded-for']?.[0];
+  const forwarded = ctx.req.headersDistinct['x-forwarded-for']?.[0];
   if (forwarded) {
     for (const part of forwarded.split(',')) {
       const ip = normalizeIP(part);
       if (ip) ips.push(ip);
     }
   }
-  const realIP = distinctHeaders(ctx.req)['x-real-ip']?.[0];
+  const realIP = ctx.req.headersDistinct['x-real-ip']?.[0];
   if (realIP) {
     const ip = normalizeIP(realIP);
     if (ip && !ips.includes(ip)) ips.push(ip);

@@ -66,7 +66,6 @@ export function readRequestBody(
 
 /** Discards the unread body and closes the connection after the response, as Go's MaxBytesReader does. */
 function dropRest(ctx: RequestContext): void {
-  // HTTP/2 has no Connection header (node warns and drops it): only that stream ends, the session stays.
-  if (!ctx.res.headersSent && ctx.req.httpVersionMajor !== 2) ctx.res.setHeader('Connection', 'close');
+  if (!ctx.res.headersSent) ctx.res.setHeader('Connection', 'close');
   ctx.req.resume();
 }

@@ -7,5 +7,5 @@ import type { IncomingMessage } from 'node:http';
  */
 export function deleteRequestHeader(req: IncomingMessage, name: string): void {
   delete req.headers[name];
-  if (req.headersDistinct) delete (req.headersDistinct as Record<string, string[] | undefined>)[name];
+  delete (req.headersDistinct as Record<string, string[] | undefined>)[name];
 }

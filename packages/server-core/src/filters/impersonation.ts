@@ -4,7 +4,6 @@ import { type AuthorizationAttributes, type Authorizer, forbiddenMessage } from 
 import { noteImpersonation } from '../audit/context.ts';
 import type { Filter } from './context.ts';
 import { deleteRequestHeader } from './delete-header.ts';
-import { distinctHeaders } from './headers.ts';
 import { writeStatus } from './write-status.ts';
 
 export interface ImpersonationOptions {
@@ -41,7 +40,7 @@ interface ImpersonationRequest {
  */
 export function withImpersonation(opts: ImpersonationOptions): Filter {
   return async (ctx, next) => {
-    const headers = distinctHeaders(ctx.req);
+    const headers = ctx.req.headersDistinct;
     let requests: ImpersonationRequest[];
     try {
       requests = buildImpersonationRequests(headers);

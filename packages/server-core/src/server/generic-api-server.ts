@@ -97,6 +97,8 @@ export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+const virtualKey = (v: VirtualResource): string => `${v.group}/${v.version}/${v.resource}`;
+
 /** The subtree a kind's Store keeps its objects in (`/registry/<group or core>/<plural>`): what its watch cache holds. */
 function cachePrefix(def: ResourceDefinition): string {
   return new StoreKeys(def).prefix(undefined).replace(/\/+$/, '');
@@ -120,18 +122,18 @@ export class GenericAPIServer {
   readonly #preShutdown = new Map<string, LifecycleHook>();
   readonly #namespaceController: NamespaceController | undefined;
   readonly #namespaces: NamespaceRegistry | undefined;
-  #generation = 0;
-  #merged: { generation: number; defs: readonly ResourceDefinition[] } | undefined;
   #started = false;
   #ready = false;
   #shuttingDown = false;
   #handler: Handler | undefined;
   #router: Handler | undefined;
-  #handlerOptions: ResourceHandlerOptions | undefined;
+  readonly #handlerOptions: ResourceHandlerOptions;
   readonly #postStartDone = new Set<string>();
   readonly #virtual = new Map<string, VirtualResource>();
-  #mergedVirtual: { generation: number; list: readonly VirtualResource[] } | undefined;
-  #discoverySource: { generation: number; source: DiscoverySource } | undefined;
+  // What this server and its delegates serve: fixed once constructed, so derived once.
+  readonly #allDefinitions: readonly ResourceDefinition[];
+  readonly #allVirtual: readonly VirtualResource[];
+  readonly #discoverySource: DiscoverySource;
 
   constructor(options: GenericAPIServerOptions) {
     this.#options = options;
@@ -174,40 +176,29 @@ export class GenericAPIServer {
       ...(options.virtualResources ?? []),
     ];
     for (const v of virtual) {
-      const key = `${v.group}/${v.version}/${v.resource}`;
+      const key = virtualKey(v);
       if (this.#endpoints.has(key) || this.#virtual.has(key))
         throw new Error(`resource ${v.resource} in ${v.group || 'core'}/${v.version} is installed twice`);
       this.#virtual.set(key, v);
     }
-    if (virtual.length) this.#generation++;
+
+    const delegate = options.delegate;
+    this.#allDefinitions = delegate ? [...this.#definitions, ...delegate.definitions()] : this.#definitions;
+    // This server's own virtual resources shadow its delegate's of the same group/version/resource (it routes them first).
+    this.#allVirtual = [
+      ...this.#virtual.values(),
+      ...(delegate?.virtualResources() ?? []).filter((v) => !this.#virtual.has(virtualKey(v))),
+    ];
+    // Discovery of the definitions alone while nothing is virtual (the documents of before), else of both.
+    this.#discoverySource = this.#allVirtual.length
+      ? { definitions: this.#allDefinitions, virtual: this.#allVirtual }
+      : this.#allDefinitions;
+    this.#handlerOptions = this.#buildHandlerOptions();
   }
 
   /** The virtual resources of this server and its delegates. */
   virtualResources(): readonly VirtualResource[] {
-    const own = [...this.#virtual.values()];
-    const delegate = this.#options.delegate;
-    if (!delegate) return own;
-    const gen = this.generation();
-    if (this.#mergedVirtual?.generation !== gen) {
-      // This server's own shadow its delegate's of the same group/version/resource (it routes them first).
-      const key = (v: VirtualResource): string => `${v.group}/${v.version}/${v.resource}`;
-      const mine = new Set(own.map(key));
-      this.#mergedVirtual = { generation: gen, list: [...own, ...delegate.virtualResources().filter((v) => !mine.has(key(v)))] };
-    }
-    return this.#mergedVirtual.list;
-  }
-
-  /** What discovery lists: the definitions alone while nothing is virtual (the documents of before), else both. */
-  #discovery(): DiscoverySource {
-    const gen = this.generation();
-    if (this.#discoverySource?.generation !== gen) {
-      const virtual = this.virtualResources();
-      this.#discoverySource = {
-        generation: gen,
-        source: virtual.length ? { definitions: this.definitions(), virtual } : this.definitions(),
-      };
-    }
-    return this.#discoverySource.source;
+    return this.#allVirtual;
   }
 
   /** apiserver_storage_objects: the object count of every cached resource (kube reads its storage's estimate). */
@@ -226,22 +217,11 @@ export class GenericAPIServer {
       this.#endpoints.set(key, endpoint);
     }
     this.#definitions.push(def);
-    this.#generation++;
   }
 
   /** The served definitions of this server and its delegates (what discovery and OpenAPI describe). */
   definitions(): readonly ResourceDefinition[] {
-    const delegate = this.#options.delegate;
-    if (!delegate) return this.#definitions;
-    // One array per generation, so document caches keyed on the source see the same one until something changes.
-    const gen = this.generation();
-    if (this.#merged?.generation !== gen) this.#merged = { generation: gen, defs: [...this.#definitions, ...delegate.definitions()] };
-    return this.#merged.defs;
-  }
-
-  /** Changes whenever the served set changes, for document caches. */
-  generation(): number {
-    return this.#generation + (this.#options.delegate?.generation() ?? 0);
+    return this.#allDefinitions;
   }
 
   /** The Store serving a kind (`plural` or `plural.group`), for controllers running in this process. */
@@ -379,11 +359,9 @@ export class GenericAPIServer {
       healthHandler('readyz', this.#healthChecks('readyz')),
       versionHandler(o.version ?? {}),
       metricsHandler(this.metrics),
-      openAPIHandler(() => this.definitions(), { generation: () => this.generation() }),
-      discoveryHandler(
-        () => this.#discovery(),
-        () => this.generation(),
-      ),
+      // The served set never changes after construction: both build their documents once.
+      openAPIHandler(() => this.#allDefinitions),
+      discoveryHandler(() => this.#discoverySource),
     ];
     const resources: Handler = (ctx) => this.#serveResource(ctx);
     const others = compose(routes, resources);
@@ -391,7 +369,7 @@ export class GenericAPIServer {
     return (ctx) => (ctx.requestInfo?.isResourceRequest ? this.#serveResource(ctx) : others(ctx));
   }
 
-  /** Built once: per-request work that can be done at start-up is (DESIGN.md). */
+  /** Built once in the constructor: per-request work that can be done at start-up is (DESIGN.md). */
   #buildHandlerOptions(): ResourceHandlerOptions {
     return {
       clock: this.#clock,
@@ -411,15 +389,11 @@ export class GenericAPIServer {
     const key = info?.isResourceRequest ? `${info.apiGroup}/${info.apiVersion}/${info.resource}` : undefined;
     const endpoint = key === undefined ? undefined : this.#endpoints.get(key);
     const virtual = key === undefined || endpoint ? undefined : this.#virtual.get(key);
-    if (info && virtual) {
-      this.#handlerOptions ??= this.#buildHandlerOptions();
-      return handleVirtual(ctx, virtual, info, this.#handlerOptions);
-    }
+    if (info && virtual) return handleVirtual(ctx, virtual, info, this.#handlerOptions);
     if (!info || !endpoint) {
       if (this.#options.delegate) return this.#options.delegate.router(ctx);
       throw pathNotFound();
     }
-    this.#handlerOptions ??= this.#buildHandlerOptions();
     return handleResource(ctx, endpoint, info, this.#handlerOptions);
   }
 }

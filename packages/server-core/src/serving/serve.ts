@@ -1,11 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import {
-  createSecureServer,
-  type Http2SecureServer,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-  type Http2Session,
-} from 'node:http2';
+import { createSecureServer, type Http2SecureServer, Http2ServerRequest, Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Handler, RequestContext } from '../filters/context.ts';
 import { toRequestListener } from '../filters/serve.ts';
@@ -36,6 +30,35 @@ export interface Serving {
   onShutdown(cleanup: () => void | Promise<void>): void;
   /** Graceful shutdown (see {@link serve}); calling it again returns the same promise. */
   shutdown(options?: ShutdownOptions): Promise<void>;
+}
+
+/**
+ * node:http's request has `headersDistinct` (every value a list), which filters read (audit, impersonation); the
+ * HTTP/2 compatibility request lacks it. Given here once, at the one place HTTP/2 requests enter the chain.
+ * HTTP/2 carries repeated fields as arrays or, for most names, joined by node with ", ".
+ */
+class Http2Request extends Http2ServerRequest {
+  get headersDistinct(): NodeJS.Dict<string[]> {
+    const out: NodeJS.Dict<string[]> = {};
+    for (const [name, value] of Object.entries(this.headers)) {
+      if (value === undefined || name.startsWith(':')) continue;
+      out[name] = Array.isArray(value) ? value : [value];
+    }
+    return out;
+  }
+}
+
+// Connection-specific fields, which HTTP/2 forbids (RFC 9113 §8.2.2).
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+/**
+ * The HTTP/2 response drops connection-specific headers quietly, so the chain can say `Connection: close` whatever
+ * the protocol (node would warn and drop them); over HTTP/2 only the stream ends, the session stays.
+ */
+class Http2Response extends Http2ServerResponse {
+  override setHeader(name: string, value: number | string | readonly string[]): void {
+    if (!CONNECTION_HEADERS.has(name.toLowerCase())) super.setHeader(name, value);
+  }
 }
 
 /** Write methods silenced on a response that shutdown ended under a still-running handler. */
@@ -79,7 +102,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     };
     ctx.res.once('finish', done);
     ctx.res.once('close', done);
-    if (shuttingDown && !isHttp2(ctx)) ctx.res.setHeader('Connection', 'close');
+    if (shuttingDown) ctx.res.setHeader('Connection', 'close');
     return handler(ctx);
   };
   const listener = toRequestListener(tracked);
@@ -91,6 +114,9 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       key: options.tls.key,
       allowHTTP1: true,
       ALPNProtocols: ['h2', 'http/1.1'],
+      Http2ServerRequest: Http2Request,
+      // The options type ties the response class to the default request class.
+      Http2ServerResponse: Http2Response as unknown as typeof Http2ServerResponse,
     });
     // The compat objects stand in for node:http's at this one boundary (see the doc comment).
     secure.on('request', (req: Http2ServerRequest | IncomingMessage, res: Http2ServerResponse | ServerResponse) =>
@@ -146,7 +172,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     closeIdle(server);
     for (const session of sessions) session.close();
-    for (const ctx of inflight) if (!isHttp2(ctx) && !ctx.res.headersSent) ctx.res.setHeader('Connection', 'close');
+    for (const ctx of inflight) if (!ctx.res.headersSent) ctx.res.setHeader('Connection', 'close');
 
     await waitUntil(() => [...inflight].every((ctx) => ctx.longRunning), gracePeriodMs);
 
@@ -189,10 +215,6 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
 /** http.Server has it; node adds it to an HTTP/2 server with allowHTTP1 for its HTTP/1.1 connections. */
 function closeIdle(server: Server | Http2SecureServer): void {
   (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-}
-
-function isHttp2(ctx: RequestContext): boolean {
-  return ctx.req.httpVersionMajor === 2;
 }
 
 /** After shutdown ended a response, the handler's later writes are dropped instead of raising write-after-end. */
