@@ -5,6 +5,7 @@ import {
   isDNS1123Subdomain,
   isQualifiedName,
   isValidLabelValue,
+  isValidPathSegmentName,
   maskTrailingDash,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
@@ -158,6 +159,18 @@ describe('maskTrailingDash', () => {
   it('keeps a cut multi-byte character invalid', () => {
     expect(maskTrailingDash('xé-')).toBe('x\ufffda');
     expect(isDNS1123Subdomain(maskTrailingDash('xé-'))).toEqual([SUBDOMAIN_REGEX_MSG]);
+  });
+});
+
+describe('isValidPathSegmentName', () => {
+  it("refuses the names that would step out of a path, with path.IsValidPathSegmentName's words", () => {
+    expect(isValidPathSegmentName('.')).toEqual(["may not be '.'"]);
+    expect(isValidPathSegmentName('..')).toEqual(["may not be '..'"]);
+    expect(isValidPathSegmentName('a/b%c')).toEqual(["may not contain '/'", "may not contain '%'"]);
+  });
+
+  it('accepts names that merely contain dots', () => {
+    for (const name of ['a', '...', '.a', 'a..b', '..a', 'é']) expect(isValidPathSegmentName(name)).toEqual([]);
   });
 });
 

@@ -133,6 +133,19 @@ export function nameIsDNSLabel(name: string, prefix: boolean): string[] {
   return isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 }
 
+/**
+ * path.IsValidPathSegmentName (k8s.io/apimachinery/pkg/api/validation/path): a name that can be one segment of a
+ * URL path and of a storage key. "." and ".." would step out of the key's directory; "/" and "%" would not survive a
+ * round trip through a URL path.
+ */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const errs: string[] = [];
+  if (name.includes('/')) errs.push(`may not contain '/'`);
+  if (name.includes('%')) errs.push(`may not contain '%'`);
+  return errs;
+}
+
 /** utilrand's alphabet: no vowels (no accidental words) and no look-alikes (0/o, 1/l, 3/e). */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const SUFFIX_LENGTH = 5;

@@ -1,4 +1,4 @@
-import { parseFieldSelector, parseLabelSelector } from '@kapi/apimachinery';
+import { isValidPathSegmentName, parseFieldSelector, parseLabelSelector } from '@kapi/apimachinery';
 
 /**
  * What a request is about, computed as kube-apiserver's RequestInfoFactory does
@@ -137,7 +137,7 @@ export class RequestInfoResolver {
       // kube names single-object lists/watches (fieldSelector=metadata.name=x) so authz can scope them,
       // but only when the whole ListOptions decodes; any bad parameter leaves the name empty.
       const name = listOptionsName(query);
-      if (name !== undefined && isValidPathSegmentName(name)) info.name = name;
+      if (name !== undefined && isValidPathSegmentName(name).length === 0) info.name = name;
     }
     if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
     return info;
@@ -259,9 +259,4 @@ function listOptionsName(query: Map<string, string[]>): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** path.IsValidPathSegmentName: a name usable as one path segment. */
-function isValidPathSegmentName(name: string): boolean {
-  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
 }

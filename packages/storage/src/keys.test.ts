@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
-import { isStorageError } from './storage-error.ts';
+import { isStorageError, type StorageError } from './storage-error.ts';
 
 describe('keys', () => {
   it('gives keys one leading slash', () => {
@@ -16,6 +16,7 @@ describe('keys', () => {
       } catch (e) {
         expect(isStorageError(e, 'InvalidKey')).toBe(true);
         expect((e as Error).message).toMatch(/^invalid key/);
+        expect((e as StorageError).toStatusError('widgets').status).toMatchObject({ code: 400, reason: 'BadRequest' });
       }
     }
   });

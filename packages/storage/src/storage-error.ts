@@ -1,6 +1,7 @@
 import {
   type FieldError,
   newAlreadyExists,
+  newBadRequest,
   newConflict,
   newInternalError,
   newInvalid,
@@ -76,6 +77,9 @@ export class StorageError extends Error {
         return newServerTimeout(resource, 'request', 2);
       case 'RequestTooLarge':
         return newRequestEntityTooLarge(this.message);
+      case 'InvalidKey':
+        // A key no object can have: bad input from the request, never a server fault (kube's key functions answer 400).
+        return newBadRequest(this.message);
       case 'InvalidObject':
         return this.details.fieldErrors?.length ? newInvalid(resource as string, n, this.details.fieldErrors) : newInternalError(this);
       default:

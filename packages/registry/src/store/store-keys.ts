@@ -1,8 +1,13 @@
+import { isValidPathSegmentName, newBadRequest } from '@kapi/apimachinery';
 import type { ResourceDefinition } from '../resource-definition.ts';
 
 /**
  * Storage keys of one resource: `<prefix>/<group or "core">/<plural>/<namespace>/<name>`, without the namespace
  * for cluster-scoped kinds (kube-apiserver's NamespaceKeyFunc / NoNamespaceKeyFunc).
+ *
+ * A name or namespace that is not one path segment ("." and "..", or containing "/" or "%") is refused with a 400
+ * here, before it can reach storage: every verb builds its key through this class, so a request path can never name
+ * a key outside the resource's subtree.
  */
 export class StoreKeys {
   /** The subtree holding every object of the resource (what a watch cache is given as its resourcePrefix). */
@@ -16,10 +21,21 @@ export class StoreKeys {
 
   /** The prefix a list or watch reads: one namespace, or all of them when `namespace` is undefined or empty. */
   prefix(namespace: string | undefined): string {
-    return this.#namespaced && namespace ? `${this.resourcePrefix}/${namespace}` : this.resourcePrefix;
+    if (!this.#namespaced || !namespace) return this.resourcePrefix;
+    return `${this.resourcePrefix}/${checkSegment('Namespace', namespace)}`;
   }
 
   key(namespace: string | undefined, name: string): string {
-    return this.#namespaced ? `${this.resourcePrefix}/${namespace ?? ''}/${name}` : `${this.resourcePrefix}/${name}`;
+    checkSegment('Name', name);
+    return this.#namespaced
+      ? `${this.resourcePrefix}/${checkSegment('Namespace', namespace ?? '')}/${name}`
+      : `${this.resourcePrefix}/${name}`;
   }
+}
+
+/** kube's key functions' check, worded as theirs: `Name parameter invalid: "..": may not be '..'`. */
+function checkSegment(what: 'Name' | 'Namespace', value: string): string {
+  const msgs = isValidPathSegmentName(value);
+  if (msgs.length) throw newBadRequest(`${what} parameter invalid: ${JSON.stringify(value)}: ${msgs.join(';')}`);
+  return value;
 }
