@@ -1,10 +1,12 @@
 import { FakeClock, type StatusError } from '@kapi/apimachinery';
 import { MemoryStorage, type Storage } from '@kapi/storage';
+import { Cacher } from '@kapi/watchcache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
 import { StoreKeys } from '../store/store-keys.ts';
 import { backends } from '../test-support/backends.ts';
+import { CountingStorage } from '../test-support/counting-storage.ts';
 import { ConfigMap } from './configmap.ts';
 import { Event } from './event.ts';
 import { Namespace } from './namespace.ts';
@@ -123,5 +125,91 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(err.code).toBe(404);
       expect(err.message).toBe('configmaps "c" not found');
     });
+  });
+});
+
+describe('NamespaceLifecycle over a watch cache', () => {
+  let backend: CountingStorage;
+  let cacher: Cacher;
+  let other: MemoryStorage;
+  let clock: FakeClock;
+  let namespaces: NamespaceRegistry;
+  let configMaps: Store<ConfigMap>;
+  beforeEach(async () => {
+    backend = new CountingStorage(new MemoryStorage({ compaction: false }));
+    // A short freshness wait: a consistent read while the held-back cache cannot catch up falls back to the backend.
+    cacher = new Cacher({ storage: backend, resourcePrefix: new StoreKeys(Namespace).resourcePrefix, freshnessTimeoutMs: 50 });
+    await cacher.ready();
+    clock = new FakeClock();
+    let lifecycle: NamespaceLifecycle | undefined;
+    namespaces = new NamespaceRegistry({ storage: cacher, clock, beforeDelete: (name) => lifecycle?.namespaceDeleted(name) });
+    lifecycle = new NamespaceLifecycle(namespaces.store, { clock });
+    other = new MemoryStorage({ compaction: false });
+    configMaps = new Store(ConfigMap, { storage: other, clock, beforeCreate: lifecycle.beforeCreate });
+  });
+  afterEach(async () => {
+    backend.release();
+    await cacher.close();
+    await backend.close();
+    await other.close();
+  });
+
+  /** Creates a namespace and waits until the cache holds it. */
+  async function createNamespace(name: string): Promise<void> {
+    const { object } = await namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await namespaces.store.get({}, name, { resourceVersion: object.metadata.resourceVersion ?? '' });
+  }
+  const cm = (namespace: string, name = 'c') => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace, name } });
+
+  it('decides a create in a namespace the cache holds without reading the backend', async () => {
+    await createNamespace('live');
+    backend.reads = 0;
+    for (let i = 0; i < 5; i++) await configMaps.create({ namespace: 'live' }, cm('live', `c${i}`));
+    expect(backend.reads).toBe(0);
+  });
+
+  it('reads the backend for a namespace the cache has not seen yet, so a create right after it succeeds', async () => {
+    backend.hold();
+    await namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } });
+    backend.reads = 0;
+    const { object } = await configMaps.create({ namespace: 'fresh' }, cm('fresh'));
+    expect(object.metadata.namespace).toBe('fresh');
+    expect(backend.reads).toBeGreaterThan(0);
+  });
+
+  it('answers 404 for a namespace missing from both cache and backend', async () => {
+    const err = await configMaps.create({ namespace: 'nowhere' }, cm('nowhere')).then(
+      () => expect.unreachable('expected an error'),
+      (e: unknown) => e as StatusError,
+    );
+    expect(err.code).toBe(404);
+    expect(err.message).toBe('namespaces "nowhere" not found');
+  });
+
+  it('refuses content for a namespace deleted a moment ago though the cache still shows it Active', async () => {
+    await createNamespace('live');
+    backend.hold();
+    await namespaces.delete('live');
+    const cached = (await cacher.get(new StoreKeys(Namespace).key(undefined, 'live'), { resourceVersion: '0' })) as Namespace;
+    expect(cached.status?.phase).toBe('Active');
+    const err = await configMaps.create({ namespace: 'live' }, cm('live')).then(
+      () => expect.unreachable('expected an error'),
+      (e: unknown) => e as StatusError,
+    );
+    expect(err.code).toBe(403);
+    expect(err.status.details?.causes?.[0]?.reason).toBe('NamespaceTerminating');
+  });
+
+  it('trusts the cache again once it shows the namespace Terminating', async () => {
+    await createNamespace('live');
+    const { object } = await namespaces.delete('live');
+    await namespaces.store.get({}, 'live', { resourceVersion: object.metadata.resourceVersion ?? '' });
+    backend.reads = 0;
+    const err = await configMaps.create({ namespace: 'live' }, cm('live')).then(
+      () => expect.unreachable('expected an error'),
+      (e: unknown) => e as StatusError,
+    );
+    expect(err.code).toBe(403);
+    expect(backend.reads).toBe(0);
   });
 });

@@ -6,7 +6,10 @@ import { rfc3339Seconds } from '../store/timestamp.ts';
 import type { DeleteResult, StoreDeleteOptions, StoreUpdateOptions, UpdateResult } from '../store/types.ts';
 import { Namespace, namespaceFinalize, shouldDeleteNamespaceDuringUpdate } from './namespace.ts';
 
-export type NamespaceRegistryOptions = Omit<StoreOptions, 'beforeCreate' | 'shouldDeleteDuringUpdate'>;
+export type NamespaceRegistryOptions = Omit<StoreOptions, 'beforeCreate' | 'shouldDeleteDuringUpdate'> & {
+  /** Admission of a namespace delete that passed the immortal-namespace check (NamespaceLifecycle.namespaceDeleted). */
+  beforeDelete?: (name: string) => void;
+};
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
 
@@ -45,6 +48,7 @@ export class NamespaceRegistry {
   async delete(name: string, opts: StoreDeleteOptions = {}): Promise<DeleteResult<Namespace>> {
     // Admission runs before the REST delete: refused whether or not the namespace exists, dryRun included.
     if (PROTECTED_NAMESPACES.has(name)) throw newForbidden(NAMESPACES, name, 'this namespace may not be deleted');
+    this.#options.beforeDelete?.(name);
     const ns = await this.store.get({}, name);
     const m = ns.metadata;
     const pre = { ...opts.preconditions };

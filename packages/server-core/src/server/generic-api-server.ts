@@ -150,8 +150,13 @@ export class GenericAPIServer {
     const nsDef = options.resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
     let lifecycle: NamespaceLifecycle | undefined;
     if (nsDef) {
-      this.#namespaces = new NamespaceRegistry({ storage: storageFor(Namespace), clock: this.#clock });
-      lifecycle = new NamespaceLifecycle(this.#namespaces.store);
+      const clock = this.#clock;
+      this.#namespaces = new NamespaceRegistry({
+        storage: storageFor(Namespace),
+        clock,
+        beforeDelete: (name) => lifecycle?.namespaceDeleted(name),
+      });
+      lifecycle = new NamespaceLifecycle(this.#namespaces.store, { clock });
       this.#namespaceController = new NamespaceController({ namespaces: this.#namespaces, clock: this.#clock });
       this.#add({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces });
     }
