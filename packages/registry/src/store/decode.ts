@@ -42,18 +42,32 @@ function parseBody(def: ResourceDefinition, version: string, input: unknown): { 
 const cannotHandle = (def: ResourceDefinition, version: string): string =>
   `${def.kind} in version ${JSON.stringify(version)} cannot be handled as a ${def.kind}`;
 
+/** Where a decoded object comes from: a request body, or a patch applied to the stored object. */
+export type BodySource = 'request' | 'patch';
+
 /**
- * The TypeMeta checks of a body sent to one version's endpoint, as kube-apiserver makes them for a custom resource:
- * the handler accepts only the endpoint's group/version (RequestScope.AcceptsGroupVersion without a delegate, so a
- * body of another served version is refused too, not converted), and the CR strategy's ValidateTypeMeta wants the
- * kind. Empty fields take the endpoint's (the decoder's default GVK).
+ * The TypeMeta checks of a body sent to one version's endpoint: the handler accepts only the endpoint's group/version
+ * (RequestScope.AcceptsGroupVersion without a delegate, so a body of another served version is refused too, not
+ * converted). Empty fields take the endpoint's (the decoder's default GVK).
+ *
+ * A request body of another kind (a Secret sent to /configmaps) fails in kube-apiserver's decoder, which cannot turn
+ * one kind into another: 400 BadRequest in transformDecodeError's words. A patch whose result names another kind is
+ * the patcher's 422 Invalid instead.
  */
-function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<string, unknown>): void {
+function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<string, unknown>, source: BodySource): void {
   const expected = formatGroupVersion({ group: def.group, version });
   const { apiVersion, kind } = input;
   if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expected)
     throw newBadRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${expected})`);
   if (kind !== undefined && kind !== '' && kind !== def.kind) {
+    if (source === 'request') {
+      // Go's conversion error names the versioned type and the internal (hub) type by their package: v1.Secret, core.ConfigMap.
+      const hubPackage = def.group === '' ? 'core' : (def.group.split('.')[0] as string);
+      throw newBadRequest(
+        `${String(kind)} in version ${JSON.stringify(version)} cannot be handled as a ${def.kind}: ` +
+          `converting (${version}.${String(kind)}) to (${hubPackage}.${def.kind}): unknown conversion`,
+      );
+    }
     const meta = (input.metadata ?? {}) as Record<string, unknown>;
     const name = typeof meta.name === 'string' ? meta.name : '';
     throw newInvalid({ group: def.group, kind: String(kind) }, name, [fieldErrors.invalid('kind', kind, `must be ${def.kind}`)]);
@@ -72,7 +86,13 @@ function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<s
  * is decoded with that version's schema and must name that version and the kind (checkTypeMeta).
  */
 // `body` is typed unknown: anything that is not a RequestBody (a number, an array) is rejected here with a 400.
-export function decodeBody(def: ResourceDefinition, body: unknown, fieldValidation: FieldValidation = 'Warn', version?: string): Decoded {
+export function decodeBody(
+  def: ResourceDefinition,
+  body: unknown,
+  fieldValidation: FieldValidation = 'Warn',
+  version?: string,
+  source: BodySource = 'request',
+): Decoded {
   const served = version === undefined ? def.storageVersion : def.version(version);
   if (!served)
     throw newBadRequest(
@@ -87,7 +107,7 @@ export function decodeBody(def: ResourceDefinition, body: unknown, fieldValidati
   if (fieldValidation === 'Strict' && messages.length)
     throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
   // kube's handler checks the group/version after the decoder's strict errors.
-  if (version !== undefined) checkTypeMeta(def, name, input);
+  if (version !== undefined) checkTypeMeta(def, name, input, source);
   // A freshly parsed raw body is already private; only a caller's object needs copying.
   const raw = typeof body === 'string' || body instanceof Uint8Array;
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : structuredClone(input);

@@ -295,7 +295,7 @@ export class Store<T extends KubeObject = KubeObject> {
               ? // Merge keys and strategies come from the definition; fields without them merge as a merge patch does.
                 applyStrategicMergePatch(target, patch, patchMetaFor(this.#def, version))
               : applyMergePatch(target, patch);
-        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version);
+        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch');
         warnings = decoded.warnings;
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);

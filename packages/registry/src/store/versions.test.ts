@@ -206,10 +206,16 @@ describe('Store in several versions', () => {
     expect(update.message).toBe(
       'the API version in the data (example.kapi.dev/v1) does not match the expected API version (example.kapi.dev/v1beta1)',
     );
-    // The CR strategy's ValidateTypeMeta: a 422 on the body's kind.
+    // Another kind: the decoder's 400 (kube's transformDecodeError) for a request body, the patcher's 422 for a patch.
     const kind = await failure(store.create(ns, { ...gizmo(V1, 'g2', { replicas: 1 }), kind: 'Widget' }, { version: 'v1' }));
-    expect(kind.code).toBe(422);
-    expect(kind.message).toBe('Widget.example.kapi.dev "g2" is invalid: kind: Invalid value: "Widget": must be Gizmo');
+    expect(kind.code).toBe(400);
+    expect(kind.status.reason).toBe('BadRequest');
+    expect(kind.message).toBe(
+      'Widget in version "v1" cannot be handled as a Gizmo: converting (v1.Widget) to (example.Gizmo): unknown conversion',
+    );
+    const patched = await failure(store.patch(ns, 'g1', { kind: 'Widget' }, 'merge', { version: 'v1' }));
+    expect(patched.code).toBe(422);
+    expect(patched.message).toBe('Widget.example.kapi.dev "g1" is invalid: kind: Invalid value: "Widget": must be Gizmo');
     // A body without apiVersion and kind takes the endpoint's.
     const bare = await store.create(ns, { metadata: { name: 'g3' }, spec: { size: 1 } }, { version: 'v1beta1' });
     expect(bare.object).toMatchObject({ apiVersion: V1BETA1, kind: 'Gizmo', spec: { size: 1 } });

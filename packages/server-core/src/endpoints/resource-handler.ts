@@ -74,13 +74,11 @@ export async function handleResource(
 ): Promise<void> {
   const def = endpoint.definition;
   const sub = info.subresource;
-  const allowed =
-    sub === '' ||
-    (sub === 'status' && def.subresources.status) ||
-    (sub === 'scale' && endpoint.scale) ||
-    (sub === 'finalize' && endpoint.namespaces);
-  // No route for an unknown subresource (404); a known path without a route for the method is 405, as go-restful answers.
-  if (!allowed) throw pathNotFound();
+  const verbs = routeVerbs(endpoint, info);
+  // No route for an unknown subresource (404); a known path without a route for the method is 405, as go-restful
+  // answers before reading anything of the request.
+  if (!verbs) throw pathNotFound();
+  if (!verbs.has(info.verb)) throw methodNotAllowed();
   const rctx: StoreRequestContext = info.namespace ? { namespace: info.namespace } : {};
   const q = ctx.url.searchParams;
   const respond = (code: number, value: unknown, out: NegotiatedOutput = negotiateOutput(ctx.req.headers.accept)): void => {
@@ -91,7 +89,6 @@ export async function handleResource(
   switch (info.verb) {
     case 'get': {
       if (sub === 'scale' && endpoint.scale) return respond(200, await endpoint.scale.getScale(rctx, info.name));
-      if (sub !== '' && sub !== 'status') throw methodNotAllowed();
       const out = negotiateOutput(ctx.req.headers.accept, { table: sub === '', partial: 'PartialObjectMetadata' });
       const rv = q.get('resourceVersion');
       const obj = await endpoint.store.get(rctx, info.name, {
@@ -101,17 +98,14 @@ export async function handleResource(
       return respond(200, transform(def, obj, out, ctx, options.clock, false, info.apiVersion), out);
     }
     case 'list': {
-      if (sub !== '') throw methodNotAllowed();
       const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadataList' });
       const { watch: _w, ...listOpts } = listOptionsOf(q);
       const list = await endpoint.store.list(rctx, { ...listOpts, ...storeVersion(info, out) });
       return respond(200, transform(def, list, out, ctx, options.clock, false, info.apiVersion), out);
     }
     case 'watch':
-      if (sub !== '') throw methodNotAllowed();
       return serveWatch(ctx, endpoint, info, rctx, options);
     case 'create': {
-      if (sub !== '' || info.name) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'CreateOptions');
       const body = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
@@ -156,7 +150,6 @@ export async function handleResource(
       options.onObjects?.(ctx, { requestObject: patch });
       if (sub === 'scale' && endpoint.scale)
         return respond(200, await endpoint.scale.patchScale(rctx, info.name, patch, patchType, { dryRun: w.dryRun }));
-      if (sub !== '' && sub !== 'status') throw methodNotAllowed();
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
         version: info.apiVersion,
         dryRun: w.dryRun,
@@ -168,7 +161,6 @@ export async function handleResource(
       return respond(200, res.object);
     }
     case 'delete': {
-      if (sub !== '') throw methodNotAllowed();
       const opts = await admitDeletion(ctx, def, info, deleteOptionsOf(q, await readDeleteBody(ctx)), options);
       const res = endpoint.namespaces
         ? await endpoint.namespaces.delete(info.name, opts)
@@ -178,7 +170,6 @@ export async function handleResource(
       return respond(200, res.object);
     }
     case 'deletecollection': {
-      if (sub !== '' || endpoint.namespaces) throw methodNotAllowed();
       const { watch: _w, ...listOpts } = listOptionsOf(q);
       const del = await admitDeletion(ctx, def, info, deleteOptionsOf(q, await readDeleteBody(ctx)), options);
       const list = await endpoint.store.deleteCollection(rctx, { ...listOpts, version: info.apiVersion }, del);
@@ -186,6 +177,35 @@ export async function handleResource(
     }
     default:
       throw methodNotAllowed();
+  }
+}
+
+const COLLECTION: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
+const COLLECTION_WITHOUT_DELETECOLLECTION: ReadonlySet<string> = new Set(['list', 'watch', 'create']);
+const ITEM: ReadonlySet<string> = new Set(['get', 'watch', 'update', 'patch', 'delete']);
+const STATUS_OR_SCALE: ReadonlySet<string> = new Set(['get', 'update', 'patch']);
+const FINALIZE: ReadonlySet<string> = new Set(['update']);
+
+/**
+ * The verbs the request's route serves, as kube's installer registers them for a storage (collection: list, watch,
+ * create, deletecollection; object: get, watch, update, patch, delete; status and scale: get, update, patch; a
+ * namespace's finalize: update), or undefined when there is no such route (an undeclared subresource).
+ * Namespaces' storage has no deletecollection.
+ */
+function routeVerbs(endpoint: ResourceEndpoint, info: RequestInfo): ReadonlySet<string> | undefined {
+  // The path decides, not info.name: a list or watch with fieldSelector=metadata.name=x is named for authorization.
+  if (info.parts.length < 2) return endpoint.namespaces ? COLLECTION_WITHOUT_DELETECOLLECTION : COLLECTION;
+  switch (info.subresource) {
+    case '':
+      return ITEM;
+    case 'status':
+      return endpoint.definition.subresources.status ? STATUS_OR_SCALE : undefined;
+    case 'scale':
+      return endpoint.scale ? STATUS_OR_SCALE : undefined;
+    case 'finalize':
+      return endpoint.namespaces ? FINALIZE : undefined;
+    default:
+      return undefined;
   }
 }
 
