@@ -213,6 +213,26 @@ describe('Cacher', () => {
     expect(ok.events.map((e) => nameOf(e))).toEqual(['w6', 'w7', 'w8', 'w9']);
   });
 
+  it('a watch from beyond the backend revision waits 3 s for the cache (the events it wants may yet come), then ends with 504', async () => {
+    const { cacher, clock } = await setup();
+    const a = await cacher.create(key('a'), widget('a'));
+    const late = collect(cacher.watch(PREFIX, { resourceVersion: String(rvOf(a) + 1) }));
+    const never = collect(cacher.watch(PREFIX, { resourceVersion: '50' }));
+    await flush();
+    const b = await cacher.create(key('b'), widget('b'));
+    const c = await cacher.create(key('c'), widget('c'));
+    await until(() => late.events.length === 1);
+    expect(late.events.map((e) => e.object)).toEqual([c]);
+    expect(rvOf(b)).toBe(rvOf(a) + 1);
+    clock.advance(2999);
+    await flush();
+    expect(never.done()).toBe(false);
+    clock.advance(1);
+    await until(never.done);
+    expect(never.events.map((e) => e.type)).toEqual(['ERROR']);
+    expect((never.events[0]?.object as Status | undefined)?.code).toBe(504);
+  });
+
   it('NotOlderThan beyond the cache waits 3 s of clock time, then 504 too large with retry after 1 s', async () => {
     const { cacher, clock } = await setup();
     await cacher.create(key('a'), widget('a'));
@@ -466,14 +486,14 @@ describe('Cacher', () => {
     expect((await cacher.list(PREFIX, { resourceVersion: '0' })).items).toEqual([a]);
   });
 
-  it('from an empty backend at revision 0, writes made between its list and its watch still reach the cache', async () => {
+  it('from an empty backend at revision 0, writes made between its list and its watch reach the cache one by one, without a relist', async () => {
     const clock = new FakeClock();
     const inner = new MemoryStorage({ compaction: false });
     const backend = new SwitchableStorage(inner);
     const made: KubeObject[] = [];
     backend.afterList = async () => {
       backend.afterList = undefined;
-      // Key order differs from revision order: a snapshot must not be replayed as events.
+      // Key order differs from revision order: the cache must get them from history, not from a snapshot.
       made.push(await inner.create(key('b'), widget('b')), await inner.create(key('a'), widget('a')));
     };
     const cacher = new Cacher({ storage: backend, resourcePrefix: PREFIX, clock });
@@ -483,7 +503,7 @@ describe('Cacher', () => {
     expect((await cacher.list(PREFIX, { resourceVersion: '' })).items).toEqual([a, b]);
     const c = await cacher.create(key('c'), widget('c'));
     expect((await cacher.list(PREFIX, { resourceVersion: '' })).items).toEqual([a, b, c]);
-    expect(cacher.stats()).toMatchObject({ resourceVersion: 3, historySize: 1, lists: 2 });
+    expect(cacher.stats()).toMatchObject({ resourceVersion: 3, historySize: 3, lists: 1 });
   });
 
   it('a broken backend watch resumes from the last revision: no relist, watchers carry on', async () => {

@@ -261,9 +261,11 @@ export class Cacher implements Storage {
     const initial = opts.sendInitialEvents ?? rv === 0;
     if ((opts.resourceVersion ?? '') === '') {
       this.#startConsistent(w, opts, initial).catch((err: unknown) => w.fail(toStatusError(err).status));
-    } else if (opts.sendInitialEvents && rv > this.#cache.revision) {
+    } else if (rv > this.#cache.revision) {
+      // kube's waitUntilFreshAndBlock: a revision the cache has not reached yet is waited for (504 if it never comes),
+      // so the watcher starts from the cache's history like any other, with every change after `rv`.
       this.#waitFresh(rv)
-        .then(() => this.#attach(w, opts, rv, true))
+        .then(() => this.#attach(w, opts, rv, initial))
         .catch((err: unknown) => w.fail(toStatusError(err).status));
     } else {
       this.#attach(w, opts, rv, initial);
@@ -459,8 +461,9 @@ export class Cacher implements Storage {
   // ---- the reflector's side ----
 
   #replace(items: KubeObject[], rev: number): void {
-    // Watchers cannot follow a jump to a new list (after expiry there are none left; from an empty store, rarely some).
-    if (this.#dispatcher.size > 0) this.#dispatcher.endAll('relist');
+    // A relist does not end watches by itself (kube's): after lost history #expired already ended them. Only a list
+    // past what the cache has seen would hide changes from its watchers, and only then must they re-watch.
+    if (rev > this.#cache.revision && this.#dispatcher.size > 0) this.#dispatcher.endAll('relist');
     const keyed: { key: string; obj: KubeObject }[] = [];
     for (const obj of items) {
       const key = this.#keyOf(obj);

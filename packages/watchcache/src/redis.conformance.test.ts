@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { RedisStorage } from '@kapi/storage-redis';
 import { type RedisServer, startRedis } from '@kapi/test-servers';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { checkConsistentReadAfterWrite, runCacherConformance } from './test-support/cacher-suites.ts';
+import { checkConsistentReadAfterWrite, runCacherConformance, runCacherWatchCases } from './test-support/cacher-suites.ts';
 
 // One real redis-server for the file; every case gets a fresh RedisStorage under a fresh key prefix, and a Cacher.
 let redis: RedisServer;
@@ -31,6 +31,12 @@ runCacherConformance(
   }),
   { progressIntervalMs: 200 },
 );
+
+runCacherWatchCases('Cacher over RedisStorage', () => ({
+  // A fresh prefix is a fresh store, at revision 0.
+  storage: new RedisStorage({ url: redis.url, prefix: prefix(), compactionIntervalMs: 0 }),
+  resourcePrefix: resourcePrefix(),
+}));
 
 describe('Cacher in front of RedisStorage', () => {
   it('a consistent read right after a write returns that write, through the cache or behind its back', async () => {

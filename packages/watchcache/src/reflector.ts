@@ -127,9 +127,12 @@ export class Reflector {
     while (!this.#stopped) {
       let failed: Status | undefined;
       let progressed = false;
-      // "Watch from 0" means "list, then watch" to every backend: from an empty store at revision 0, take the
-      // backend's snapshot (whatever was written since the list) and its end bookmark, then carry on from there.
-      let snapshot: KubeObject[] | undefined = from === 0 ? [] : undefined;
+      // To every backend "watch from 0" means "list, then watch": no watch asks for the changes after revision 0. So
+      // from an empty store (revision 0) the watch takes a snapshot first. Still at 0, it just carries on. Written to
+      // meanwhile, it is dropped: the store was empty at 0, so its state at revision 1 is the first change (an Exact
+      // list), and the watch starts over from 1. Every change then reaches the cache one by one, as from any other
+      // revision; nothing is relisted and no watcher of the cache misses anything.
+      let snapshot = from === 0;
       try {
         const w = this.#storage.watch(this.#prefix, {
           resourceVersion: String(from),
@@ -146,16 +149,13 @@ export class Reflector {
           }
           const at = Number(ev.object.metadata.resourceVersion);
           if (snapshot) {
-            if (ev.type !== 'BOOKMARK') snapshot.push(ev.object);
-            else if (ev.object.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
-              if (at > 0) {
-                this.#lists++;
-                this.#sink.replace(snapshot, at);
-              }
-              snapshot = undefined;
-              from = at;
-            }
-            continue;
+            if (ev.type !== 'BOOKMARK' || ev.object.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') continue;
+            snapshot = false;
+            if (at === 0) continue;
+            w.stop();
+            from = await this.#firstChange();
+            progressed = true;
+            break;
           }
           if (ev.type === 'BOOKMARK') this.#sink.progress(at);
           else this.#sink.change(ev);
@@ -175,6 +175,15 @@ export class Reflector {
       else this.#failures = 0;
     }
     return 'stopped';
+  }
+
+  /** The change at revision 1 of a store that was empty at 0: its state at 1 (an ADDED, if under the prefix). Returns 1. */
+  async #firstChange(): Promise<number> {
+    const first = await this.#storage.list(this.#prefix, { resourceVersion: '1', resourceVersionMatch: 'Exact' });
+    if (this.#stopped) return 1;
+    for (const object of first.items) this.#sink.change({ type: 'ADDED', object });
+    this.#sink.progress(1);
+    return 1;
   }
 
   async #backoff(): Promise<void> {

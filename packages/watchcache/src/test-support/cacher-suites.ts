@@ -1,6 +1,7 @@
-import type { Compactable, Storage } from '@kapi/storage';
+import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
+import type { Compactable, Storage, Watch } from '@kapi/storage';
 import { type ConformanceOptions, runStorageConformance } from '@kapi/storage/conformance';
-import { expect } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Cacher } from '../cacher.ts';
 
 /** Reads beyond the backend's revision give up after this instead of kube-apiserver's 3 s (cacher.test.ts checks 3 s). */
@@ -67,4 +68,106 @@ export async function checkConsistentReadAfterWrite(storage: Storage, resourcePr
     await cacher.close();
     await storage.close();
   }
+}
+
+/** How long the watch cases wait for an event before failing. */
+const EVENT_TIMEOUT_MS = 5000;
+
+/** The next non-BOOKMARK event, or a failure naming what ended or timed out the wait. */
+async function nextChange(it: AsyncIterator<WatchEvent>, what: string): Promise<WatchEvent> {
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), EVENT_TIMEOUT_MS);
+    });
+    const r = await Promise.race([it.next(), timeout]).finally(() => clearTimeout(timer));
+    if (r === 'timeout') throw new Error(`timed out waiting for ${what}`);
+    if (r.done) throw new Error(`the watch ended while waiting for ${what}`);
+    if (r.value.type !== 'BOOKMARK') return r.value;
+  }
+}
+
+/** "TYPE name rv" of a change, for comparisons. */
+const brief = (e: WatchEvent): string =>
+  e.type === 'ERROR' ? `ERROR ${e.object.code}` : `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`;
+const briefOf = (type: string, o: KubeObject): string => `${type} ${o.metadata.name} ${o.metadata.resourceVersion}`;
+
+/**
+ * Dev-only: how watches through a Cacher behave on a fresh backend — a store that has never been written, as `npm
+ * start` gives. A watch ends only on its timeout, its client leaving, a 410 or slow-watcher termination, never because
+ * the cache resynchronised when nothing was lost; a watch from a revision the cache has not reached yet waits for it
+ * and then delivers every change after it (kube's waitUntilFreshAndBlock).
+ */
+export function runCacherWatchCases(name: string, backend: () => BackendUnderCache): void {
+  describe(`${name}: watches on a fresh backend`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const c of cleanups.splice(0).reverse()) await c();
+    });
+
+    /** A Cacher over a fresh backend; the case awaits ready() itself and writes at once, before the cache's watch is up. */
+    function start(): { cacher: Cacher; storage: Storage; prefix: string; watch: (rv: string) => AsyncIterator<WatchEvent> } {
+      const { storage, resourcePrefix } = backend();
+      const cacher = new Cacher({ storage, resourcePrefix });
+      const watches: Watch[] = [];
+      cleanups.push(async () => {
+        for (const w of watches) w.stop();
+        await cacher.close();
+        await storage.close();
+      });
+      const watch = (rv: string) => {
+        const w = cacher.watch(resourcePrefix, { resourceVersion: rv });
+        watches.push(w);
+        return w[Symbol.asyncIterator]();
+      };
+      return { cacher, storage, prefix: resourcePrefix, watch };
+    }
+
+    const widget = (n: string): KubeObject => ({ apiVersion: 'v1', kind: 'Widget', metadata: { name: n, namespace: 'ns' } });
+    const bump = (cur: KubeObject | null, n: number): KubeObject => ({ ...(cur as KubeObject), spec: { n } });
+
+    it('a watch from the revision of the first write gets the next change: the cache does not relist and end it', async () => {
+      const { cacher, prefix, watch } = start();
+      await cacher.ready();
+      const o = await cacher.create(`${prefix}/ns/w`, widget('w'));
+      const w = watch(o.metadata.resourceVersion as string);
+      const u = await cacher.guaranteedUpdate(`${prefix}/ns/w`, (cur) => bump(cur, 1));
+      expect(brief(await nextChange(w, 'the update'))).toBe(briefOf('MODIFIED', u));
+      expect(cacher.stats().lists).toBe(1);
+    });
+
+    it('a watch from a revision the cache has not reached yet waits for it, then delivers every change after it', async () => {
+      const { cacher, storage, prefix, watch } = start();
+      await cacher.ready();
+      // Written behind the cache's back, and watched from before the last of them was even written.
+      const a = await storage.create(`${prefix}/ns/a`, widget('a'));
+      const w = watch(String(Number(a.metadata.resourceVersion) + 1));
+      const b = await storage.create(`${prefix}/ns/b`, widget('b'));
+      const c = await storage.create(`${prefix}/ns/c`, widget('c'));
+      const a2 = await cacher.guaranteedUpdate(`${prefix}/ns/a`, (cur) => bump(cur, 2));
+      const got: string[] = [];
+      for (const what of ['c', 'the update of a']) got.push(brief(await nextChange(w, what)));
+      expect(Number(b.metadata.resourceVersion)).toBe(Number(a.metadata.resourceVersion) + 1);
+      expect(got).toEqual([briefOf('ADDED', c), briefOf('MODIFIED', a2)]);
+      expect(cacher.stats().lists).toBe(1);
+    });
+
+    it('1,000 watchers opened right after a write each get every following change, in order', async () => {
+      const { cacher, prefix, watch } = start();
+      await cacher.ready();
+      const o = await cacher.create(`${prefix}/ns/fan`, widget('fan'));
+      const ws = Array.from({ length: 1000 }, () => watch(o.metadata.resourceVersion as string));
+      const want: string[] = [];
+      for (let i = 1; i <= 3; i++) want.push(briefOf('MODIFIED', await cacher.guaranteedUpdate(`${prefix}/ns/fan`, (cur) => bump(cur, i))));
+      const got = await Promise.all(
+        ws.map(async (w, i) => {
+          const out: string[] = [];
+          for (let k = 0; k < want.length; k++) out.push(brief(await nextChange(w, `change ${k + 1} at watcher ${i}`)));
+          return out;
+        }),
+      );
+      for (const g of got) expect(g).toEqual(want);
+      expect(cacher.stats()).toMatchObject({ lists: 1, slowWatchersTerminated: 0 });
+    });
+  });
 }
