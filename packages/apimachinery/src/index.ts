@@ -31,6 +31,18 @@ export {
   parseGroupResource,
   parseGroupVersion,
 } from './group-version.ts';
+export {
+  checkJsonDepth,
+  copyJson,
+  exceedsJsonDepth,
+  getOwn,
+  isJsonObject,
+  type JsonObject,
+  jsonEqual,
+  MAX_JSON_DEPTH,
+  setOwn,
+  stringifyJson,
+} from './json-data.ts';
 export { duplicateFieldMessage, type JsonWithDuplicates, parseJsonDetectingDuplicates } from './json-decode.ts';
 export {
   everythingLabels,

@@ -1,3 +1,4 @@
+import { MAX_DEPTH_MESSAGE, MAX_JSON_DEPTH } from './json-data.ts';
 import { newBadRequest } from './status-error.ts';
 
 /**
@@ -34,6 +35,8 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
+const tooDeep = () => newBadRequest(`json parse error: ${MAX_DEPTH_MESSAGE}`);
+
 /** The path of the value the scanner is about to read, given the innermost open container. */
 function childPath(top: Frame | undefined): string {
   if (!top) return '';
@@ -42,9 +45,10 @@ function childPath(top: Frame | undefined): string {
 }
 
 /**
- * Parses `text` as JSON, also reporting duplicate object keys. Malformed JSON is a 400 BadRequest.
+ * Parses `text` as JSON, also reporting duplicate object keys. Malformed JSON, and JSON nested deeper than
+ * MAX_JSON_DEPTH (10,000) levels, is a 400 BadRequest, as kube-apiserver's decoder refuses it.
  * JSON.parse builds the value (native speed, its exact semantics); a scanner over the then known-valid text finds the
- * duplicates, with an explicit stack so that nesting JSON.parse accepts cannot overflow it.
+ * duplicates and the depth, with an explicit stack so that nesting JSON.parse accepts cannot overflow it.
  */
 export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
   let value: unknown;
@@ -67,10 +71,12 @@ export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
     const top = stack[stack.length - 1];
     switch (c) {
       case 0x7b /* { */:
+        if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
         stack.push({ array: false, path: childPath(top), seen: new Set(), key: '', expectKey: true });
         i++;
         break;
       case 0x5b /* [ */:
+        if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
         stack.push({ array: true, path: childPath(top), index: 0 });
         i++;
         break;

@@ -1,4 +1,4 @@
-import jsonpatch from 'fast-json-patch';
+import { copyJson, isJsonObject as isObject, type JsonObject, jsonEqual, setOwn } from './json-data.ts';
 import { newBadRequest, newRequestEntityTooLarge, StatusError } from './status-error.ts';
 
 /**
@@ -25,12 +25,6 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 const OP_NAMES: readonly OpName[] = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
 
-type JsonObject = Record<string, unknown>;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function jsonType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
@@ -45,15 +39,8 @@ function notApplicable(message: string): StatusError {
   return new StatusError({ code: 422, reason: 'Invalid', message });
 }
 
-/** Sets an own property even for "__proto__", so a key from JSON stays data and never swaps a prototype. */
-function setOwn(obj: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
-
-function clone<T>(v: T): T {
-  return typeof v === 'object' && v !== null ? structuredClone(v) : v;
-}
+// Copies are explicit-stack walks (json-data.ts): a value may nest as deep as the decoder allows.
+const clone = copyJson;
 
 // ---------------------------------------------------------------------------------------------------
 // RFC 6902
@@ -80,15 +67,6 @@ function parsePointer(pointer: string): string[] | null {
   return tokens;
 }
 
-/** Keys that would reach a prototype rather than data: refused outright. */
-function forbiddenToken(tokens: readonly string[]): string | undefined {
-  for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i] === '__proto__') return '__proto__';
-    if (tokens[i] === 'prototype' && tokens[i - 1] === 'constructor') return 'constructor/prototype';
-  }
-  return undefined;
-}
-
 function checkOp(raw: JsonObject, index: number): CheckedOp {
   const ctx = `json patch operation ${index}`;
   const op = raw.op;
@@ -102,8 +80,6 @@ function checkOp(raw: JsonObject, index: number): CheckedOp {
     if (typeof text !== 'string') throw notApplicable(`${ctx} (${name}): "${field}" must be a string, got ${jsonType(text)}`);
     const tokens = parsePointer(text);
     if (!tokens) throw notApplicable(`${ctx} (${name}): "${field}" is not a valid JSON pointer: ${JSON.stringify(text)}`);
-    const bad = forbiddenToken(tokens);
-    if (bad) throw notApplicable(`${ctx} (${name}): "${field}" ${JSON.stringify(text)} is not allowed: it reaches ${bad}`);
     return { text, tokens };
   };
   const path = pointer('path');
@@ -115,6 +91,7 @@ function checkOp(raw: JsonObject, index: number): CheckedOp {
   }
   if (name === 'add' || name === 'replace' || name === 'test') {
     if (raw.value === undefined) throw notApplicable(`${ctx} (${name}): missing "value"`);
+    if (!isJsonValue(raw.value)) throw notApplicable(`${ctx} (${name}): "value" is not a JSON value`);
     checked.value = raw.value;
   }
   return checked;
@@ -159,19 +136,25 @@ function checkAddTarget(doc: unknown, tokens: readonly string[], pointer: string
 const isProperPrefix = (prefix: readonly string[], of: readonly string[]): boolean =>
   prefix.length < of.length && prefix.every((t, i) => t === of[i]);
 
-/** Runs one operation through fast-json-patch on `doc` (ours to mutate); returns the new document. */
-function runLibrary(doc: unknown, operation: JsonPatchOperation, index: number): unknown {
-  try {
-    // validate, mutate our private copy, ban prototype keys.
-    return jsonpatch.applyOperation(doc, operation, true, true, true, index).newDocument;
-  } catch (e) {
-    if (e instanceof jsonpatch.JsonPatchError || e instanceof TypeError) {
-      // The library appends the operation and the whole tree on later lines; the first line says it.
-      const first = (e.message.split('\n')[0] ?? '').trim();
-      throw notApplicable(`json patch operation ${index} (${operation.op}): ${first}`);
-    }
-    throw e;
+/**
+ * Writes one checked operation into `doc` (ours to mutate) and returns the document. Every path was checked first
+ * (lookup, checkAddTarget), so this only writes: own properties through setOwn, array members by index.
+ */
+function write(doc: unknown, op: 'add' | 'remove' | 'replace', tokens: readonly string[], value?: unknown): unknown {
+  if (tokens.length === 0) return value;
+  const found = lookup(doc, tokens.slice(0, -1), '');
+  const parent = found.ok ? found.value : undefined;
+  const last = tokens[tokens.length - 1] as string;
+  if (Array.isArray(parent)) {
+    const i = last === '-' ? parent.length : Number(last);
+    if (op === 'add') parent.splice(i, 0, value);
+    else if (op === 'remove') parent.splice(i, 1);
+    else parent[i] = value;
+  } else if (isObject(parent)) {
+    if (op === 'remove') delete parent[last];
+    else setOwn(parent, last, value);
   }
+  return doc;
 }
 
 function applyOne(doc: unknown, c: CheckedOp): unknown {
@@ -183,18 +166,18 @@ function applyOne(doc: unknown, c: CheckedOp): unknown {
     case 'add': {
       const bad = checkAddTarget(doc, c.tokens, c.path);
       if (bad) fail(bad);
-      return runLibrary(doc, { op: 'add', path: c.path, value: clone(c.value) }, c.index);
+      return write(doc, 'add', c.tokens, clone(c.value));
     }
     case 'remove': {
       if (c.tokens.length === 0) fail('cannot remove the whole document');
       const found = lookup(doc, c.tokens, c.path);
       if (!found.ok) fail(found.detail);
-      return runLibrary(doc, { op: 'remove', path: c.path }, c.index);
+      return write(doc, 'remove', c.tokens);
     }
     case 'replace': {
       const found = lookup(doc, c.tokens, c.path);
       if (!found.ok) fail(found.detail);
-      return runLibrary(doc, { op: 'replace', path: c.path, value: clone(c.value) }, c.index);
+      return write(doc, 'replace', c.tokens, clone(c.value));
     }
     case 'test': {
       const found = lookup(doc, c.tokens, c.path);
@@ -207,7 +190,7 @@ function applyOne(doc: unknown, c: CheckedOp): unknown {
       if (!src.ok) fail(`"from" ${src.detail}`);
       const bad = checkAddTarget(doc, c.tokens, c.path);
       if (bad) fail(bad);
-      return runLibrary(doc, { op: 'copy', from: c.from ?? '', path: c.path }, c.index);
+      return write(doc, 'add', c.tokens, clone(src.value));
     }
     case 'move': {
       const fromTokens = c.fromTokens ?? [];
@@ -218,10 +201,10 @@ function applyOne(doc: unknown, c: CheckedOp): unknown {
       if (from === c.path) return doc;
       // RFC 6902 defines move as remove then add; the target is checked against the document after the
       // remove, so indexes that shift are judged as they will be.
-      const removed = runLibrary(doc, { op: 'remove', path: from }, c.index);
+      const removed = write(doc, 'remove', fromTokens);
       const bad = checkAddTarget(removed, c.tokens, c.path);
       if (bad) fail(bad);
-      return runLibrary(removed, { op: 'add', path: c.path, value: src.value }, c.index);
+      return write(removed, 'add', c.tokens, src.value);
     }
   }
 }
@@ -230,7 +213,7 @@ function applyOne(doc: unknown, c: CheckedOp): unknown {
  * Applies an RFC 6902 JSON patch. `doc` is never mutated and the result shares nothing with `doc` or
  * `patch`. Throws 400 when `patch` is not an array of objects, 413 beyond 10000 operations, and 422 Invalid
  * when an operation is malformed or does not apply (missing path, failed test, bad index, …). Paths through
- * `__proto__` or `constructor/prototype` are refused, and only own properties are ever followed.
+ * `__proto__` or `constructor` are keys like any other: only own properties are ever followed or written.
  */
 export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) {
@@ -252,37 +235,61 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
 // ---------------------------------------------------------------------------------------------------
 // RFC 7386
 
+// The walks below keep explicit stacks: a patch and a document may each nest as deep as the decoder allows.
+
 /** Whether `v` is a JSON value (undefined members of objects count as absent, as in JSON.stringify). */
 function isJsonValue(v: unknown): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(v);
-    case 'object':
-      if (v === null) return true;
-      if (Array.isArray(v)) return v.every(isJsonValue);
-      return Object.values(v).every((x) => x === undefined || isJsonValue(x));
-    default:
-      return false;
+  const stack: unknown[] = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    switch (typeof x) {
+      case 'string':
+      case 'boolean':
+        continue;
+      case 'number':
+        if (!Number.isFinite(x)) return false;
+        continue;
+      case 'object':
+        if (x === null) continue;
+        if (Array.isArray(x)) {
+          for (const e of x) {
+            if (e === undefined) return false;
+            stack.push(e);
+          }
+        } else for (const e of Object.values(x)) if (e !== undefined) stack.push(e);
+        continue;
+      default:
+        return false;
+    }
   }
+  return true;
 }
 
 function mergeInto(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return clone(patch);
-  const base = isObject(target) ? target : {};
-  const out: JsonObject = {};
-  for (const key of Object.keys(base)) {
-    if (!Object.hasOwn(patch, key) || patch[key] === undefined) setOwn(out, key, clone(base[key]));
-    else if (patch[key] !== null) setOwn(out, key, mergeInto(base[key], patch[key]));
+  const root: JsonObject = {};
+  // (the object merged into, the patch for it, the output to fill)
+  const work: [JsonObject, JsonObject, JsonObject][] = [[isObject(target) ? target : {}, patch, root]];
+  // A patch object becomes an output object filled later; anything else is copied.
+  const child = (base: unknown, p: unknown): unknown => {
+    if (!isObject(p)) return clone(p);
+    const out: JsonObject = {};
+    work.push([isObject(base) ? base : {}, p, out]);
+    return out;
+  };
+  for (let item = work.pop(); item; item = work.pop()) {
+    const [base, p, out] = item;
+    for (const key of Object.keys(base)) {
+      if (!Object.hasOwn(p, key) || p[key] === undefined) setOwn(out, key, clone(base[key]));
+      else if (p[key] !== null) setOwn(out, key, child(base[key], p[key]));
+    }
+    for (const key of Object.keys(p)) {
+      const value = p[key];
+      if (Object.hasOwn(base, key) || value === undefined || value === null) continue;
+      setOwn(out, key, child(undefined, value));
+    }
   }
-  for (const key of Object.keys(patch)) {
-    const value = patch[key];
-    if (Object.hasOwn(base, key) || value === undefined || value === null) continue;
-    setOwn(out, key, mergeInto(undefined, value));
-  }
-  return out;
+  return root;
 }
 
 /**
@@ -296,34 +303,36 @@ export function applyMergePatch(doc: unknown, patch: unknown): unknown {
   return mergeInto(doc, patch);
 }
 
-/** Deep equality of JSON values (key order does not matter). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (!isObject(a) || !isObject(b)) return false;
-  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-}
-
 function diffObjects(original: JsonObject, modified: JsonObject): JsonObject {
-  const patch: JsonObject = {};
-  for (const key of Object.keys(original)) {
-    if (original[key] !== undefined && (!Object.hasOwn(modified, key) || modified[key] === undefined)) setOwn(patch, key, null);
-  }
-  for (const key of Object.keys(modified)) {
-    const to = modified[key];
-    if (to === undefined) continue;
-    const had = Object.hasOwn(original, key) && original[key] !== undefined;
-    const from = had ? original[key] : undefined;
-    if (had && isObject(from) && isObject(to)) {
-      const sub = diffObjects(from, to);
-      if (Object.keys(sub).length > 0) setOwn(patch, key, sub);
-    } else if (!had || !jsonEqual(from, to)) {
-      setOwn(patch, key, clone(to));
+  const root: JsonObject = {};
+  // Every nested patch in the order made (a parent before its children), to drop the empty ones afterwards.
+  const made: { patch: JsonObject; parent?: JsonObject; key?: string }[] = [];
+  const work: [JsonObject, JsonObject, JsonObject][] = [[original, modified, root]];
+  for (let item = work.pop(); item; item = work.pop()) {
+    const [from, to, patch] = item;
+    for (const key of Object.keys(from)) {
+      if (from[key] !== undefined && (!Object.hasOwn(to, key) || to[key] === undefined)) setOwn(patch, key, null);
+    }
+    for (const key of Object.keys(to)) {
+      const b = to[key];
+      if (b === undefined) continue;
+      const had = Object.hasOwn(from, key) && from[key] !== undefined;
+      const a = had ? from[key] : undefined;
+      if (had && isObject(a) && isObject(b)) {
+        const sub: JsonObject = {};
+        setOwn(patch, key, sub);
+        made.push({ patch: sub, parent: patch, key });
+        work.push([a, b, sub]);
+      } else if (!had || !jsonEqual(a, b)) {
+        setOwn(patch, key, clone(b));
+      }
     }
   }
-  return patch;
+  for (let i = made.length - 1; i >= 0; i--) {
+    const m = made[i] as (typeof made)[number];
+    if (Object.keys(m.patch).length === 0 && m.parent && m.key !== undefined) delete m.parent[m.key];
+  }
+  return root;
 }
 
 /**

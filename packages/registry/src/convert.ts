@@ -1,4 +1,4 @@
-import { formatGroupVersion, type KubeObject, newBadRequest, parseGroupVersion } from '@kapi/apimachinery';
+import { copyJson, formatGroupVersion, type KubeObject, newBadRequest, parseGroupVersion } from '@kapi/apimachinery';
 import type { ResourceDefinition, ResourceVersion } from './resource-definition.ts';
 
 function versionOrThrow(def: ResourceDefinition, name: string): ResourceVersion {
@@ -19,7 +19,7 @@ export function convertObject(def: ResourceDefinition, obj: KubeObject, toVersio
   const from = versionOrThrow(def, parseGroupVersion(obj.apiVersion ?? '').version);
   const to = versionOrThrow(def, toVersion);
   const apiVersion = formatGroupVersion({ group: def.group, version: to.name });
-  let out = structuredClone(obj);
+  let out = copyJson(obj);
   if (from !== to) {
     const hub = def.storageVersion;
     if (from !== hub && from.toHub) out = from.toHub(out);

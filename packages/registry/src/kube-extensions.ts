@@ -38,7 +38,7 @@ export function kubeMetaOf(schema: z.core.$ZodType): KubeFieldMeta | undefined {
  */
 export function listMap<S extends z.ZodArray<z.ZodObject>>(schema: S, keys: readonly [string, ...string[]]): S {
   const shape = defOf(unwrap(defOf(schema).element ?? schema)).shape ?? {};
-  for (const k of keys) if (!(k in shape)) throw new Error(`listMap: key "${k}" is not a field of the list's items`);
+  for (const k of keys) if (!Object.hasOwn(shape, k)) throw new Error(`listMap: key "${k}" is not a field of the list's items`);
   return withKubeMeta(schema, { listType: 'map', listMapKeys: [...keys], patchStrategy: 'merge', patchMergeKey: keys[0] });
 }
 

@@ -1,3 +1,4 @@
+import { getOwn } from '@kapi/apimachinery';
 import type { z } from 'zod';
 
 /**
@@ -13,6 +14,7 @@ interface SchemaDef {
   shape?: Record<string, z.core.$ZodType>;
   catchall?: z.core.$ZodType;
   element?: z.core.$ZodType;
+  keyType?: z.core.$ZodType;
   valueType?: z.core.$ZodType;
   options?: readonly z.core.$ZodType[];
   items?: readonly z.core.$ZodType[];
@@ -67,7 +69,8 @@ export function childSchema(
   const d = defOf(s);
   switch (d.type) {
     case 'object': {
-      const field = typeof key === 'string' ? d.shape?.[key] : undefined;
+      // An own field only: a key such as "constructor" must not find Object.prototype's member in the shape.
+      const field = typeof key === 'string' ? getOwn(d.shape, key) : undefined;
       if (field) return { schema: field, inMap: false };
       return { schema: extraKeys(s) === 'preserve' ? d.catchall : undefined, inMap: false };
     }

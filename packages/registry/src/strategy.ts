@@ -1,5 +1,5 @@
-import type { FieldError, KubeObject } from '@kapi/apimachinery';
-import { jsonEqual, type ObjectAttributes } from '@kapi/storage';
+import { copyJson, type FieldError, jsonEqual, type KubeObject } from '@kapi/apimachinery';
+import type { ObjectAttributes } from '@kapi/storage';
 import { readFieldPath } from './simple-path.ts';
 import { finalizerWarnings } from './validate-object-meta.ts';
 
@@ -86,7 +86,7 @@ export function defaultStrategy<T extends KubeObject = KubeObject>(subject: Stra
     prepareForUpdate(_ctx, obj, old) {
       if (statusSeparate) {
         if (old.status === undefined) delete obj.status;
-        else (obj as KubeObject).status = structuredClone(old.status);
+        else (obj as KubeObject).status = copyJson(old.status);
       }
       const oldGen = old.metadata.generation ?? 0;
       obj.metadata.generation = jsonEqual(specPart(obj, statusSeparate), specPart(old, statusSeparate)) ? oldGen : oldGen + 1;

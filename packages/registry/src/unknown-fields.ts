@@ -1,3 +1,4 @@
+import { getOwn } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import { OBJECT_META_FIELDS } from './metav1.ts';
 import type { ResourceDefinition } from './resource-definition.ts';
@@ -32,7 +33,7 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, out: string
       const shape = d.shape ?? {};
       const keep = extraKeys(s) === 'preserve';
       for (const [k, v] of Object.entries(value)) {
-        const child = shape[k] ?? (keep ? d.catchall : undefined);
+        const child = getOwn(shape, k) ?? (keep ? d.catchall : undefined);
         if (child) walk(child, v, join(path, k, false), out);
         else out.push(join(path, k, false));
       }

@@ -1,7 +1,8 @@
-import { type FieldError, fieldErrors, type KubeObject } from '@kapi/apimachinery';
+import { copyJson, type FieldError, fieldErrors, type KubeObject } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import { validateListSetsAndMaps } from './list-type.ts';
 import type { ObjectSchema, ResourceDefinition, ResourceVersion } from './resource-definition.ts';
+import { safeParseData } from './schema-parse.ts';
 import { defOf, formatFieldPath, openAPITypeOf, schemaAt, unwrap } from './schema-walk.ts';
 import { type NameValidator, validateObjectMeta } from './validate-object-meta.ts';
 
@@ -32,7 +33,7 @@ function jsonType(v: unknown): string {
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let v = data;
   for (const k of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, k)) return undefined;
     v = (v as Record<PropertyKey, unknown>)[k];
   }
   return v;
@@ -151,7 +152,7 @@ function check(
     return { errors: [fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`)] };
   const { listSetsAndMaps = true, ...metaOpts } = opts;
   const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...metaOpts });
-  const result = v.schema.safeParse(parts.body, { reportInput: true });
+  const result = safeParseData(v.schema, parts.body, { reportInput: true });
   if (!result.success) for (const issue of result.error.issues) mapIssue(v.schema, parts.body, issue, [], errors);
   // After the schema's errors, as kube appends them; on the defaulted object when there is one (kube defaults first).
   if (listSetsAndMaps) errors.push(...validateListSetsAndMaps(v.schema, result.success ? result.data : parts.body));
@@ -177,7 +178,7 @@ export function parseObject(def: ResourceDefinition, version: string, obj: unkno
   const { errors, data } = check(def, version, obj, opts);
   if (errors.length || !data) return { ok: false, errors };
   const o = obj as KubeObject;
-  return { ok: true, object: { apiVersion: o.apiVersion, kind: o.kind, metadata: structuredClone(o.metadata), ...data } };
+  return { ok: true, object: { apiVersion: o.apiVersion, kind: o.kind, metadata: copyJson(o.metadata), ...data } };
 }
 
 /** True when `obj` has a repeated map-list key or set-list item (ValidateListSetsAndMaps finds errors). */

@@ -1,4 +1,4 @@
-import { type FieldError, fieldErrors, OMIT_VALUE } from '@kapi/apimachinery';
+import { type FieldError, fieldErrors, OMIT_VALUE, setOwn } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
@@ -40,7 +40,7 @@ function mergeStringData(obj: Secret): void {
   if (sd === undefined) return;
   if (typeof sd !== 'object' || sd === null || Array.isArray(sd) || !Object.values(sd).every((v) => typeof v === 'string')) return;
   const data = typeof obj.data === 'object' && obj.data !== null && !Array.isArray(obj.data) ? obj.data : {};
-  for (const [k, v] of Object.entries(sd as Record<string, string>)) data[k] = Buffer.from(v, 'utf8').toString('base64');
+  for (const [k, v] of Object.entries(sd as Record<string, string>)) setOwn(data, k, Buffer.from(v, 'utf8').toString('base64'));
   obj.data = data;
   delete obj.stringData;
 }

@@ -1,4 +1,6 @@
 import {
+  checkJsonDepth,
+  copyJson,
   duplicateFieldMessage,
   fieldErrors,
   formatGroupVersion,
@@ -9,6 +11,7 @@ import {
   parseJsonDetectingDuplicates,
 } from '@kapi/apimachinery';
 import type { ResourceDefinition } from '../resource-definition.ts';
+import { safeParseData } from '../schema-parse.ts';
 import { findUnknownFields, unknownFieldMessage } from '../unknown-fields.ts';
 import type { FieldValidation } from './types.ts';
 
@@ -30,7 +33,11 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The body as an object plus the paths of its duplicated keys; only a raw body can have any. */
 function parseBody(def: ResourceDefinition, version: string, input: unknown): { value: unknown; duplicates: string[] } {
-  if (typeof input !== 'string' && !(input instanceof Uint8Array)) return { value: input, duplicates: [] };
+  if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
+    // Decoded by someone else (YAML, protobuf, a caller): held to the JSON decoder's depth limit all the same.
+    checkJsonDepth(input);
+    return { value: input, duplicates: [] };
+  }
   try {
     return parseJsonDetectingDuplicates(typeof input === 'string' ? input : utf8.decode(input));
   } catch (err) {
@@ -110,10 +117,10 @@ export function decodeBody(
   if (version !== undefined) checkTypeMeta(def, name, input, source);
   // A freshly parsed raw body is already private; only a caller's object needs copying.
   const raw = typeof body === 'string' || body instanceof Uint8Array;
-  const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : structuredClone(input);
+  const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyJson(input);
   const meta = (metadata ?? {}) as KubeObject['metadata'];
   for (const path of unknown) if (path.startsWith('metadata.')) delete (meta as Record<string, unknown>)[path.slice('metadata.'.length)];
-  const parsed = served.schema.safeParse(rest);
+  const parsed = safeParseData(served.schema, rest);
   const apiVersion = formatGroupVersion({ group: def.group, version: name });
   const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed.success ? parsed.data : rest) };
   return { object, warnings: fieldValidation === 'Warn' ? messages : [] };

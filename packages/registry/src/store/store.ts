@@ -3,6 +3,8 @@ import {
   applyJsonPatch,
   applyMergePatch,
   type Clock,
+  checkJsonDepth,
+  copyJson,
   type FieldError,
   fieldErrors,
   formatGroupVersion,
@@ -272,6 +274,8 @@ export class Store<T extends KubeObject = KubeObject> {
 
   async patch(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: StorePatchOptions = {}): Promise<UpdateResult<T>> {
     if (type === 'apply') throw newUnsupportedMediaTypeMessage('apply-patch (server-side apply) is not supported yet');
+    // Decoded by the caller: held to the JSON decoder's depth limit before any walk (kube's decoder refuses it).
+    checkJsonDepth(patch, 'the patch');
     this.#checkSubresource(opts.subresource);
     const other = this.#otherVersion(opts.version);
     const version = other ?? this.#def.storageVersion.name;
@@ -372,7 +376,7 @@ export class Store<T extends KubeObject = KubeObject> {
     let obj = input;
     if (admission?.mutate) {
       // The input is reused when storage retries on a conflict: admission must start from it afresh each time.
-      if (shared) obj = structuredClone(input);
+      if (shared) obj = copyJson(input);
       await admission.mutate(obj, current && this.#out(current, other));
       this.#matchName(obj, name);
       this.#matchNamespace(ctx, obj);
@@ -389,7 +393,7 @@ export class Store<T extends KubeObject = KubeObject> {
     const def = this.#def;
     const strategy = def.strategy;
     const name = input.metadata.name ?? '';
-    let obj = structuredClone(input);
+    let obj = copyJson(input);
     if (!current) {
       if (!strategy.allowCreateOnUpdate() || sctx.subresource) throw newNotFound(def.groupResource, name);
       // Storage would clear it, as etcd3's PrepareObjectForStorage does.
@@ -407,7 +411,7 @@ export class Store<T extends KubeObject = KubeObject> {
     }
     if (sctx.subresource === 'status') {
       // The status subresource takes status and nothing else (the custom-resource status strategy).
-      const next = structuredClone(old) as KubeObject;
+      const next = copyJson(old) as KubeObject;
       if (obj.status === undefined) delete next.status;
       else next.status = obj.status;
       obj = next;
@@ -473,7 +477,7 @@ export class Store<T extends KubeObject = KubeObject> {
     // The object as the delete leaves it, or null when nothing keeps it.
     const terminating = (existing: KubeObject): KubeObject | null => {
       checkDeletePreconditions(kind, existing, opts.preconditions);
-      const obj = structuredClone(existing) as KubeObject;
+      const obj = copyJson(existing) as KubeObject;
       const finalizers = finalizersForDeletion(obj, policy);
       if (finalizers) obj.metadata.finalizers = finalizers;
       if (!obj.metadata.finalizers?.length) return null;

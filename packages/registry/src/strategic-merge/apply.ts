@@ -1,4 +1,4 @@
-import { newBadRequest } from '@kapi/apimachinery';
+import { copyJson, newBadRequest } from '@kapi/apimachinery';
 import { isObject, type JsonObject, kindOf } from './json.ts';
 import { mergeMap } from './merge.ts';
 import type { PatchMeta } from './patch-meta.ts';
@@ -13,13 +13,8 @@ import type { PatchMeta } from './patch-meta.ts';
  */
 export function applyStrategicMergePatch(original: unknown, patch: unknown, meta: PatchMeta): JsonObject {
   if (!isObject(patch)) throw newBadRequest(`error decoding patch: a strategic merge patch must be a JSON object, got ${kindOf(patch)}`);
-  let ownPatch: JsonObject;
-  try {
-    ownPatch = structuredClone(patch);
-  } catch {
-    throw newBadRequest('error decoding patch: not a JSON value');
-  }
+  const ownPatch: JsonObject = copyJson(patch);
   // A missing original (or one that is not an object) is patched as an empty object, as kube decodes "null" as {}.
-  const ownOriginal: JsonObject = isObject(original) ? structuredClone(original) : {};
+  const ownOriginal: JsonObject = isObject(original) ? copyJson(original) : {};
   return mergeMap(ownOriginal, ownPatch, meta);
 }

@@ -1,0 +1,180 @@
+import { newBadRequest } from './status-error.ts';
+
+/**
+ * JSON values as data. Two things make a decoded JSON object differ from a plain JS record:
+ *
+ * - Keys are data. JSON.parse gives `{"__proto__": 1}` an own property "__proto__", but `obj[k] = v` and
+ *   Object.assign on a `{}` run the inherited `__proto__` setter (the key vanishes, or the prototype changes), and
+ *   `table[k]` / `k in table` find inherited members such as "constructor" or "toString". Every copier and merger
+ *   writes through `setOwn`, and every lookup of a key taken from a body goes through `getOwn`.
+ * - Depth. kube-apiserver's JSON decoder refuses nesting deeper than 10,000 levels; V8's own recursive walks
+ *   (structuredClone, JSON.stringify, any recursive function) run out of stack far earlier (structuredClone near
+ *   1,600 levels on Node's default stack). The walks here use explicit stacks, so any depth the decoder lets in is
+ *   safe, and `checkJsonDepth` refuses the rest with kube's 400.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+/** kube-apiserver's limit on nesting (encoding/json's maxNestingDepth, which sigs.k8s.io/json keeps). */
+export const MAX_JSON_DEPTH = 10000;
+
+export function isJsonObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Sets an own, enumerable property even for "__proto__", so a key from JSON stays data and never swaps a prototype. */
+export function setOwn(obj: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else (obj as JsonObject)[key] = value;
+}
+
+/** The value of an own property, never an inherited one ("constructor", "toString", "__proto__" of a `{}`). */
+export function getOwn<V>(obj: Readonly<Record<string, V>> | undefined, key: string): V | undefined {
+  return obj !== undefined && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/**
+ * A deep copy of a JSON value (objects, arrays, strings, numbers, booleans, null) at any depth: own enumerable keys
+ * only, "__proto__" kept as data, undefined members kept as JSON.stringify would drop them later. Other values
+ * (Dates, Maps, …) are not JSON and are copied by reference.
+ */
+export function copyJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const root: unknown = Array.isArray(value) ? new Array(value.length) : {};
+  // Pairs of (source, its copy) still to fill in.
+  const work: [unknown, unknown][] = [[value, root]];
+  for (let item = work.pop(); item; item = work.pop()) {
+    const [src, dst] = item;
+    if (Array.isArray(src)) {
+      const out = dst as unknown[];
+      for (let i = 0; i < src.length; i++) out[i] = copyChild(src[i], work);
+    } else {
+      for (const k of Object.keys(src as JsonObject)) setOwn(dst as object, k, copyChild((src as JsonObject)[k], work));
+    }
+  }
+  return root as T;
+}
+
+function copyChild(v: unknown, work: [unknown, unknown][]): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  let copy: unknown;
+  if (Array.isArray(v)) copy = new Array(v.length);
+  else if (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) copy = {};
+  else return v;
+  work.push([v, copy]);
+  return copy;
+}
+
+/** Whether `value` nests objects and arrays deeper than `max` levels (a scalar is depth 0, `{}` depth 1). */
+export function exceedsJsonDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, depth] = item;
+    if (depth > max) return true;
+    const children = Array.isArray(v) ? v : Object.values(v as JsonObject);
+    for (const c of children) if (typeof c === 'object' && c !== null) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+/** The message of encoding/json's SyntaxError for nesting beyond its limit, as kube-apiserver passes it on. */
+export const MAX_DEPTH_MESSAGE = 'exceeded max depth';
+
+/** Throws kube's 400 when `value` (a body decoded by something other than the JSON decoder, e.g. YAML or a patch) nests too deep. */
+export function checkJsonDepth(value: unknown, what = 'the request body'): void {
+  if (exceedsJsonDepth(value)) throw newBadRequest(`${what} nests deeper than ${MAX_JSON_DEPTH} levels: ${MAX_DEPTH_MESSAGE}`);
+}
+
+/**
+ * JSON.stringify, whose recursion gives up near 4,500 levels on Node's default stack: a value nested deeper (at
+ * most MAX_JSON_DEPTH once decoded) is encoded by an explicit-stack encoder with the same output instead.
+ * `toJSON` methods and replacers are not supported on that path; values here are plain JSON.
+ */
+export function stringifyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return stringifyDeep(value);
+  }
+}
+
+type Frame = { keys: string[] | null; src: unknown; i: number; wrote: boolean };
+
+function stringifyDeep(value: unknown): string {
+  const parts: string[] = [];
+  const stack: Frame[] = [];
+  // Writes a scalar, or opens a container (pushing a frame); false when the value is omitted (undefined, function).
+  const emit = (v: unknown): boolean => {
+    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+      v = (v as { toJSON: () => unknown }).toJSON();
+    if (typeof v === 'object' && v !== null) {
+      if (Array.isArray(v)) {
+        parts.push('[');
+        stack.push({ keys: null, src: v, i: 0, wrote: false });
+      } else {
+        parts.push('{');
+        stack.push({ keys: Object.keys(v), src: v, i: 0, wrote: false });
+      }
+      return true;
+    }
+    const s = JSON.stringify(v);
+    if (s === undefined) return false;
+    parts.push(s);
+    return true;
+  };
+  if (!emit(value)) return undefined as unknown as string;
+  while (stack.length) {
+    const f = stack[stack.length - 1] as Frame;
+    if (f.keys === null) {
+      const arr = f.src as unknown[];
+      if (f.i >= arr.length) {
+        parts.push(']');
+        stack.pop();
+        continue;
+      }
+      if (f.i > 0) parts.push(',');
+      const v = arr[f.i++];
+      // Arrays write null where a member cannot be encoded.
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') parts.push('null');
+      else emit(v);
+    } else {
+      if (f.i >= f.keys.length) {
+        parts.push('}');
+        stack.pop();
+        continue;
+      }
+      const k = f.keys[f.i++] as string;
+      const v = (f.src as JsonObject)[k];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      parts.push(`${f.wrote ? ',' : ''}${JSON.stringify(k)}:`);
+      f.wrote = true;
+      emit(v);
+    }
+  }
+  return parts.join('');
+}
+
+/** Deep equality of JSON values at any depth (key order does not matter; undefined members count as absent). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [x, y] = item;
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+      continue;
+    }
+    if (!isJsonObject(x) || !isJsonObject(y)) return false;
+    const kx = Object.keys(x).filter((k) => x[k] !== undefined);
+    const ky = Object.keys(y).filter((k) => y[k] !== undefined);
+    if (kx.length !== ky.length) return false;
+    for (const k of kx) {
+      if (!Object.hasOwn(y, k)) return false;
+      stack.push([x[k], y[k]]);
+    }
+  }
+  return true;
+}
