@@ -306,3 +306,54 @@ describe('envelope', () => {
     expect(unk.typeMeta).toStrictEqual({ apiVersion: 'v1', kind: 'Namespace' });
   });
 });
+
+describe('hostile bodies', () => {
+  const envelope = (raw: Uint8Array): Uint8Array => {
+    const unknown = kubeType('Unknown');
+    const msg = unknown.encode(unknown.fromObject({ typeMeta: { apiVersion: 'v1', kind: 'ConfigMap' }, raw })).finish();
+    return Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...msg]);
+  };
+  const statusOf = (f: () => unknown): StatusError => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof StatusError) return e;
+      throw e;
+    }
+    throw new Error('expected a StatusError');
+  };
+
+  it('keys __proto__ and constructor in maps round-trip as data', () => {
+    const cm = JSON.parse(
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","labels":{"__proto__":"l"},"annotations":{"constructor":"c"}},"data":{"__proto__":"x","prototype":"y"},"binaryData":{"__proto__":"eA=="}}',
+    ) as KubeObject;
+    const back = decodeKubernetesProtobuf(encodeKubernetesProtobuf(cm));
+    expect(JSON.stringify(back)).toBe(JSON.stringify(cm));
+    expect(Object.getPrototypeOf(back.data)).toBe(Object.prototype);
+  });
+
+  it('50,000 nested groups are a 400, not a stack overflow', () => {
+    const err = statusOf(() => decodeKubernetesProtobuf(Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...new Array(50000).fill(0x0b)])));
+    expect(err.status).toMatchObject({ code: 400, reason: 'BadRequest', message: 'invalid protobuf envelope: max depth exceeded' });
+    const inner = statusOf(() => decodeKubernetesProtobuf(envelope(Uint8Array.from(new Array(50000).fill(0x2b)))));
+    expect(inner.status).toMatchObject({ code: 400, message: 'invalid protobuf ConfigMap: max depth exceeded' });
+  });
+
+  it('FieldsV1 JSON nested deeper than 10,000 levels is a 400', () => {
+    const meta = (depth: number) => ({
+      name: 'a',
+      managedFields: [
+        {
+          manager: 'm',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { Raw: Buffer.from(`${'{"f:a":'.repeat(depth)}{}${'}'.repeat(depth)}`).toString('base64') },
+        },
+      ],
+    });
+    const cm = kubeType('ConfigMap');
+    const bytes = (depth: number) => envelope(cm.encode(cm.fromObject({ metadata: meta(depth) })).finish());
+    expect(decodeKubernetesProtobuf(bytes(9_000)).metadata.managedFields?.[0]?.manager).toBe('m');
+    const err = statusOf(() => decodeKubernetesProtobuf(bytes(50_000)));
+    expect(err.status).toMatchObject({ code: 400, message: 'managedFields: fieldsV1 nests deeper than 10000 levels: exceeded max depth' });
+  });
+});

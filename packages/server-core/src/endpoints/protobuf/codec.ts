@@ -1,4 +1,4 @@
-import { type KubeObject, newBadRequest, newUnsupportedMediaTypeMessage, StatusError } from '@kapi/apimachinery';
+import { checkJsonDepth, type KubeObject, newBadRequest, newUnsupportedMediaTypeMessage, StatusError } from '@kapi/apimachinery';
 import type protobuf from 'protobufjs';
 import { kubeType } from './schema.ts';
 
@@ -85,6 +85,8 @@ function managedFieldsEntryToJson(w: Json): Json {
     } catch {
       throw newBadRequest('managedFields: fieldsV1 is not valid JSON');
     }
+    // The only JSON inside a protobuf body: held to the JSON decoder's depth limit.
+    checkJsonDepth(out.fieldsV1, 'managedFields: fieldsV1');
   }
   putString(out, 'subresource', w.subresource);
   return out;
@@ -418,6 +420,13 @@ function unsupportedKind(apiVersion: string, kind: string): StatusError {
   );
 }
 
+/**
+ * Nesting: kube-apiserver's protobuf decoder recurses once per embedded message. The messages modelled here nest at
+ * most five deep (Event → ObjectMeta → ManagedFieldsEntry → Time), so known fields cannot nest further; unknown
+ * length-delimited fields are skipped by their length without being parsed; only unknown groups (deprecated, in no kube
+ * type) recurse, and protobufjs refuses them beyond its recursion limit of 100 (protoc's default) with an error that
+ * becomes a 400 below. The JSON inside (FieldsV1) gets the JSON decoder's 10,000-level limit.
+ */
 function decodeMessage(type: protobuf.Type, bytes: Uint8Array, what: string): Json {
   try {
     return type.toObject(type.decode(bytes), { longs: Number, bytes: String }) as Json;
