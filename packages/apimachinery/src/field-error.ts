@@ -1,3 +1,4 @@
+import { stringifyJson } from './json-data.ts';
 /**
  * Field validation errors (k8s.io/apimachinery/pkg/util/validation/field): a path, a type, the bad value and
  * a detail. They become the causes of an Invalid Status.
@@ -42,7 +43,7 @@ function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   // Go's ErrorBody turns a nil value into the string "null" and prints it quoted.
   if (v === null || v === undefined) return '"null"';
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return stringifyJson(v);
   return String(v);
 }
 

@@ -129,22 +129,51 @@ function applyDeleteFromPrimitiveList(original: JsonObject, key: string, values:
   );
 }
 
-/** Merges `patch` into `original` (both owned by the caller): the heart of a strategic merge patch. */
+/** A map whose keys are still to merge: `patch`'s keys into `target`. */
+interface MapTask {
+  target: JsonObject;
+  patch: JsonObject;
+  meta: PatchMeta;
+}
+
+/**
+ * Merges `patch` into `original` (both owned by the caller): the heart of a strategic merge patch. Nested maps are
+ * merged from an explicit work list rather than by recursion, so a patch may nest as deep as the decoder allows: a
+ * map's result container is known as soon as its `$patch` directive is read, so it is put in place at once and its
+ * keys are merged later. (Lists still recurse into their items; they nest only as deep as a schema declares merge keys.)
+ */
 export function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMeta): JsonObject {
+  const tasks: MapTask[] = [];
+  const root = openMap(original, patch, meta, tasks);
+  for (let task = tasks.pop(); task; task = tasks.pop()) mergeKeys(task, tasks);
+  return root;
+}
+
+/** Applies a map's own directives and returns the container its result is; its keys are left as a task. */
+function openMap(original: JsonObject, patch: JsonObject, meta: PatchMeta, tasks: MapTask[]): JsonObject {
+  let target = original;
   if (Object.hasOwn(patch, PATCH_DIRECTIVE)) {
     const directive = patch[PATCH_DIRECTIVE];
     if (directive === DELETE) return {};
-    if (directive === REPLACE) {
-      delete patch[PATCH_DIRECTIVE];
-      return mergeMap({}, patch, meta);
-    }
     // kube refuses "merge" on a map; it is the default, so kapi takes it as a no-op.
-    if (directive !== MERGE) throw errBadPatchType(directive, patch);
+    if (directive !== REPLACE && directive !== MERGE) throw errBadPatchType(directive, patch);
     delete patch[PATCH_DIRECTIVE];
+    if (directive === REPLACE) target = {};
   }
-  applyRetainKeys(original, patch);
-  applySetElementOrder(original, patch, meta);
+  applyRetainKeys(target, patch);
+  applySetElementOrder(target, patch, meta);
+  tasks.push({ target, patch, meta });
+  return target;
+}
 
+/** A patch value merged into nothing, its maps left as tasks. */
+function freshLater(value: unknown, meta: PatchMeta, tasks: MapTask[]): unknown {
+  if (isObject(value)) return openMap({}, value, meta, tasks);
+  if (Array.isArray(value)) return mergesList(meta) ? mergeList([], value, meta) : value;
+  return value;
+}
+
+function mergeKeys({ target: original, patch, meta }: MapTask, tasks: MapTask[]): void {
   const deletions: string[] = [];
   for (const key of ownKeys(patch)) {
     if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX)) {
@@ -159,9 +188,9 @@ export function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMet
     const fieldMeta = meta.field(key);
     const current = getOwn(original, key);
     if (current === undefined || current === null || kindOf(current) !== kindOf(value)) {
-      setOwn(original, key, fresh(value, fieldMeta));
+      setOwn(original, key, freshLater(value, fieldMeta, tasks));
     } else if (isObject(current) && isObject(value)) {
-      setOwn(original, key, replacesMap(fieldMeta) ? fresh(value, fieldMeta) : mergeMap(current, value, fieldMeta));
+      setOwn(original, key, replacesMap(fieldMeta) ? freshLater(value, fieldMeta, tasks) : openMap(current, value, fieldMeta, tasks));
     } else if (Array.isArray(current) && Array.isArray(value)) {
       setOwn(original, key, mergesList(fieldMeta) ? mergeList(current, value, fieldMeta) : value);
     } else {
@@ -169,7 +198,6 @@ export function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMet
     }
   }
   for (const key of deletions) applyDeleteFromPrimitiveList(original, key, patch[key]);
-  return original;
 }
 
 /** All items share one JSON kind, and none is a list (kube's sliceElementType). */
