@@ -5,6 +5,7 @@ import { type EtcdServer, startEtcd } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdClient } from './client/etcd-client.ts';
 import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
+import { answersProgressInOrder } from './progress-request-support.ts';
 
 // What the shared conformance suite cannot see: the stored form, prefixes, leases, closing, bookmark pacing.
 let etcd: EtcdServer;
@@ -142,6 +143,15 @@ describe('EtcdStorage', () => {
       `ADDED ${a.metadata.resourceVersion}`,
       `ADDED ${b.metadata.resourceVersion}`,
     ]);
+  });
+
+  it('asks every member its version at start: progress requests are prompt only on etcd 3.4.31+ / 3.5.13+', async () => {
+    const s = storage();
+    expect(s.promptWatchProgress).toBe(false);
+    const { version } = await raw.status();
+    expect(version).toMatch(/^3\.\d+\.\d+/);
+    expect(await s.checkPromptWatchProgress()).toBe(answersProgressInOrder(version));
+    expect(s.promptWatchProgress).toBe(answersProgressInOrder(version));
   });
 
   it('a compaction below the current revision is fine twice; one above it is too large', async () => {

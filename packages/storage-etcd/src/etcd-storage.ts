@@ -29,6 +29,7 @@ import { decodeObject, encodeObject } from './codec.ts';
 import { classifyEtcdError, toStorageError } from './etcd-errors.ts';
 import { Keyspace, keyAfter, prefixRangeEnd } from './keyspace.ts';
 import { LeaseManager } from './lease-manager.ts';
+import { ProgressRequestSupport } from './progress-request-support.ts';
 import { EtcdWatch, type WatchContext } from './watch/etcd-watch.ts';
 import { WatchMux } from './watch/watch-mux.ts';
 
@@ -88,6 +89,7 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
   readonly #mux: WatchMux;
   readonly #watchContext: WatchContext;
   readonly #watches = new Set<EtcdWatch>();
+  readonly #progressSupport: ProgressRequestSupport;
   #closed = false;
 
   constructor(options: EtcdStorageOptions) {
@@ -99,6 +101,16 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
       reuseDurationSeconds: options.leaseReuseDurationSeconds,
     });
     this.#mux = new WatchMux(this.#client, { reconnectTimeoutMs: options.watchReconnectTimeoutMs ?? 30_000 });
+    const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.#progressSupport = new ProgressRequestSupport(options.endpoints, async (endpoint) => {
+      // Each member on its own: the shared channel talks to one member at a time.
+      const member = new EtcdClient({ endpoints: [endpoint], requestTimeoutMs });
+      try {
+        return (await member.status()).version;
+      } finally {
+        member.close();
+      }
+    });
     this.#watchContext = {
       mux: this.#mux,
       keys: this.#keys,
@@ -316,20 +328,35 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
   }
 
   /**
+   * Whether requestWatchProgress is answered promptly: every etcd member is 3.4.31+ / 3.5.13+ (asked at start, see
+   * `checkPromptWatchProgress`). False until known, and on older etcd, where a cache reads consistent reads from etcd.
+   */
+  get promptWatchProgress(): boolean {
+    return this.#progressSupport.supported;
+  }
+
+  /** Resolves once every member's version is known: whether requestWatchProgress is prompt (`promptWatchProgress`). */
+  checkPromptWatchProgress(): Promise<boolean> {
+    return this.#progressSupport.check();
+  }
+
+  /**
    * Every progressNotify watch gets a BOOKMARK at or above the store's current revision R once it has delivered every
-   * event up to R: at once if it already has, else right after its next event at or above R or etcd's next progress
-   * notification to it (every --experimental-watch-progress-notify-interval while the watcher is idle).
+   * event up to R.
    *
-   * etcd's own WatchProgressRequest is not used: etcd 3.4 (etcdserver/api/v3rpc/watch.go, recvLoop) answers it on the
-   * stream's control channel with the store's revision, and sendLoop selects between that channel and the event
-   * channel, so the answer can overtake events up to that revision still queued, in a victim batch or unsynced
-   * (etcd-io/etcd#15220; kube-apiserver uses the request only on etcd 3.4.31+ / 3.5.13+). The timed notification is
+   * On etcd 3.4.31+ / 3.5.13+ this is etcd's own WatchProgressRequest on the shared stream: etcd answers it behind
+   * every event up to its revision, within about a round trip. Older etcd (etcdserver/api/v3rpc/watch.go, recvLoop)
+   * answers it on the stream's control channel, and sendLoop selects between that channel and the event channel, so
+   * the answer can overtake events still queued, in a victim batch or unsynced (etcd-io/etcd#15220). There the
+   * BOOKMARK comes at once if the watch already delivered R, else right after its next event at or above R or etcd's
+   * next timed progress notification to it (every --experimental-watch-progress-notify-interval while idle), which is
    * safe: mvcc's watchableStore.progress() sends it only to a synced watcher, on the same channel as its events, and
    * a write queues its events (notify) before the revision it raises becomes visible.
    */
   async requestWatchProgress(): Promise<void> {
     this.#assertOpen('');
     if (![...this.#watches].some((w) => w.progressNotify)) return;
+    if (this.#progressSupport.supported && this.#mux.requestProgress()) return;
     const rev = await this.#currentRevision();
     for (const w of this.#watches) w.requestProgress(rev);
   }

@@ -337,6 +337,9 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
     return String(rev);
   }
 
+  /** requestWatchProgress is answered as soon as the watch reader has the revision (no timer): a cache may serve consistent reads. */
+  readonly promptWatchProgress = true;
+
   /**
    * Every progressNotify watch gets a BOOKMARK at or above the store's current revision, after every change up to it:
    * as soon as the watch reader has dispatched that revision (at once if it already has).

@@ -158,6 +158,19 @@ export interface Compactable {
  */
 export interface WatchProgressRequester {
   requestWatchProgress(): Promise<void>;
+  /**
+   * The BOOKMARK a request asks for comes promptly — about one backend round trip, ordered after every event up to
+   * the revision asked at — rather than on a timer. kube-apiserver serves consistent reads from its watch cache only
+   * over such a backend (RequestWatchProgress: etcd ≥ 3.4.31 / 3.5.13); a cache in front of any other reads them from
+   * the backend. It may change once: false while the backend has not found out yet (etcd asks its servers' versions
+   * at start). Absent means false.
+   */
+  readonly promptWatchProgress?: boolean;
+}
+
+/** Whether a cache in front of `s` may serve consistent reads itself: `s` confirms freshness on request promptly. */
+export function hasPromptWatchProgress(s: Storage): boolean {
+  return supports(s, 'requestWatchProgress') && s.promptWatchProgress === true;
 }
 
 /** Whether `s` offers an optional capability (e.g. `supports(storage, 'compact')`). */

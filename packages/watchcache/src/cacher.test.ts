@@ -92,10 +92,15 @@ class SwitchableStorage implements Storage, Compactable {
   readonly watches: Watch[] = [];
   readonly updateCalls: UpdateOptions[] = [];
   requestWatchProgress?: () => Promise<void>;
+  /** Whether the progress it forwards is prompt (MemoryStorage's is; a test may say otherwise). */
+  promptWatchProgress?: boolean;
 
   constructor(inner: MemoryStorage, progress = true) {
     this.inner = inner;
-    if (progress) this.requestWatchProgress = () => inner.requestWatchProgress();
+    if (progress) {
+      this.requestWatchProgress = () => inner.requestWatchProgress();
+      this.promptWatchProgress = inner.promptWatchProgress;
+    }
   }
   create(k: string, o: KubeObject, opts?: CreateOptions) {
     return this.inner.create(k, o, opts);
@@ -283,7 +288,10 @@ describe('Cacher', () => {
   });
 
   it('a consistent read the cache cannot catch up with in time is read from the backend', async () => {
-    const { cacher, inner, clock } = await setup({ progress: false });
+    const { cacher, inner, clock, backend } = await setup({ progress: false });
+    // A backend that claims prompt progress but whose BOOKMARK never comes.
+    backend.requestWatchProgress = async () => {};
+    backend.promptWatchProgress = true;
     const a = await cacher.create(key('a'), widget('a'));
     const other = await inner.create('/registry/gadgets/default/x', widget('x'));
     const p = cacher.list(PREFIX, { resourceVersion: '' });
@@ -293,6 +301,28 @@ describe('Cacher', () => {
     expect(l.items).toEqual([a]);
     expect(rvOf(l)).toBe(rvOf(other));
     expect(cacher.stats().consistentReadFallbacks).toBe(1);
+  });
+
+  it('over a backend that cannot confirm freshness promptly, consistent reads and watches from "" go to it at once', async () => {
+    const { cacher, inner, backend } = await setup({ progress: false });
+    // etcd before 3.4.31 / 3.5.13: it has requestWatchProgress, but the BOOKMARK waits for its own timer.
+    backend.requestWatchProgress = () => inner.requestWatchProgress();
+    backend.promptWatchProgress = false;
+    const a = await cacher.create(key('a'), widget('a'));
+    const other = await inner.create('/registry/gadgets/default/x', widget('x'));
+    // The cache's clock never moves: nothing here may wait on a timer.
+    expect(await cacher.get(key('a'))).toEqual(a);
+    const l = await cacher.list(PREFIX, { resourceVersion: '' });
+    expect(l.items).toEqual([a]);
+    expect(rvOf(l)).toBe(rvOf(other));
+    const w = collect(cacher.watch(PREFIX, { resourceVersion: '' }));
+    await until(() => w.events.length === 1);
+    expect(w.events[0]?.object).toEqual(a);
+    expect(backend.watches).toHaveLength(2);
+    expect(cacher.stats()).toMatchObject({ consistentReadFallbacks: 0, consistentReadsDelegated: 3 });
+    // Reads that need no confirmation still come from the cache.
+    expect((await cacher.list(PREFIX, { resourceVersion: '0' })).items).toEqual([a]);
+    expect(cacher.stats().consistentReadsDelegated).toBe(3);
   });
 
   it('a slow watcher is terminated once its buffer stays full past the budget; a fast one gets everything', async () => {
@@ -614,7 +644,7 @@ describe('Cacher', () => {
       ['ADDED', key('b')],
       ['DELETED', key('a')],
     ]);
-    const l = await cacher.list(PREFIX, { resourceVersion: '' });
+    const l = await cacher.list(PREFIX, { resourceVersion: '0' });
     expect(l.items.map((o) => storageKeyOf(o))).toEqual([key('b')]);
     expect(seen).toEqual(['a', 'b', 'a']);
   });

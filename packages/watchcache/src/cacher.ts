@@ -16,6 +16,7 @@ import {
   type DeleteOptions,
   deepFreeze,
   type GetOptions,
+  hasPromptWatchProgress,
   isStorageError,
   type ListOptions,
   type ListPlan,
@@ -179,15 +180,16 @@ export class Cacher implements Storage {
 
   /**
    * Served from the cache: "0" as the cache is; "N" once the cache reaches N (else 504 after the freshness timeout);
-   * "" once the cache reaches the backend's current revision — or from the backend if it cannot catch up in time.
-   * Before the first sync every get goes to the backend.
+   * "" once the cache reaches the backend's current revision, when the backend confirms that promptly
+   * (`promptWatchProgress`) — else, or if it cannot catch up in time, from the backend. Before the first sync every
+   * get goes to the backend.
    */
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject | null> {
     const k = normalizeKey(key);
     const rv = parseResourceVersion(opts.resourceVersion);
     if (!this.#holds(k) || !this.#serving()) return this.#storage.get(key, opts);
     if ((opts.resourceVersion ?? '') === '') {
-      if (!(await this.#catchUpToBackend())) return this.#storage.get(key, opts);
+      if (!this.#consistentFromCache() || !(await this.#catchUpToBackend())) return this.#storage.get(key, opts);
     } else if (rv > 0) {
       await this.#waitFresh(rv);
     }
@@ -200,8 +202,9 @@ export class Cacher implements Storage {
   /**
    * Served from the cache, at the cache's revision, in key order: "0" as the cache is; "N" (NotOlderThan) once the
    * cache reaches N (else 504 after the freshness timeout); "" once the cache reaches the backend's current revision —
-   * asking the backend for progress meanwhile — or from the backend if it cannot catch up in time. Exact reads and
-   * paginated lists (limit, continue) go to the backend. Before the first sync: 429.
+   * asking the backend for progress meanwhile — when the backend confirms that promptly (`promptWatchProgress`), else
+   * (or if it cannot catch up in time) from the backend. Exact reads and paginated lists (limit, continue) go to the
+   * backend. Before the first sync: 429.
    */
   async list(key: string, opts: ListOptions = {}): Promise<ObjectList> {
     const plan = planList(key, opts);
@@ -211,7 +214,7 @@ export class Cacher implements Storage {
     }
     if (!this.#ready.check()) throw initializing();
     if ((opts.resourceVersion ?? '') === '') {
-      if (!(await this.#catchUpToBackend())) return this.#storage.list(key, opts);
+      if (!this.#consistentFromCache() || !(await this.#catchUpToBackend())) return this.#storage.list(key, opts);
     } else if (plan.minRevision > 0) {
       await this.#waitFresh(plan.minRevision);
     }
@@ -232,15 +235,17 @@ export class Cacher implements Storage {
 
   /**
    * Initial events come from the cache (in key order), changes from its history and then live. "" starts from the
-   * backend's current revision (waiting for the cache to reach it); "0" from the cache as it is; "N" replays the
-   * history after N (410 "too old resource version" when N predates it). Before the first sync: 429.
+   * backend's current revision (waiting for the cache to reach it) when the backend confirms freshness promptly, else
+   * it is the backend's watch; "0" from the cache as it is; "N" replays the history after N, once the cache reached N
+   * (410 "too old resource version" when N predates it). Before the first sync: 429.
    */
   watch(key: string, opts: WatchOptions = {}): Watch {
     const k = normalizeKey(key);
     const rv = parseResourceVersion(opts.resourceVersion);
     const recursive = opts.recursive ?? true;
     const range = recursive ? prefixOf(k) : k;
-    if (!this.#covers(range)) return this.#storage.watch(key, opts);
+    const consistent = (opts.resourceVersion ?? '') === '';
+    if (!this.#covers(range) || (consistent && this.#serving() && !this.#consistentFromCache())) return this.#storage.watch(key, opts);
     if (!this.#stopped && !this.#ready.check()) throw initializing();
     const w = new CacheWatcher({
       key: range,
@@ -259,7 +264,7 @@ export class Cacher implements Storage {
     }
     w.trigger = this.#triggerFor(opts.predicate);
     const initial = opts.sendInitialEvents ?? rv === 0;
-    if ((opts.resourceVersion ?? '') === '') {
+    if (consistent) {
       this.#startConsistent(w, opts, initial).catch((err: unknown) => w.fail(toStatusError(err).status));
     } else if (rv > this.#cache.revision) {
       // kube's waitUntilFreshAndBlock: a revision the cache has not reached yet is waited for (504 if it never comes),
@@ -300,6 +305,7 @@ export class Cacher implements Storage {
       slowWatchersTerminated: m.slowWatchersTerminated,
       lists: this.#reflector.lists,
       consistentReadFallbacks: m.consistentReadFallbacks,
+      consistentReadsDelegated: m.consistentReadsDelegated,
       historySize: this.#cache.history.size,
       historyCapacity: this.#cache.history.capacity,
       lag: m.lag,
@@ -348,6 +354,17 @@ export class Cacher implements Storage {
     } finally {
       this.#progress.remove();
     }
+  }
+
+  /**
+   * Whether a consistent read may wait for the cache: only when the backend confirms freshness on request promptly.
+   * Otherwise the read goes to the backend (one round trip), as kube-apiserver does over etcd before 3.4.31 / 3.5.13,
+   * where a quiet resource would wait for etcd's timed progress notification or the freshness timeout.
+   */
+  #consistentFromCache(): boolean {
+    if (hasPromptWatchProgress(this.#storage)) return true;
+    this.#metrics.delegated();
+    return false;
   }
 
   /** A consistent read's wait: true once the cache reached the backend's current revision, false if it could not in time. */

@@ -35,6 +35,8 @@ export interface CacherStats {
   /** Full lists of the backend (1 after the first sync). */
   lists: number;
   consistentReadFallbacks: number;
+  /** Consistent reads (and watches from "") sent to the backend because it cannot confirm the cache's freshness promptly. */
+  consistentReadsDelegated: number;
   historySize: number;
   historyCapacity: number;
   /** backend − cache revision when last observed; undefined until observed. */
@@ -48,6 +50,7 @@ export class MetricsRecorder {
   eventsDelivered = 0;
   slowWatchersTerminated = 0;
   consistentReadFallbacks = 0;
+  consistentReadsDelegated = 0;
   lag: number | undefined;
 
   constructor(callbacks: CacherMetrics = {}) {
@@ -76,6 +79,10 @@ export class MetricsRecorder {
 
   relisted(resourceVersion: number, objects: number): void {
     this.callbacks.relisted?.({ resourceVersion, objects });
+  }
+
+  delegated(): void {
+    this.consistentReadsDelegated++;
   }
 
   fallback(): void {

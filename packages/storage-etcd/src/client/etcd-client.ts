@@ -8,6 +8,7 @@ import type {
   LeaseGrantResponse,
   RangeRequest,
   RangeResponse,
+  StatusResponse,
   TxnRequest,
   TxnResponse,
   WatchRequest,
@@ -30,6 +31,7 @@ interface Methods {
   compact: Method<CompactionRequest, unknown>;
   leaseGrant: Method<LeaseGrantRequest, LeaseGrantResponse>;
   leaseRevoke: Method<{ ID: number }, unknown>;
+  status: Method<Record<string, never>, StatusResponse>;
   watch: Method<WatchRequest, WatchResponse>;
 }
 
@@ -56,6 +58,7 @@ function loadMethods(): Methods {
     compact: method('KV', 'Compact'),
     leaseGrant: method('Lease', 'LeaseGrant'),
     leaseRevoke: method('Lease', 'LeaseRevoke'),
+    status: method('Maintenance', 'Status'),
     watch: method('Watch', 'Watch'),
   };
   return methods;
@@ -104,6 +107,11 @@ export class EtcdClient {
 
   async leaseRevoke(id: number): Promise<void> {
     await this.#unary(this.#methods.leaseRevoke, { ID: id });
+  }
+
+  /** The status of the member this channel talks to (its version). */
+  status(): Promise<StatusResponse> {
+    return this.#unary(this.#methods.status, {});
   }
 
   /** A new bidirectional Watch stream (no deadline: it lives until cancelled or broken). */

@@ -122,3 +122,9 @@ export interface WatchResponse {
   cancel_reason: string;
   events: WatchEventMessage[];
 }
+
+export interface StatusResponse {
+  header: ResponseHeader;
+  /** The etcd server's version, e.g. "3.4.23". */
+  version: string;
+}

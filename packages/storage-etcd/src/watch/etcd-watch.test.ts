@@ -113,6 +113,15 @@ describe('EtcdWatch.requestProgress', () => {
     expect(await drain(watch.queue)).toEqual(['BOOKMARK@14']);
   });
 
+  it('etcd’s answer to a progress request (3.4.31+) is a BOOKMARK at once, however recent the last event', async () => {
+    const { watch, handler } = start({ resourceVersion: '10', progressNotify: true });
+    handler().events([put('a', 11)]);
+    handler().progress(15);
+    expect(await drain(watch.queue)).toEqual(['ADDED@11']);
+    handler().progress(16, true);
+    expect(await drain(watch.queue)).toEqual(['BOOKMARK@16']);
+  });
+
   it('a watch without progressNotify owes nothing', async () => {
     const { watch, handler } = start({ resourceVersion: '10', allowWatchBookmarks: true });
     watch.requestProgress(11);

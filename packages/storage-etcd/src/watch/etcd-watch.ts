@@ -148,11 +148,12 @@ export class EtcdWatch implements WatchHandler {
     if (last) this.#advance(last.kv.mod_revision);
   }
 
-  progress(revision: number): void {
+  progress(revision: number, requested = false): void {
     if (!this.#opts.progressNotify) return;
     if (this.#advance(revision)) return;
     const now = Date.now();
-    if (now - this.#lastActivity < this.#ctx.progressIntervalMs) return;
+    // A requested notification is what a reader waits for; a timed one only matters after a quiet spell.
+    if (!requested && now - this.#lastActivity < this.#ctx.progressIntervalMs) return;
     this.#lastActivity = now;
     this.queue.push({ type: 'BOOKMARK', object: bookmarkObject(revision) });
   }

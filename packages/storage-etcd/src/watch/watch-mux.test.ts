@@ -51,7 +51,7 @@ function recorder() {
   const log: string[] = [];
   const handler: WatchHandler = {
     events: (evs) => log.push(...evs.map((e) => `${e.type}@${e.kv.mod_revision}`)),
-    progress: (rev) => log.push(`progress@${rev}`),
+    progress: (rev, requested) => log.push(`${requested ? 'requested' : 'progress'}@${rev}`),
     compacted: () => log.push('compacted'),
     failed: (err) => log.push(`failed:${isStorageError(err, 'Unreachable') ? 'Unreachable' : err.message}`),
   };
@@ -95,6 +95,27 @@ describe('WatchMux', () => {
     last().respond({ watch_id: 99, events: [put(8)] });
     expect(a.log).toEqual(['PUT@6', 'PUT@7']);
     expect(b.log).toEqual(['progress@12']);
+  });
+
+  it('a progress request goes on the stream; its answer (watch id -1) reaches every watcher that was on it, not later ones', () => {
+    const { mux, last } = setup();
+    expect(mux.requestProgress()).toBe(false);
+    const a = recorder();
+    const b = recorder();
+    const late = recorder();
+    mux.add(target, 5, a.handler);
+    mux.add(target, 5, b.handler);
+    expect(mux.requestProgress()).toBe(true);
+    expect(last().written.filter((r) => 'progress_request' in r)).toHaveLength(1);
+    // Created after the request: it may still be replaying revisions below the answer.
+    mux.add(target, 3, late.handler);
+    last().respond({ watch_id: 1, events: [put(6)] });
+    last().respond({ watch_id: -1, header: { revision: 8 } });
+    // An answer nobody is waiting for (several requests answered at once) goes nowhere.
+    last().respond({ watch_id: -1, header: { revision: 9 } });
+    expect(a.log).toEqual(['PUT@6', 'requested@8']);
+    expect(b.log).toEqual(['requested@8']);
+    expect(late.log).toEqual([]);
   });
 
   it('re-creates every watcher after a break from the revision after the last one delivered (events or progress)', async () => {

@@ -14,8 +14,11 @@ export interface WatchTarget {
 export interface WatchHandler {
   /** Events of one or more revisions, in revision order (each with prev_kv unless it was a creation). */
   events(events: WatchEventMessage[]): void;
-  /** Every event up to `revision` has been delivered (an idle watcher's progress notification). */
-  progress(revision: number): void;
+  /**
+   * Every event up to `revision` has been delivered: an idle watcher's progress notification, or (`requested`) etcd's
+   * answer to a progress request.
+   */
+  progress(revision: number, requested?: boolean): void;
   /** The revision the watcher needed was compacted away: it is gone. */
   compacted(): void;
   /** etcd cancelled the watcher, or could not be reached for too long (a StorageError Unreachable): it is gone. */
@@ -34,6 +37,9 @@ interface Subscription {
   /** The first revision not yet delivered: where a re-created watcher starts. */
   next: number;
 }
+
+/** The watch id of etcd's answer to a progress request: it is for every watcher on the stream. */
+const ALL_WATCHERS = -1;
 
 const MIN_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 1000;
@@ -57,6 +63,8 @@ export class WatchMux {
   #backoffMs = 0;
   #lastError: unknown;
   #closed = false;
+  /** Progress requests on this stream not answered yet: the highest watcher id on the stream when each was sent. */
+  #progressAsked: number[] = [];
 
   constructor(client: Pick<EtcdClient, 'watch'>, options: WatchMuxOptions) {
     this.#client = client;
@@ -71,6 +79,19 @@ export class WatchMux {
     if (this.#stream) this.#stream.write(createRequest(sub));
     else if (!this.#retryTimer) this.#open();
     return () => this.#remove(sub.id);
+  }
+
+  /**
+   * Asks etcd for a progress notification on the stream now (WatchProgressRequest). Only for an etcd that answers it
+   * in order with the events (3.4.31+ / 3.5.13+): its answer then reaches, as progress(revision, true), every watcher
+   * that was on the stream when it was asked. False when there is no stream to ask on.
+   */
+  requestProgress(): boolean {
+    const stream = this.#stream;
+    if (!stream || this.#subs.size === 0) return false;
+    this.#progressAsked.push(this.#nextId - 1);
+    stream.write({ progress_request: {} });
+    return true;
   }
 
   /** Ends the stream; watchers get nothing more (their owners end them). */
@@ -90,6 +111,7 @@ export class WatchMux {
   #open(): void {
     const stream = this.#client.watch();
     this.#stream = stream;
+    this.#progressAsked = [];
     this.#giveUpTimer ??= setTimeout(() => this.#giveUp(), this.#reconnectTimeoutMs);
     stream.on('data', (res: WatchResponse) => this.#onResponse(stream, res));
     stream.on('error', (err: unknown) => this.#onBroken(stream, err));
@@ -100,6 +122,10 @@ export class WatchMux {
   #onResponse(stream: WatchStream, res: WatchResponse): void {
     if (stream !== this.#stream) return;
     this.#healthy();
+    if (res.watch_id === ALL_WATCHERS) {
+      this.#progressAnswered(res.header.revision);
+      return;
+    }
     // Unknown ids: watchers cancelled here whose last responses were already on the way.
     const sub = this.#subs.get(res.watch_id);
     if (!sub) return;
@@ -118,6 +144,23 @@ export class WatchMux {
       // A progress notification: etcd sends it in order with the events, so everything up to it was delivered.
       sub.next = Math.max(sub.next, res.header.revision + 1);
       sub.handler.progress(res.header.revision);
+    }
+  }
+
+  /**
+   * etcd's answer to a progress request. It goes to the watchers of the oldest request still open: those were created
+   * on the stream before it, so etcd counted them (a watcher created later may still be replaying older revisions).
+   * etcd answers several requests at once while one is deferred, so the rest are dropped rather than matched to later
+   * answers; whoever waits asks again.
+   */
+  #progressAnswered(revision: number): void {
+    const upTo = this.#progressAsked[0];
+    this.#progressAsked = [];
+    if (upTo === undefined || revision <= 0) return;
+    for (const sub of [...this.#subs.values()]) {
+      if (sub.id > upTo) continue;
+      sub.next = Math.max(sub.next, revision + 1);
+      sub.handler.progress(revision, true);
     }
   }
 
@@ -160,6 +203,7 @@ export class WatchMux {
     this.#backoffMs = 0;
     const stream = this.#stream;
     this.#stream = undefined;
+    this.#progressAsked = [];
     if (stream) {
       stream.removeAllListeners();
       stream.on('error', () => {}); // the CANCELLED status that cancel() causes

@@ -275,6 +275,9 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     return String(this.#store.rev);
   }
 
+  /** requestWatchProgress answers at once, in order: a cache in front may serve consistent reads. */
+  readonly promptWatchProgress = true;
+
   /** Every watch that asked for progressNotify gets a BOOKMARK at the current revision now (events are delivered synchronously, so none is pending). */
   async requestWatchProgress(): Promise<void> {
     const rev = this.#store.rev;
