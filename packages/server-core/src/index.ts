@@ -67,7 +67,12 @@ export { AUDIT_ID_HEADER, type AuditOptions, formatMicroTime, withAudit } from '
 export { type AuthenticationOptions, UNAUTHORIZED_MESSAGE, withAuthentication } from './filters/authentication.ts';
 export { type AuthorizationOptions, DECISION_ANNOTATION, REASON_ANNOTATION, withAuthorization } from './filters/authorization.ts';
 export { authorizerAttributesFrom, NO_REQUEST_INFO } from './filters/authorizer-attributes.ts';
-export { DEFAULT_MAX_REQUEST_BODY_BYTES, readRequestBody, withRequestBodyLimit } from './filters/body-limit.ts';
+export {
+  DEFAULT_MAX_REQUEST_BODY_BYTES,
+  type RequestBodyLimitOptions,
+  readRequestBody,
+  withRequestBodyLimit,
+} from './filters/body-limit.ts';
 export { compose } from './filters/compose.ts';
 export { createRequestContext, type Filter, type Handler, type RequestContext } from './filters/context.ts';
 export { type CorsOptions, withCors } from './filters/cors.ts';

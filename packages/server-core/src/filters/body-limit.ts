@@ -6,26 +6,35 @@ export const DEFAULT_MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 const tooLarge = (limit: number) => newRequestEntityTooLarge(`limit is ${limit}`);
 
+export interface RequestBodyLimitOptions {
+  /** The cap; default 3 MiB. */
+  maxBytes?: number;
+  /** How much of a refused body is still read (and discarded) after the 413 before the connection is cut; default 4 × maxBytes. */
+  drainBytes?: number;
+  /** How long that may take; default 5 s. */
+  drainMs?: number;
+}
+
 /**
  * Sets the body cap `readRequestBody` enforces, and turns away a declared Content-Length over it
  * before anything is read.
  */
-export function withRequestBodyLimit(opts: { maxBytes?: number } = {}): Filter {
+export function withRequestBodyLimit(opts: RequestBodyLimitOptions = {}): Filter {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
+  const bodyDrain = { maxBytes: opts.drainBytes ?? 4 * maxBytes, maxMs: opts.drainMs ?? 5_000 };
   return async (ctx, next) => {
     ctx.maxRequestBodyBytes = maxBytes;
+    ctx.bodyDrain = bodyDrain;
     const declared = Number(ctx.req.headers['content-length'] ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      dropRest(ctx);
-      throw tooLarge(maxBytes);
-    }
+    // The unread body is drained after the 413 is sent (drainUnreadBody), so the client reads the Status.
+    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
     await next();
   };
 }
 
 /**
  * Reads the whole body, failing with 413 as soon as it passes the cap, so an oversized (or
- * chunked, undeclared-length) body is never buffered in full.
+ * chunked, undeclared-length) body is never buffered in full; the rest is drained after the response.
  */
 export function readRequestBody(
   ctx: RequestContext,
@@ -44,7 +53,6 @@ export function readRequestBody(
       size += chunk.length;
       if (size > maxBytes) {
         cleanup();
-        dropRest(ctx);
         reject(tooLarge(maxBytes));
         return;
       }
@@ -62,10 +70,4 @@ export function readRequestBody(
     req.on('end', onEnd);
     req.on('error', onError);
   });
-}
-
-/** Discards the unread body and closes the connection after the response, as Go's MaxBytesReader does. */
-function dropRest(ctx: RequestContext): void {
-  if (!ctx.res.headersSent) ctx.res.setHeader('Connection', 'close');
-  ctx.req.resume();
 }

@@ -17,6 +17,8 @@ export interface RequestContext {
   longRunning: boolean;
   /** Body size cap for `readRequestBody`, set by the body-limit filter. */
   maxRequestBodyBytes?: number;
+  /** How much of a body left unread is drained after the response (drainUnreadBody); set by the body-limit filter. */
+  bodyDrain?: { readonly maxBytes: number; readonly maxMs: number };
   /** Anything else a filter wants to pass down. */
   readonly state: Map<string, unknown>;
 }

@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from 'node:net';
 import { toStatusError } from '@kapi/apimachinery';
 import { createRequestContext, type Handler } from './context.ts';
+import { drainUnreadBodyAfterResponse } from './request-drain.ts';
 import { writeStatus } from './write-status.ts';
 
 /** Adapts a (composed) handler to node:http; errors escaping the chain still become a Status. */
 export function toRequestListener(handler: Handler): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const ctx = createRequestContext(req, res);
+    drainUnreadBodyAfterResponse(ctx);
     handler(ctx).then(
       () => {
         if (!res.writableEnded && !res.headersSent) res.end();
