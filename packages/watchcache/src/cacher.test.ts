@@ -303,6 +303,27 @@ describe('Cacher', () => {
     expect(cacher.stats().consistentReadFallbacks).toBe(1);
   });
 
+  it('a consistent read over a prompt backend costs one revision read, plus one progress request when the cache lags', async () => {
+    const { cacher, inner, backend } = await setup();
+    const calls: string[] = [];
+    const count = <T>(name: string, f: () => Promise<T>) => {
+      calls.push(name);
+      return f();
+    };
+    backend.currentResourceVersion = () => count('revision', () => inner.currentResourceVersion());
+    backend.requestWatchProgress = () => count('progress', () => inner.requestWatchProgress());
+    const a = await cacher.create(key('a'), widget('a'));
+    await flush();
+    expect(await cacher.get(key('a'))).toEqual(a);
+    expect(calls).toEqual(['revision']);
+    // Another kind moved the backend on: the cache asks once for progress (no timer: the clock never moves).
+    await inner.create('/registry/gadgets/default/x', widget('x'));
+    calls.length = 0;
+    expect((await cacher.list(PREFIX)).items).toEqual([a]);
+    expect(calls).toEqual(['revision', 'progress']);
+    expect(cacher.stats()).toMatchObject({ consistentReadFallbacks: 0, consistentReadsDelegated: 0 });
+  });
+
   it('over a backend that cannot confirm freshness promptly, consistent reads and watches from "" go to it at once', async () => {
     const { cacher, inner, backend } = await setup({ progress: false });
     // etcd before 3.4.31 / 3.5.13: it has requestWatchProgress, but the BOOKMARK waits for its own timer.
