@@ -9,8 +9,9 @@ import { type ControlPlane, startControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
 
 /**
- * End to end: the real kubectl (1.32, 1.27 and 1.33) against the example control plane over HTTPS, on every storage
- * backend (memory, etcd, Redis), one control plane per backend and version. Every test asserts on what kubectl prints, as a user would see it against kube-apiserver.
+ * End to end: the real kubectl (1.32, 1.27 and 1.33) against the example control plane over HTTPS — every version on
+ * memory, the current one on etcd and Redis too — one control plane per backend and version. Every test asserts on
+ * what kubectl prints, as a user would see it against kube-apiserver.
  */
 
 const execFileAsync = promisify(execFile);
@@ -57,7 +58,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     await backend?.stop();
   }, T);
 
-  describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s against the control plane', (_name, bin) => {
+  // Every kubectl version on memory; the storage-independent wire differences between versions need not run thrice.
+  const versions = backendName === 'memory' ? binaries : binaries.slice(0, 1);
+  describe.each(versions.map((bin) => [basename(bin), bin] as const))('%s against the control plane', (_name, bin) => {
     let cp: ControlPlane;
     let tmp: string;
     let file = 0;
