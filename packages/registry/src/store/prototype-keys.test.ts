@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigMap } from '../builtins/configmap.ts';
 import { defineResource } from '../define-resource.ts';
-import type { PatchType } from './types.ts';
 import { Store } from './store.ts';
+import type { PatchType } from './types.ts';
 
 // Keys named after Object.prototype's members are data: kube-apiserver (Go) stores them like any other key.
 
@@ -59,7 +59,9 @@ describe('keys __proto__, constructor and prototype', () => {
     const store = configMapStore();
     const err = await statusOf(store.create(ctx, '{"metadata":{"name":"a"},"data":{"__proto__":5}}'));
     expect(err.status.code).toBe(422);
-    expect(err.status.details?.causes).toEqual([{ reason: 'FieldValueTypeInvalid', field: 'data[__proto__]', message: expect.stringMatching(/must be of type string/) }]);
+    expect(err.status.details?.causes).toEqual([
+      { reason: 'FieldValueTypeInvalid', field: 'data[__proto__]', message: expect.stringMatching(/must be of type string/) },
+    ]);
     const bad = await statusOf(store.create(ctx, '{"metadata":{"name":"b"},"binaryData":{"__proto__":"!"}}'));
     expect(bad.status.code).toBe(422);
     expect(bad.status.details?.causes?.[0]?.field).toBe('binaryData[__proto__]');
@@ -75,7 +77,11 @@ describe('keys __proto__, constructor and prototype', () => {
       ['strategic', JSON.parse('{"metadata":{"__proto__":{"a":1}}}'), '{"k":"v"}'],
       ['merge', JSON.parse('{"data":{"__proto__":"p"}}'), '{"k":"v","__proto__":"p"}'],
       ['strategic', JSON.parse('{"data":{"constructor":"c","__proto__":null}}'), '{"k":"v","constructor":"c"}'],
-      ['strategic', JSON.parse('{"data":{"$retainKeys":["constructor","__proto__"],"__proto__":"q"}}'), '{"constructor":"c","__proto__":"q"}'],
+      [
+        'strategic',
+        JSON.parse('{"data":{"$retainKeys":["constructor","__proto__"],"__proto__":"q"}}'),
+        '{"constructor":"c","__proto__":"q"}',
+      ],
       ['json', [{ op: 'add', path: '/data/prototype', value: 'r' }], '{"constructor":"c","__proto__":"q","prototype":"r"}'],
       ['json', [{ op: 'move', from: '/data/__proto__', path: '/data/toString' }], '{"constructor":"c","prototype":"r","toString":"q"}'],
       ['json', [{ op: 'add', path: '/constructor', value: { prototype: { a: 1 } } }], '{"constructor":"c","prototype":"r","toString":"q"}'],
@@ -93,7 +99,12 @@ describe('keys __proto__, constructor and prototype', () => {
     const spec = '{"__proto__":{"constructor":{"prototype":[1]}},"labels":{"__proto__":"l","prototype":"p"}}';
     await store.create(ctx, `{"metadata":{"name":"t"},"spec":${spec}}`);
     expect(JSON.stringify((await store.get(ctx, 't')).spec)).toBe(spec);
-    const res = await store.patch(ctx, 't', JSON.parse('{"spec":{"__proto__":{"$patch":"replace","b":2},"labels":{"__proto__":null}}}'), 'strategic');
+    const res = await store.patch(
+      ctx,
+      't',
+      JSON.parse('{"spec":{"__proto__":{"$patch":"replace","b":2},"labels":{"__proto__":null}}}'),
+      'strategic',
+    );
     expect(JSON.stringify(res.object.spec)).toBe('{"__proto__":{"b":2},"labels":{"prototype":"p"}}');
     const err = await statusOf(store.patch(ctx, 't', JSON.parse('{"spec":{"labels":{"__proto__":7}}}'), 'merge'));
     expect(err.status.code).toBe(422);
@@ -105,7 +116,11 @@ describe('keys __proto__, constructor and prototype', () => {
   it('unknown fields named like prototype members are reported and pruned as unknown fields', async () => {
     const store = configMapStore();
     const res = await store.create(ctx, '{"metadata":{"name":"a","constructor":1},"__proto__":{"x":1},"toString":2,"data":{}}');
-    expect([...res.warnings].sort()).toEqual(['unknown field "__proto__"', 'unknown field "metadata.constructor"', 'unknown field "toString"']);
+    expect([...res.warnings].sort()).toEqual([
+      'unknown field "__proto__"',
+      'unknown field "metadata.constructor"',
+      'unknown field "toString"',
+    ]);
     expect(Object.keys(res.object)).toEqual(['apiVersion', 'kind', 'metadata', 'data']);
     const strict = await statusOf(store.create(ctx, '{"metadata":{"name":"b"},"constructor":{}}', { fieldValidation: 'Strict' }));
     expect(strict.status).toMatchObject({ code: 400, message: expect.stringContaining('unknown field "constructor"') });
