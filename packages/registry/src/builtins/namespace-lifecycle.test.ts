@@ -200,6 +200,20 @@ describe('NamespaceLifecycle over a watch cache', () => {
     expect(err.status.details?.causes?.[0]?.reason).toBe('NamespaceTerminating');
   });
 
+  it("reads a deleted namespace live for 30 s only (kube's forceLiveLookupTTL), then trusts the cache again", async () => {
+    await createNamespace('live');
+    backend.hold();
+    await namespaces.delete('live');
+    backend.reads = 0;
+    await expect(configMaps.create({ namespace: 'live' }, cm('live', 'a'))).rejects.toMatchObject({ code: 403 });
+    expect(backend.reads).toBeGreaterThan(0);
+    clock.advance(30_001);
+    backend.reads = 0;
+    // The cache still lags (held back) and shows Active: kube's plugin admits the create from its lister then.
+    await configMaps.create({ namespace: 'live' }, cm('live', 'b'));
+    expect(backend.reads).toBe(0);
+  });
+
   it('trusts the cache again once it shows the namespace Terminating', async () => {
     await createNamespace('live');
     const { object } = await namespaces.delete('live');
