@@ -27,7 +27,8 @@ function send(method: string, path: string, body?: unknown, contentType = 'appli
       res.on('data', (d: string) => {
         text += d;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      // A watch answers JSON lines, kept as text.
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text && !text.includes('\n{') ? JSON.parse(text) : text }));
     });
     req.on('error', reject);
     req.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
@@ -81,6 +82,15 @@ describe('routes', () => {
     expect(named.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['x']);
     expect((await send('GET', `${CMS}/x/nope`)).status).toBe(404);
     expect((await send('DELETE', CMS)).status).toBe(200);
+  });
+});
+
+describe('watch timeouts', () => {
+  it('a negative timeoutSeconds has already expired: the watch ends at once, as kube-apiserver’s does', async () => {
+    const started = Date.now();
+    const res = await send('GET', `${CMS}?watch=1&timeoutSeconds=-1`);
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 

@@ -35,7 +35,9 @@ export async function serveWatch(
     listOpts.fieldSelector = listOpts.fieldSelector ? `${listOpts.fieldSelector},${byName}` : byName;
   }
   const min = options.minRequestTimeoutSeconds;
-  const timeoutSeconds = wopts.timeoutSeconds && wopts.timeoutSeconds > 0 ? wopts.timeoutSeconds : min * (1 + Math.random());
+  // As kube's watch handler: no timeoutSeconds (or 0) takes the randomized default; a negative one has already expired.
+  const asked = wopts.timeoutSeconds ?? 0;
+  const timeoutSeconds = asked === 0 ? min * (1 + Math.random()) : Math.max(asked, 0.001);
   const abort = new AbortController();
   const res = ctx.res;
   const onClose = (): void => abort.abort();

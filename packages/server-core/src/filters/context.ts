@@ -17,7 +17,7 @@ export interface RequestContext {
   longRunning: boolean;
   /** Body size cap for `readRequestBody`, set by the body-limit filter. */
   maxRequestBodyBytes?: number;
-  /** How much of a body left unread is drained after the response (drainUnreadBody); set by the body-limit filter. */
+  /** How much of a body left unread is drained after the response (drainUnreadBodyAfterResponse); set by the body-limit filter. */
   bodyDrain?: { readonly maxBytes: number; readonly maxMs: number };
   /** Anything else a filter wants to pass down. */
   readonly state: Map<string, unknown>;
@@ -31,9 +31,24 @@ export function createRequestContext(req: IncomingMessage, res: ServerResponse):
   return {
     req,
     res,
-    url: new URL(req.url ?? '/', 'http://localhost'),
+    url: requestURL(req.url ?? '/'),
     warnings: [],
     longRunning: false,
     state: new Map(),
   };
+}
+
+const PLACEHOLDER_ORIGIN = 'http://localhost';
+
+/**
+ * The request target as a URL. An origin-form target ("/path?query") is appended to the placeholder origin rather
+ * than resolved against it: resolved, "//x/y" would be a scheme-relative URL naming host "x" (and "//" no URL at all).
+ * Anything else node lets through (absolute-form, "*") is parsed as is, else taken as a path.
+ */
+function requestURL(target: string): URL {
+  if (target.startsWith('/')) {
+    const url = URL.parse(PLACEHOLDER_ORIGIN + target);
+    if (url) return url;
+  }
+  return URL.parse(target) ?? URL.parse(`${PLACEHOLDER_ORIGIN}/${target}`) ?? new URL(`${PLACEHOLDER_ORIGIN}/`);
 }

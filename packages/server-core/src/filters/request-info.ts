@@ -1,4 +1,4 @@
-import { newInternalError } from '@kapi/apimachinery';
+import { newBadRequest } from '@kapi/apimachinery';
 import { type RequestInfo, RequestInfoError, RequestInfoResolver } from '../request-info.ts';
 import type { Filter } from './context.ts';
 import { writeStatus } from './write-status.ts';
@@ -13,7 +13,9 @@ export function isLongRunning(info: RequestInfo): boolean {
 
 /**
  * Resolves ctx.requestInfo from the method and path (kube's WithRequestInfo) and marks long-running requests,
- * which max-in-flight and the request timeout leave alone. A path the resolver rejects is a 500, as in kube.
+ * which max-in-flight and the request timeout leave alone. A path the resolver rejects (`/api/v1/watch`,
+ * `/apis/g/v/proxy`: a verb with nothing after it) is the client's error: 400 BadRequest with kube's message, where
+ * kube-apiserver answers 500.
  */
 export function withRequestInfo(resolver: RequestInfoResolver = new RequestInfoResolver()): Filter {
   return async (ctx, next) => {
@@ -22,7 +24,7 @@ export function withRequestInfo(resolver: RequestInfoResolver = new RequestInfoR
       info = resolver.resolve(ctx.req.method ?? 'GET', ctx.req.url ?? '/');
     } catch (err) {
       if (!(err instanceof RequestInfoError)) throw err;
-      writeStatus(ctx.res, newInternalError(new Error(`failed to create RequestInfo: ${err.message}`)));
+      writeStatus(ctx.res, newBadRequest(`failed to create RequestInfo: ${err.message}`));
       return;
     }
     ctx.requestInfo = info;
