@@ -12,13 +12,17 @@ import { defOf, extraKeys, isOpaque, openAPITypeOf, unwrap } from './schema-walk
  *
  * The walk follows the schema and the input together with an explicit stack and stops where the schema says nothing
  * (z.unknown() keeps its input, "__proto__" keys included), so it costs little beside zod's own walk.
+ *
+ * A schema may also declare a field named like a member of Object.prototype ("constructor", "toString", …): zod reads
+ * `input[key]`, which finds the inherited function when the body leaves the field out. Such objects reach zod as
+ * null-prototype copies (withoutInheritedMembers), so an absent field is absent.
  */
 export function safeParseData<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
   params?: z.core.ParseContext<z.core.$ZodIssue>,
 ): z.ZodSafeParseResult<z.output<S>> {
-  const result = z.safeParse(schema, value, params);
+  const result = z.safeParse(schema, withoutInheritedMembers(schema, value), params);
   const issues: z.core.$ZodIssue[] = [];
   restoreProtoKeys(schema, value, result.success ? result.data : undefined, issues, params);
   if (issues.length === 0) return result;
@@ -116,5 +120,96 @@ function restoreAt(out: Record<string, unknown>, input: Record<string, unknown>,
     const v = out[k];
     delete out[k];
     setOwn(out, k, v);
+  }
+}
+
+/** Names every plain object inherits (except "__proto__", which zod skips anyway: see restoreProtoKeys). */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype).filter((k) => k !== '__proto__'));
+
+const declaresInherited = new WeakMap<z.core.$ZodType, boolean>();
+
+/** Whether any object schema in `schema` (lazy ones included) declares a field named like an inherited member. */
+function needsNullPrototype(schema: z.core.$ZodType): boolean {
+  const known = declaresInherited.get(schema);
+  if (known !== undefined) return known;
+  // A recursive schema meets itself again: answer "no" while the question is open.
+  declaresInherited.set(schema, false);
+  const s = unwrap(schema);
+  const d = defOf(s);
+  let children: (z.core.$ZodType | null | undefined)[] = [];
+  let answer = false;
+  switch (d.type) {
+    case 'object':
+      answer = Object.keys(d.shape ?? {}).some((k) => INHERITED.has(k));
+      children = [...Object.values(d.shape ?? {}), d.catchall];
+      break;
+    case 'record':
+      children = [d.valueType];
+      break;
+    case 'array':
+      children = [d.element];
+      break;
+    case 'tuple':
+      children = [...(d.items ?? []), d.rest];
+      break;
+    case 'union':
+      children = [...(d.options ?? [])];
+      break;
+    case 'intersection':
+      children = [d.left, d.right];
+      break;
+  }
+  answer ||= children.some((c) => !!c && needsNullPrototype(c));
+  declaresInherited.set(schema, answer);
+  return answer;
+}
+
+/**
+ * `value` with every object whose schema declares a field named like an inherited member replaced by a null-prototype
+ * copy (and the objects above it copied), so zod finds only own fields. The input is never changed; without such
+ * fields in the schema it is returned as it is, at the cost of one cached lookup.
+ */
+function withoutInheritedMembers(schema: z.core.$ZodType, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !needsNullPrototype(schema)) return value;
+  const s = unwrap(schema);
+  const d = defOf(s);
+  switch (d.type) {
+    case 'object':
+    case 'record': {
+      if (!isJsonObject(value)) return value;
+      const declares = d.type === 'object' && Object.keys(d.shape ?? {}).some((k) => INHERITED.has(k));
+      // Object.assign onto a null-prototype object: no "__proto__" setter to run, so that key stays data.
+      let out: Record<string, unknown> | undefined = declares ? Object.assign(Object.create(null), value) : undefined;
+      const preserve = d.type === 'object' && extraKeys(s) === 'preserve';
+      for (const k of Object.keys(value)) {
+        const child = d.type === 'record' ? d.valueType : (getOwn(d.shape, k) ?? (preserve ? d.catchall : undefined));
+        const v = value[k];
+        const prepared = child ? withoutInheritedMembers(child, v) : v;
+        if (prepared === v) continue;
+        out ??= Object.assign(Object.getPrototypeOf(value) === null ? Object.create(null) : {}, value);
+        setOwn(out as object, k, prepared);
+      }
+      return out ?? value;
+    }
+    case 'array': {
+      if (!Array.isArray(value) || !d.element) return value;
+      const element = d.element;
+      let out: unknown[] | undefined;
+      value.forEach((v, i) => {
+        const prepared = withoutInheritedMembers(element, v);
+        if (prepared === v) return;
+        out ??= [...value];
+        out[i] = prepared;
+      });
+      return out ?? value;
+    }
+    case 'union':
+    case 'intersection': {
+      let v = value;
+      for (const part of d.type === 'union' ? (d.options ?? []) : [d.left, d.right]) if (part) v = withoutInheritedMembers(part, v);
+      return v;
+    }
+    default:
+      return value;
   }
 }

@@ -125,4 +125,22 @@ describe('keys __proto__, constructor and prototype', () => {
     const strict = await statusOf(store.create(ctx, '{"metadata":{"name":"b"},"constructor":{}}', { fieldValidation: 'Strict' }));
     expect(strict.status).toMatchObject({ code: 400, message: expect.stringContaining('unknown field "constructor"') });
   });
+
+  it('a kind may declare fields named constructor or toString: left out they are absent, sent they are stored', async () => {
+    const Car = defineResource({
+      group: 'example.kapi.dev',
+      kind: 'Car',
+      plural: 'cars',
+      namespaced: true,
+      versions: [{ name: 'v1' }],
+      schema: z.object({ spec: z.object({ constructor: z.string().optional(), toString: z.int().optional() }) }),
+    });
+    const store = new Store(Car, { storage: new MemoryStorage() });
+    const bare = await store.create(ctx, '{"metadata":{"name":"a"},"spec":{}}');
+    expect(JSON.stringify(bare.object.spec)).toBe('{}');
+    const full = await store.create(ctx, '{"metadata":{"name":"b"},"spec":{"constructor":"Ferrari","toString":1}}');
+    expect(JSON.stringify(full.object.spec)).toBe('{"constructor":"Ferrari","toString":1}');
+    const wrong = await statusOf(store.create(ctx, '{"metadata":{"name":"c"},"spec":{"toString":"x"}}'));
+    expect(wrong.status.details?.causes?.[0]?.field).toBe('spec.toString');
+  });
 });
