@@ -205,7 +205,7 @@ function withoutInheritedMembers(schema: z.core.$ZodType, value: unknown): unkno
     }
     case 'union':
     case 'intersection': {
-      let v = value;
+      let v: unknown = value;
       for (const part of d.type === 'union' ? (d.options ?? []) : [d.left, d.right]) if (part) v = withoutInheritedMembers(part, v);
       return v;
     }
