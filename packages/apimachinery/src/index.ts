@@ -38,8 +38,10 @@ export {
   getOwn,
   isJsonObject,
   type JsonObject,
+  type JsonRendering,
   jsonEqual,
   MAX_JSON_DEPTH,
+  renderJson,
   setOwn,
   stringifyJson,
 } from './json-data.ts';

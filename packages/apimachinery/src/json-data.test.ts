@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonDepth, copyJson, exceedsJsonDepth, getOwn, jsonEqual, MAX_JSON_DEPTH, setOwn, stringifyJson } from './json-data.ts';
+import {
+  checkJsonDepth,
+  copyJson,
+  exceedsJsonDepth,
+  getOwn,
+  jsonEqual,
+  MAX_JSON_DEPTH,
+  renderJson,
+  setOwn,
+  stringifyJson,
+} from './json-data.ts';
 import { parseJsonDetectingDuplicates } from './json-decode.ts';
 import { StatusError } from './status-error.ts';
 
@@ -90,5 +100,18 @@ describe('depth', () => {
         message: 'json parse error: exceeded max depth',
       });
     }
+  });
+
+  it('renderJson writes any rendering at the decoder limit', () => {
+    const goV = {
+      scalar: (v: unknown) => (v === null ? '<nil>' : String(v)),
+      keys: (o: Record<string, unknown>) => Object.keys(o).sort(),
+      key: (k: string) => `${k}:`,
+      array: ['[', ' ', ']'],
+      object: ['map[', ' ', ']'],
+    } as const;
+    expect(renderJson({ b: [1, null], a: { c: true } }, goV)).toBe('map[a:map[c:true] b:[1 <nil>]]');
+    const deep = JSON.parse(nestedText(MAX_JSON_DEPTH)) as unknown;
+    expect(renderJson(deep, goV)).toBe(`${'map[a:'.repeat(MAX_JSON_DEPTH)}1${']'.repeat(MAX_JSON_DEPTH)}`);
   });
 });

@@ -100,57 +100,76 @@ export function stringifyJson(value: unknown): string {
   }
 }
 
-type Frame = { keys: string[] | null; src: unknown; i: number; wrote: boolean };
+/** JSON.stringify's own rules, for values too deep for it (toJSON methods aside). */
+const JSON_TEXT: JsonRendering = {
+  scalar: (v) => JSON.stringify(v) ?? 'null',
+  keys: (o) => Object.keys(o).filter((k) => encodable(o[k])),
+  key: (k) => `${JSON.stringify(k)}:`,
+  item: (v) => (encodable(v) ? v : null),
+  array: ['[', ',', ']'],
+  object: ['{', ',', '}'],
+};
+
+const encodable = (v: unknown): boolean => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
 
 function stringifyDeep(value: unknown): string {
+  return encodable(value) ? renderJson(value, JSON_TEXT) : (undefined as unknown as string);
+}
+
+/**
+ * How renderJson writes a JSON value: JSON itself with sorted keys, or the texts Go prints for a decoded value
+ * (`%v`, `%#v`), which kube's messages carry.
+ */
+export interface JsonRendering {
+  /** The text of anything that is not an object or array (null and undefined included). */
+  scalar(v: unknown): string;
+  /** The keys of an object to write, in order (default: Object.keys). */
+  keys?(o: JsonObject): string[];
+  /** The text before a member's value, e.g. `"name":`. */
+  key(k: string): string;
+  /** Replaces an array item before it is written (default: as it is). */
+  item?(v: unknown): unknown;
+  /** Opening text, separator and closing text. */
+  array: readonly [open: string, separator: string, close: string];
+  object: readonly [open: string, separator: string, close: string];
+}
+
+type RenderFrame = { src: unknown[] | JsonObject; keys: string[] | null; i: number };
+
+/** Writes a JSON value as `how` says, at any depth (an explicit stack, where a recursive printer would overflow). */
+export function renderJson(value: unknown, how: JsonRendering): string {
   const parts: string[] = [];
-  const stack: Frame[] = [];
-  // Writes a scalar, or opens a container (pushing a frame); false when the value is omitted (undefined, function).
-  const emit = (v: unknown): boolean => {
-    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
-      v = (v as { toJSON: () => unknown }).toJSON();
-    if (typeof v === 'object' && v !== null) {
-      if (Array.isArray(v)) {
-        parts.push('[');
-        stack.push({ keys: null, src: v, i: 0, wrote: false });
-      } else {
-        parts.push('{');
-        stack.push({ keys: Object.keys(v), src: v, i: 0, wrote: false });
-      }
-      return true;
-    }
-    const s = JSON.stringify(v);
-    if (s === undefined) return false;
-    parts.push(s);
-    return true;
-  };
-  if (!emit(value)) return undefined as unknown as string;
-  while (stack.length) {
-    const f = stack[stack.length - 1] as Frame;
-    if (f.keys === null) {
-      const arr = f.src as unknown[];
-      if (f.i >= arr.length) {
-        parts.push(']');
-        stack.pop();
-        continue;
-      }
-      if (f.i > 0) parts.push(',');
-      const v = arr[f.i++];
-      // Arrays write null where a member cannot be encoded.
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') parts.push('null');
-      else emit(v);
+  const stack: RenderFrame[] = [];
+  const write = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null) {
+      parts.push(how.scalar(v));
+    } else if (Array.isArray(v)) {
+      parts.push(how.array[0]);
+      stack.push({ src: v, keys: null, i: 0 });
     } else {
-      if (f.i >= f.keys.length) {
-        parts.push('}');
-        stack.pop();
-        continue;
-      }
-      const k = f.keys[f.i++] as string;
-      const v = (f.src as JsonObject)[k];
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      parts.push(`${f.wrote ? ',' : ''}${JSON.stringify(k)}:`);
-      f.wrote = true;
-      emit(v);
+      parts.push(how.object[0]);
+      stack.push({ src: v as JsonObject, keys: how.keys ? how.keys(v as JsonObject) : Object.keys(v), i: 0 });
+    }
+  };
+  write(value);
+  while (stack.length) {
+    const f = stack[stack.length - 1] as RenderFrame;
+    const [, separator, close] = f.keys === null ? how.array : how.object;
+    const n = f.keys === null ? (f.src as unknown[]).length : f.keys.length;
+    if (f.i >= n) {
+      parts.push(close);
+      stack.pop();
+      continue;
+    }
+    if (f.i > 0) parts.push(separator);
+    const i = f.i++;
+    if (f.keys === null) {
+      const item = (f.src as unknown[])[i];
+      write(how.item ? how.item(item) : item);
+    } else {
+      const k = f.keys[i] as string;
+      parts.push(how.key(k));
+      write((f.src as JsonObject)[k]);
     }
   }
   return parts.join('');

@@ -129,3 +129,13 @@ describe('validateObject with map and set lists', () => {
     });
   });
 });
+
+describe('deep items', () => {
+  it('a set list of items nested 9,000 levels compares and reports them without running out of stack', () => {
+    let item: unknown = 1;
+    for (let i = 0; i < 9_000; i++) item = { a: item };
+    const errs = validateListSetsAndMaps(schema, { spec: { ports: [], anything: [item, { x: 1 }, item] } });
+    expect(errs.map((e) => e.field)).toEqual(['spec.anything[2]']);
+    expect(errs[0]?.detail).toBe(`${'map[string]interface {}{"a":'.repeat(9_000)}1${'}'.repeat(9_000)}`);
+  });
+});

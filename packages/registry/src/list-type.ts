@@ -1,4 +1,4 @@
-import { type FieldError, OMIT_VALUE } from '@kapi/apimachinery';
+import { type FieldError, type JsonRendering, OMIT_VALUE, renderJson } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import { kubeMetaOf } from './kube-extensions.ts';
 import { childSchema, formatFieldPath } from './schema-walk.ts';
@@ -10,18 +10,19 @@ import { childSchema, formatFieldPath } from './schema-walk.ts';
  * is reported once, at its second appearance: `spec.ports[1]: Duplicate value: map[string]interface {}{"port":80}`.
  */
 
+// Both renderings below walk with an explicit stack (renderJson): items may nest as deep as the decoder allows.
+
+const SHARP_V: JsonRendering = {
+  scalar: (v) => (v === null || v === undefined ? 'interface {}(nil)' : typeof v === 'string' ? JSON.stringify(v) : String(v)),
+  keys: (o) => Object.keys(o).sort(),
+  key: (k) => `${JSON.stringify(k)}:`,
+  array: ['[]interface {}{', ', ', '}'],
+  object: ['map[string]interface {}{', ', ', '}'],
+};
+
 /** Go's %#v of a value decoded from JSON into interface{} (what kube prints for compound bad values). */
 export function goSharpV(v: unknown): string {
-  if (v === null || v === undefined) return 'interface {}(nil)';
-  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
-  if (typeof v === 'object') {
-    const entries = Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${goSharpV((v as Record<string, unknown>)[k])}`);
-    return `map[string]interface {}{${entries.join(', ')}}`;
-  }
-  if (typeof v === 'string') return JSON.stringify(v);
-  return String(v);
+  return renderJson(v, SHARP_V);
 }
 
 /** field.Duplicate as Kubernetes prints it: scalars as ErrorBody prints them, maps and slices with %#v. */
@@ -31,15 +32,17 @@ function duplicate(field: string, value: unknown): FieldError {
   return { type: 'FieldValueDuplicate', field, badValue: value };
 }
 
+const CANONICAL: JsonRendering = {
+  scalar: (v) => JSON.stringify(v) ?? 'null',
+  keys: (o) => Object.keys(o).sort(),
+  key: (k) => `${JSON.stringify(k)}:`,
+  array: ['[', ',', ']'],
+  object: ['{', ',', '}'],
+};
+
 /** encoding/json's output for a value (keys sorted), which kube compares compound set items by. */
 function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`;
-  if (typeof v === 'object' && v !== null)
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJSON((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
+  return renderJson(v, CANONICAL);
 }
 
 /** A map-list item without the key field (kube's unspecifiedKeyValue{}), unequal to every value, null included. */

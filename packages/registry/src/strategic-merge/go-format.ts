@@ -1,4 +1,4 @@
-import { isObject } from './json.ts';
+import { type JsonRendering, renderJson } from '@kapi/apimachinery';
 
 /**
  * Go's `%v` rendering of a decoded JSON value (map[string]interface{}, []interface{}, float64, …). kube's
@@ -6,18 +6,21 @@ import { isObject } from './json.ts';
  * and clients match on those texts.
  */
 export function goFormat(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goFormat).join(' ')}]`;
-  if (isObject(v)) {
-    // fmt prints map keys sorted.
-    const keys = Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort();
-    return `map[${keys.map((k) => `${k}:${goFormat(v[k])}`).join(' ')}]`;
-  }
-  if (typeof v === 'number') return goFloat(v);
-  return String(v);
+  return renderJson(v, GO_V);
 }
+
+// An explicit stack (renderJson): a patch item may nest as deep as the decoder allows.
+const GO_V: JsonRendering = {
+  scalar: (v) => (v === null || v === undefined ? '<nil>' : typeof v === 'number' ? goFloat(v) : String(v)),
+  // fmt prints map keys sorted.
+  keys: (o) =>
+    Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort(),
+  key: (k) => `${k}:`,
+  array: ['[', ' ', ']'],
+  object: ['map[', ' ', ']'],
+};
 
 /** strconv.FormatFloat(f, 'g', -1, 64): shortest digits, exponent form from 1e+06 and below 1e-04. */
 function goFloat(f: number): string {

@@ -1,3 +1,4 @@
+import { type JsonRendering, renderJson } from '@kapi/apimachinery';
 /**
  * How client-go's jsonpath prints one result (PrintResults), which is what a `string` printer column shows for
  * whatever its path finds: strings as they are, numbers and booleans as Go's fmt prints them, objects and arrays
@@ -14,16 +15,21 @@ export function goNumberText(n: number): string {
   return String(n);
 }
 
+// An explicit stack (renderJson): a column may print a value nested as deep as the decoder allows.
+const SORTED_JSON: JsonRendering = {
+  scalar: (v) => JSON.stringify(v),
+  keys: (o) =>
+    Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort(),
+  key: (k) => `${JSON.stringify(k)}:`,
+  item: (v) => v ?? null,
+  array: ['[', ',', ']'],
+  object: ['{', ',', '}'],
+};
+
 function sortedJSON(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => sortedJSON(v ?? null)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJSON(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return renderJson(value, SORTED_JSON);
 }
 
 const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
