@@ -17,4 +17,11 @@ describe('simple JSONPaths', () => {
     expect(readFieldPath(obj, '.spec.list.length')).toBeUndefined();
     expect(readFieldPath(obj, 'spec')).toBeUndefined();
   });
+
+  it('reads own fields only: .spec.constructor of an object without one is undefined, with one its value', () => {
+    expect(readFieldPath({ spec: {} }, '.spec.constructor')).toBeUndefined();
+    expect(readFieldPath({ spec: {} }, '.spec.toString')).toBeUndefined();
+    expect(readFieldPath(JSON.parse('{"spec":{"__proto__":{"a":1},"constructor":"c"}}'), '.spec.__proto__.a')).toBe(1);
+    expect(readFieldPath(JSON.parse('{"spec":{"constructor":"c"}}'), '.spec.constructor')).toBe('c');
+  });
 });

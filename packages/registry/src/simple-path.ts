@@ -18,7 +18,8 @@ export function readFieldPath(obj: unknown, path: string): unknown {
   if (!steps) return undefined;
   let v: unknown = obj;
   for (const step of steps) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    // Own fields only: a path such as `.spec.constructor` must not read Object.prototype's member when it is absent.
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, step)) return undefined;
     v = (v as Record<string, unknown>)[step];
   }
   return v;
