@@ -255,9 +255,12 @@ const SEGMENTS = [
   '%F0%9F%98%80',
   'a'.repeat(300),
   'b'.repeat(5_000),
+  // Past node's header size limit: a 431 Status.
+  'c'.repeat(20_000),
   '~',
   ';x=1',
-  'cm',
+  // Not "cm": other cases check that object stays as it is, and a random DELETE would remove it.
+  'other',
   'default',
   'namespaces',
   'configmaps',
@@ -364,6 +367,37 @@ describe('paths and query parameters', () => {
       { ...PARAMS, numRuns: 200 },
     );
     expect((await send('GET', `${CMS}/cm`)).status).toBe(200);
+  });
+
+  it('requests node cannot parse, raw bytes in the path: a 4xx Status', async () => {
+    const raw = (request: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(Number(base.port), base.hostname, () => socket.end(Buffer.from(request, 'utf8')));
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (d: string) => {
+          text += d;
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+      });
+    const auth = `Authorization: Bearer ${plane.token}\r\nHost: x\r\nConnection: close\r\n`;
+    for (const request of [
+      `GET ${CMS}/${'d'.repeat(20_000)} HTTP/1.1\r\n${auth}\r\n`,
+      `GET ${CMS}/ünï/çødé HTTP/1.1\r\n${auth}\r\n`,
+      `GET /api/v1/namespaces/日本/configmaps HTTP/1.1\r\n${auth}\r\n`,
+      `GET ${CMS}/a b HTTP/1.1\r\n${auth}\r\n`,
+      `GET ${CMS} HTTP/1.1\r\n${auth}no colon\r\n\r\n`,
+      `POST ${CMS} HTTP/1.1\r\n${auth}Content-Length: -5\r\n\r\n`,
+      `POST ${CMS} HTTP/1.1\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\n`,
+    ]) {
+      const text = await raw(request);
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const code = Number(head.split(' ')[1]);
+      expect(code, `${request.slice(0, 80)}: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+      expect(code, `${request.slice(0, 80)}: ${text.slice(0, 300)}`).toBeLessThan(500);
+      if (code >= 400) expect(JSON.parse(body), request.slice(0, 80)).toMatchObject({ kind: 'Status', code });
+    }
   });
 
   it.each([

@@ -139,10 +139,11 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
       );
     });
 
-    it('refuses a resourceVersion as kube-apiserver does (500)', async () => {
+    it('refuses a resourceVersion with kube-apiserver’s words, as a 400 (kube answers 500)', async () => {
       const err = await failure(store.create(ns, widget('w1', {}, { resourceVersion: '5' })));
-      expect(err.code).toBe(500);
-      expect(err.message).toBe('Internal error occurred: resourceVersion should not be set on objects to be created');
+      expect(err.code).toBe(400);
+      expect(err.status.reason).toBe('BadRequest');
+      expect(err.message).toBe('resourceVersion should not be set on objects to be created');
     });
 
     it('answers 409 AlreadyExists worded with the resource', async () => {

@@ -13,7 +13,6 @@ import {
   newBadRequest,
   newConflict,
   newGenerateNameConflict,
-  newInternalError,
   newNotFound,
   newUnsupportedMediaTypeMessage,
   OPTIMISTIC_LOCK_ERROR_MSG,
@@ -128,8 +127,9 @@ export class Store<T extends KubeObject = KubeObject> {
     const decoded = decodedBody.object;
     let warnings = decodedBody.warnings;
     this.#matchNamespace(ctx, decoded);
-    // The storage layer refuses it too; kube-apiserver lets that plain error surface as a 500.
-    if (decoded.metadata.resourceVersion) throw newInternalError(new Error(MESSAGES.rvOnCreate));
+    // The storage layer refuses it too. kube-apiserver lets that plain error surface as a 500; it is the client's
+    // mistake, so it is a 400 here (bad input never answers 5xx), with kube's words.
+    if (decoded.metadata.resourceVersion) throw newBadRequest(MESSAGES.rvOnCreate);
     if (this.#beforeCreate) await this.#beforeCreate(ctx, decoded, this.#def);
     if (opts.admission?.mutate) {
       await opts.admission.mutate(decoded, null);

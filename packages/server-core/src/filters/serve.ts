@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toStatusError } from '@kapi/apimachinery';
+import { answerClientError } from './client-error.ts';
 import { createRequestContext, type Handler } from './context.ts';
 import { drainUnreadBodyAfterResponse } from './request-drain.ts';
 import { writeStatus } from './write-status.ts';
@@ -29,6 +30,7 @@ export interface Listening {
 /** Serves a handler over node:http (port 0 = any free port); `close` also drops keep-alive connections. */
 export async function listen(handler: Handler, port = 0, host = '127.0.0.1'): Promise<Listening> {
   const server = createServer(toRequestListener(handler));
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

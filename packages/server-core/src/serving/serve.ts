@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2SecureServer, Http2ServerRequest, Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
+import { answerClientError } from '../filters/client-error.ts';
 import type { Handler, RequestContext } from '../filters/context.ts';
 import { toRequestListener } from '../filters/serve.ts';
 
@@ -123,6 +124,8 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       listener(req as IncomingMessage, res as ServerResponse),
     );
     secure.on('secureConnection', (socket: Socket) => trackSocket(socket));
+    // Its HTTP/1.1 connections report unparsable requests here as node:http's do.
+    secure.on('clientError', answerClientError);
     secure.on('session', (session: Http2Session) => {
       sessions.add(session);
       session.once('close', () => sessions.delete(session));
@@ -131,6 +134,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     server = secure;
   } else {
     const plain = createServer(listener);
+    plain.on('clientError', answerClientError);
     plain.on('connection', (socket: Socket) => trackSocket(socket));
     server = plain;
   }
