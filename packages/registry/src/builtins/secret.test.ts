@@ -52,6 +52,21 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(err.message).not.toContain('hunter');
     });
 
+    it('takes types and keys named like prototype members as data (no 500)', async () => {
+      for (const type of ['constructor', '__proto__', 'toString']) {
+        const { object } = await store.create(
+          { namespace: 'ns' },
+          secret(`s-${type.replace(/_/g, '').toLowerCase()}`, { type, data: { k: b64('v') } }),
+        );
+        expect(object.type).toBe(type);
+      }
+      const { object } = await store.create(
+        { namespace: 'ns' },
+        secret('keys', JSON.parse('{"data":{"constructor":"dg=="},"stringData":{"__proto__":"p","prototype":"q"}}')),
+      );
+      expect(JSON.stringify(object.data)).toBe(`{"constructor":"dg==","__proto__":"${b64('p')}","prototype":"${b64('q')}"}`);
+    });
+
     it('merges stringData into data on create and drops it', async () => {
       const { object } = await store.create(
         { namespace: 'ns' },

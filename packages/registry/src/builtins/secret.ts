@@ -1,4 +1,4 @@
-import { type FieldError, fieldErrors, OMIT_VALUE, setOwn } from '@kapi/apimachinery';
+import { type FieldError, fieldErrors, getOwn, OMIT_VALUE, setOwn } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
@@ -67,7 +67,8 @@ function validateSecret(s: Secret): FieldError[] {
       errs.push(fieldErrors.required(keyPath('metadata.annotations', SERVICE_ACCOUNT_NAME_KEY), ''));
     return errs;
   }
-  const rule = REQUIRED_KEYS[s.type];
+  // An own entry only: a type named "constructor" or "__proto__" is just an unknown (opaque) type.
+  const rule = getOwn(REQUIRED_KEYS, s.type ?? '');
   if (!rule) return errs;
   const present = new Set(entries.map(([k]) => k));
   const has = (k: string): boolean => present.has(k) && (!rule.nonEmpty || (lengths.get(k) ?? 0) > 0);

@@ -1,6 +1,7 @@
 import {
   applyJsonPatch,
   applyMergePatch,
+  checkJsonDepth,
   fieldErrors,
   isConflict,
   type KubeObject,
@@ -9,6 +10,7 @@ import {
   newInvalid,
   newUnsupportedMediaTypeMessage,
   StatusError,
+  stringifyJson,
 } from '@kapi/apimachinery';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
@@ -67,7 +69,7 @@ function goType(v: unknown): string {
 
 function goValue(v: unknown): string {
   if (v === null) return '<nil>';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return typeof v === 'object' ? stringifyJson(v) : String(v);
 }
 
 type Lookup = { found: false } | { found: true; value: unknown };
@@ -232,6 +234,7 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
   async patchScale(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: ScaleUpdateOptions = {}): Promise<Scale> {
     const paths = this.#scale;
     if (type === 'apply') throw newUnsupportedMediaTypeMessage('apply-patch (server-side apply) is not supported yet');
+    checkJsonDepth(patch, 'the patch');
     for (let attempt = 1; ; attempt++) {
       const current = await this.store.get(ctx, name);
       let old: ReturnType<typeof scaleFromObject>;
