@@ -19,6 +19,7 @@ import type { PatchType } from './types.ts';
 const PARAMS = { seed: 10_010, numRuns: 150, endOnFailure: true } as const;
 
 const ctx = { namespace: 'default' };
+const CURRENT = '<current>';
 
 /** A custom kind with typed fields, a merge-keyed list (strategic merge), a map of strings and a field that keeps anything. */
 const Thing = defineResource({
@@ -288,6 +289,59 @@ describe('adversarial input through the Store (property-based)', () => {
       PARAMS,
     );
     expect(Object.prototype).not.toHaveProperty('a');
+  });
+
+  it('update: success or a 4xx; a refused update leaves the stored object byte-for-byte, an accepted one is what is read back', async () => {
+    const store = new Store(Thing, { storage: new MemoryStorage({ compaction: false }) });
+    await store.create(ctx, '{"metadata":{"name":"t"},"spec":{"size":1,"labels":{"__proto__":"l"}}}');
+    const body = fc
+      .record(
+        {
+          apiVersion: fc.oneof({ weight: 4, arbitrary: fc.constant('example.kapi.dev/v1') }, scalar),
+          kind: fc.oneof({ weight: 4, arbitrary: fc.constant('Thing') }, scalar),
+          metadata: fc.oneof(
+            {
+              weight: 5,
+              arbitrary: fc.record(
+                {
+                  name: fc.oneof({ weight: 8, arbitrary: fc.constant('t') }, fc.constantFrom('u', '__proto__')),
+                  // CURRENT stands for the stored object's resourceVersion, filled in when the body is sent.
+                  resourceVersion: fc.oneof({ weight: 8, arbitrary: fc.constant(CURRENT) }, fc.constantFrom('1', '999', 'x')),
+                },
+                { requiredKeys: ['name'] },
+              ),
+            },
+            json,
+          ),
+          spec: fc.oneof(
+            { weight: 3, arbitrary: plausibleSpec.map((sp) => pluck(sp, ['$retainKeys', '$setElementOrder/ports'])) },
+            maybeDeep,
+          ),
+          status: maybeDeep,
+        },
+        { requiredKeys: ['metadata'] },
+      )
+      .map((r) => objectOf(Object.entries(r)));
+    await fc.assert(
+      fc.asyncProperty(body, fc.boolean(), async (b, asText) => {
+        const current = await store.get(ctx, 't');
+        const before = encoded(current);
+        const meta = b.metadata as Record<string, unknown> | undefined;
+        if (meta?.resourceVersion === CURRENT) meta.resourceVersion = current.metadata.resourceVersion;
+        const res = await settle(() => store.update(ctx, 't', asText ? stringifyJson(b) : (b as KubeObject)));
+        if (meta && current.metadata.resourceVersion === meta.resourceVersion) meta.resourceVersion = CURRENT;
+        const after = await store.get(ctx, 't');
+        if (!res.ok) {
+          expect(encoded(after)).toBe(before);
+          return;
+        }
+        expect(encoded(after)).toBe(encoded(res.value.object));
+        const labels = (b.spec as { labels?: unknown } | undefined)?.labels;
+        if (res.value.object.metadata.resourceVersion !== JSON.parse(before).metadata.resourceVersion && labels)
+          expect(encoded((after.spec as { labels?: unknown }).labels)).toBe(encoded(labels));
+      }),
+      PARAMS,
+    );
   });
 
   it('a merge patch setting odd keys of a map stores exactly those keys', async () => {
