@@ -87,11 +87,20 @@ function restoreProtoKeys(
             }
           }
         }
-        for (const k of Object.keys(input)) if (k !== '__proto__') push(childOf(k), k, out ? getOwn(out, k) : undefined);
+        for (const k of Object.keys(input)) {
+          // Only containers can hold a "__proto__" key; most values are scalars, so look at the value first.
+          const v = input[k];
+          if (k === '__proto__' || typeof v !== 'object' || v === null) continue;
+          push(childOf(k), k, out ? getOwn(out, k) : undefined);
+        }
         continue;
       }
       case 'array':
-        if (Array.isArray(input)) for (let i = 0; i < input.length; i++) push(d.element, i, Array.isArray(output) ? output[i] : undefined);
+        if (Array.isArray(input) && d.element && !isOpaque(d.element))
+          for (let i = 0; i < input.length; i++) {
+            const v = input[i];
+            if (typeof v === 'object' && v !== null) push(d.element, i, Array.isArray(output) ? output[i] : undefined);
+          }
         continue;
       case 'union': {
         // zod keeps the first option that accepts the value; failing that, the one of the value's JSON type.
