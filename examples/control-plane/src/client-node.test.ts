@@ -19,6 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
+import { consistentReadFallbacks } from './test-support/consistent-read-fallbacks.ts';
 
 // @kubernetes/client-node 2.x, unchanged, against the example control plane over HTTPS with the CA from the
 // kubeconfig the control plane writes (TLS is verified), on every storage backend (memory, etcd, Redis).
@@ -461,6 +462,11 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       } finally {
         controller.abort();
       }
+    });
+
+    // Last, after every call above: no consistent read waited out the freshness timeout (3 s a read on etcd 3.4 in issue 10).
+    it('no consistent read waited out the freshness timeout', () => {
+      expect(consistentReadFallbacks(env.plane.server)).toEqual({});
     });
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
 import { type ControlPlane, startControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
+import { consistentReadFallbacks } from './test-support/consistent-read-fallbacks.ts';
 
 /**
  * End to end: the real kubectl (1.32, 1.27 and 1.33) against the example control plane over HTTPS — every version on
@@ -442,6 +443,12 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe('Error from server (NotFound): widgets.example.kapi.dev "nope" not found\n');
+    });
+
+    // Last, after every command above: each consistent read cost a backend round trip at most, never a wait for
+    // etcd's timed progress notification until the freshness timeout (3 s a read on etcd 3.4 in issue 10).
+    it('no consistent read waited out the freshness timeout', () => {
+      expect(consistentReadFallbacks(cp.server)).toEqual({});
     });
   });
 });

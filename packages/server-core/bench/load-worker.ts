@@ -19,6 +19,8 @@ export interface LoadRun {
   bodyPrefix?: string;
   bodySuffix?: string;
   contentType?: string;
+  /** Sent with every request (e.g. authorization). */
+  headers?: Record<string, string>;
   n: number;
   concurrency: number;
   /** The status every response must have. */
@@ -45,6 +47,7 @@ function h1(run: LoadRun, i: number): Promise<void> {
         method: run.method,
         path: run.path,
         headers: {
+          ...run.headers,
           accept: 'application/json',
           ...(body !== undefined
             ? { 'content-type': run.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }
@@ -74,6 +77,7 @@ function h2(run: LoadRun, i: number): Promise<void> {
     const stream = (session as ClientHttp2Session).request({
       ':method': run.method,
       ':path': run.path,
+      ...run.headers,
       accept: 'application/json',
       ...(body !== undefined ? { 'content-type': run.contentType ?? 'application/json' } : {}),
     });

@@ -11,7 +11,7 @@ import {
   StoreKeys,
 } from '@kapi/registry';
 import type { Storage } from '@kapi/storage';
-import { Cacher } from '@kapi/watchcache';
+import { Cacher, type CacherStats } from '@kapi/watchcache';
 import { recordAuditObjects } from '../audit/context.ts';
 import type { DiscoverySource } from '../discovery/documents.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
@@ -206,11 +206,19 @@ export class GenericAPIServer {
     return this.#allVirtual;
   }
 
+  /**
+   * The counters of every resource's watch cache (`plural` or `plural.group`; empty without watch caches): e.g.
+   * `consistentReadFallbacks`, the consistent reads that waited out the freshness timeout before reading the backend.
+   */
+  watchCacheStats(): Map<string, CacherStats> {
+    const out = new Map<string, CacherStats>();
+    for (const [def, cacher] of this.#cacheOf) out.set(def.group ? `${def.plural}.${def.group}` : def.plural, cacher.stats());
+    return out;
+  }
+
   /** apiserver_storage_objects: the object count of every cached resource (kube reads its storage's estimate). */
   #storageObjectCounts(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [def, cacher] of this.#cacheOf) out.set(def.group ? `${def.plural}.${def.group}` : def.plural, cacher.stats().objects);
-    return out;
+    return new Map([...this.watchCacheStats()].map(([resource, s]) => [resource, s.objects]));
   }
 
   #add(endpoint: ResourceEndpoint): void {
