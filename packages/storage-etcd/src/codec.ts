@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { type KubeObject, stringifyJson } from '@kapi/apimachinery';
 import { recordStorageKey, storageErrors } from '@kapi/storage';
 
 /**
@@ -10,7 +10,8 @@ export function encodeObject(key: string, obj: KubeObject): Buffer {
   const { resourceVersion: _, ...metadata } = (obj.metadata ?? {}) as KubeObject['metadata'];
   let json: string;
   try {
-    json = JSON.stringify({ ...obj, metadata });
+    // Not JSON.stringify: its recursion stops near 4,500 levels, and accepted objects may nest up to 10,000.
+    json = stringifyJson({ ...obj, metadata });
   } catch (err) {
     throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
   }

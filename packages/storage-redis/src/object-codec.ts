@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { type KubeObject, stringifyJson } from '@kapi/apimachinery';
 import { deepFreeze, recordStorageKey, storageErrors } from '@kapi/storage';
 
 /** etcd's default --max-request-bytes: objects larger than this are refused on every backend alike. */
@@ -19,7 +19,8 @@ export function encodeObject(key: string, obj: KubeObject, limit: number): strin
   }
   let json: string;
   try {
-    json = JSON.stringify(value);
+    // Not JSON.stringify: its recursion stops near 4,500 levels, and accepted objects may nest up to 10,000.
+    json = stringifyJson(value);
   } catch (err) {
     throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
+import { type KubeObject, type Status, stringifyJson, type WatchEvent } from '@kapi/apimachinery';
 
 /**
  * Serialize once: the JSON bytes of an object version and of a watch event line, memoized on the (frozen) values
@@ -29,7 +29,8 @@ export function encodedObject(obj: KubeObject | Status): Uint8Array {
     if (hit) return hit;
   }
   // Not Buffer.from: its pooled slabs would be pinned by these long-lived bytes, garbage neighbours and all.
-  const bytes = utf8.encode(JSON.stringify(obj));
+  // stringifyJson: JSON.stringify's recursion gives up on accepted objects nested deeper than about 4,500 levels.
+  const bytes = utf8.encode(stringifyJson(obj));
   if (frozen) objectBytes.set(obj, bytes);
   for (const l of listeners) l(bytes.length);
   return bytes;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { countTests } from './count.ts';
 import { createTests } from './create.ts';
+import { deepNestingTests } from './deep-nesting.ts';
 import { deleteTests } from './delete.ts';
 import { getTests } from './get.ts';
 import { type ConformanceFactory, type ConformanceOptions, makeTest, resolveOptions, SuiteContext, testTimeout } from './harness.ts';
@@ -66,5 +67,6 @@ export function runStorageConformance(name: string, factory: ConformanceFactory,
     describe('keys', () => keyTests(ctx, test));
     describe('watch', () => watchTests(ctx, test));
     describe('storage keys of returned objects', () => storageKeyTests(ctx, test));
+    describe('deep nesting', () => deepNestingTests(ctx, test));
   });
 }

@@ -5,6 +5,7 @@ import {
   type ObjectList,
   parseResourceVersion,
   realClock,
+  stringifyJson,
   type TimerHandle,
 } from '@kapi/apimachinery';
 import { deepFreeze, sameStoredObject } from '../deep-equal.ts';
@@ -325,7 +326,8 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     const rev = this.#store.nextRev;
     let copy: KubeObject;
     try {
-      copy = JSON.parse(JSON.stringify(obj)) as KubeObject;
+      // stringifyJson, not JSON.stringify: an accepted object may nest deeper than the native encoder's recursion reaches.
+      copy = JSON.parse(stringifyJson(obj)) as KubeObject;
     } catch (err) {
       throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
     }
