@@ -1,4 +1,4 @@
-import { type KubeObject, MAX_JSON_DEPTH, StatusError, stringifyJson } from '@kapi/apimachinery';
+import { type KubeObject, MAX_JSON_DEPTH, StatusError, stringifyJson, type WatchEvent } from '@kapi/apimachinery';
 import { MemoryStorage } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -58,17 +58,23 @@ describe('deep nesting', () => {
     expect(err.status.code).toBe(422);
   });
 
-  it('a custom resource field nesting 9,999 levels passes decode, validation, pruning, copies and all three patches', async () => {
+  it('a custom resource field nesting 9,999 levels is created, read, listed, watched, patched and updated', async () => {
     const store = new Store(Thing, { storage: new MemoryStorage() });
+    const events = store.watch(ctx)[Symbol.asyncIterator]();
     // The body is 10,000 levels deep: the object, spec, then 9,998 more.
     const spec = nested(MAX_JSON_DEPTH - 1);
     const body = `{"metadata":{"name":"t"},"spec":${spec}}`;
-    const created = await store.create(ctx, body, { dryRun: true });
+    const created = await store.create(ctx, body);
     expect(stringifyJson(created.object.spec)).toBe(spec);
-    const fromObject = await store.create(ctx, JSON.parse(body) as KubeObject, { dryRun: true });
+    expect(stringifyJson((await store.get(ctx, 't')).spec)).toBe(spec);
+    expect((await store.list(ctx)).items.map((o) => stringifyJson(o.spec))).toEqual([spec]);
+    const added = (await events.next()).value as WatchEvent;
+    expect(added.type).toBe('ADDED');
+    expect(stringifyJson((added.object as { spec?: unknown }).spec)).toBe(spec);
+    const fromObject = await store.create(ctx, { ...(JSON.parse(body) as KubeObject), metadata: { name: 'u' } });
     expect(stringifyJson(fromObject.object.spec)).toBe(spec);
     // Patches of a shallow stored object that make it (or arrive) that deep.
-    await store.create(ctx, '{"metadata":{"name":"t"},"spec":{"size":1}}');
+    await store.create(ctx, '{"metadata":{"name":"s"},"spec":{"size":1}}');
     const deepSpec = JSON.parse(spec) as Record<string, unknown>;
     // A JSON patch body nests two levels above its value (the list, the operation).
     const shallower = nested(MAX_JSON_DEPTH - 3);
@@ -77,11 +83,19 @@ describe('deep nesting', () => {
       ['strategic', { spec: deepSpec }, spec.replace('{"a"', '{"size":1,"a"')],
       ['json', [{ op: 'replace', path: '/spec', value: JSON.parse(shallower) }], shallower],
     ] as const) {
-      const res = await store.patch(ctx, 't', patch, type, { dryRun: true });
+      const res = await store.patch(ctx, 's', patch, type);
       expect(stringifyJson(res.object.spec), type).toBe(want);
+      expect(stringifyJson((await store.get(ctx, 's')).spec), type).toBe(want);
     }
-    const updated = await store.update(ctx, 't', { ...(await store.get(ctx, 't')), spec: deepSpec }, { dryRun: true });
-    expect(stringifyJson(updated.object.spec)).toBe(spec);
+    // The deep object patched and updated in place (a change at the top, then at the bottom).
+    const patched = await store.patch(ctx, 't', { spec: { size: 2 } }, 'merge');
+    const { size, ...unpatched } = patched.object.spec as Record<string, unknown>;
+    expect(size).toBe(2);
+    expect(stringifyJson(unpatched)).toBe(spec);
+    const bottom = `${'{"a":'.repeat(MAX_JSON_DEPTH - 2)}{"n":1}${'}'.repeat(MAX_JSON_DEPTH - 2)}`;
+    const updated = await store.update(ctx, 't', { ...(await store.get(ctx, 't')), spec: JSON.parse(bottom) });
+    expect(stringifyJson(updated.object.spec)).toBe(bottom);
+    expect(stringifyJson((await store.get(ctx, 't')).spec)).toBe(bottom);
   });
 
   it('one level more is a 400', async () => {

@@ -1,4 +1,4 @@
-import type { Status, StatusError } from '@kapi/apimachinery';
+import { copyJson, type Status, type StatusError } from '@kapi/apimachinery';
 import type { UserInfo } from '@kapi/authn';
 import type { RequestContext } from '../filters/context.ts';
 import { writeStatus } from '../filters/write-status.ts';
@@ -75,7 +75,7 @@ export function auditResponseStatus(status: Status, code = status.code): AuditRe
   if (status.status) out.status = status.status;
   if (status.message) out.message = status.message;
   if (status.reason) out.reason = status.reason;
-  if (status.details) out.details = structuredClone(status.details);
+  if (status.details) out.details = copyJson(status.details);
   // Keep kube's field order: metadata, status, message, reason, details, code.
   const { code: c, ...rest } = out;
   return { ...rest, code: c };
@@ -92,12 +92,13 @@ export function recordAuditObjects(ctx: RequestContext, objects: { requestObject
   const ev = auditEventOf(ctx);
   if (!ev) return;
   if (objects.requestObject !== undefined && levelAtLeast(ev.level, 'Request')) {
-    ev.requestObject = structuredClone(objects.requestObject);
+    // copyJson, not structuredClone: an accepted body may nest 10,000 levels, far past structuredClone's recursion.
+    ev.requestObject = copyJson(objects.requestObject);
   }
   const res = objects.responseObject;
   if (res === undefined) return;
   if (isStatus(res)) ev.responseStatus = auditResponseStatus(res, ev.responseStatus?.code ?? res.code);
-  if (levelAtLeast(ev.level, 'RequestResponse')) ev.responseObject = structuredClone(res);
+  if (levelAtLeast(ev.level, 'RequestResponse')) ev.responseObject = copyJson(res);
 }
 
 /** writeStatus, recording the Status on the audit event first: filters below withAudit answer errors with this. */

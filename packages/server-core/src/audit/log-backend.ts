@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { stringifyJson } from '@kapi/apimachinery';
 import type { AuditBackend } from './backend.ts';
 import type { AuditEvent } from './types.ts';
 
@@ -17,7 +18,8 @@ export class LogAuditBackend implements AuditBackend {
   }
 
   processEvents(events: readonly AuditEvent[]): void {
-    for (const ev of events) this.#out.write(`${JSON.stringify(ev)}\n`);
+    // stringifyJson: events carry request and response objects, which may nest deeper than JSON.stringify reaches.
+    for (const ev of events) this.#out.write(`${stringifyJson(ev)}\n`);
   }
 
   async shutdown(): Promise<void> {

@@ -1,7 +1,8 @@
-import { type KubeObject, StatusError } from '@kapi/apimachinery';
+import { type JsonObject, type JsonRendering, type KubeObject, renderJson, StatusError, stringifyJson } from '@kapi/apimachinery';
 import { encodedObject } from '@kapi/watchcache';
 import { stringify } from 'yaml';
 import type { RequestContext } from '../filters/context.ts';
+import { indentJson } from './indent-json.ts';
 import type { OutputMediaType } from './negotiation.ts';
 
 /** A Status with `details: {}`, as apierrors.NewGenericServerResponse makes (StatusError drops empty details). */
@@ -56,11 +57,47 @@ function sortedKeys(v: unknown): unknown {
   return out;
 }
 
-/** The body of `value` in the negotiated media type (pretty JSON indents by two spaces, as Go's json.Indent). */
+/**
+ * The body of `value` in the negotiated media type (pretty JSON indents by two spaces, as Go's json.Indent).
+ * An accepted object may nest 10,000 levels, deeper than the native encoders' recursion reaches (about 4,000 for
+ * JSON.stringify, fewer for the yaml package): the fast encoder runs first, an explicit-stack one when it gives up.
+ */
 export function encodeBody(value: unknown, mediaType: OutputMediaType, pretty: boolean): string {
-  if (mediaType === 'application/yaml') return stringify(sortedKeys(value), { lineWidth: 0, aliasDuplicateObjects: false });
-  return pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value);
+  if (mediaType === 'application/yaml') return encodeYAML(value);
+  return pretty ? `${prettyJSON(value)}\n` : stringifyJson(value);
 }
+
+function prettyJSON(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return indentJson(stringifyJson(value));
+  }
+}
+
+function encodeYAML(value: unknown): string {
+  try {
+    return stringify(sortedKeys(value), { lineWidth: 0, aliasDuplicateObjects: false });
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    // Too deep for the yaml package: JSON is YAML too (flow style), with keys sorted as Go's map gives them.
+    return `${renderJson(value, SORTED_JSON)}\n`;
+  }
+}
+
+/** JSON.stringify's text with object keys sorted (undefined members and functions left out, as it does). */
+const SORTED_JSON: JsonRendering = {
+  scalar: (v) => JSON.stringify(v) ?? 'null',
+  keys: (o: JsonObject) =>
+    Object.keys(o)
+      .filter((k) => o[k] !== undefined && typeof o[k] !== 'function')
+      .sort(),
+  key: (k) => `${JSON.stringify(k)}:`,
+  item: (v) => (v === undefined || typeof v === 'function' ? null : v),
+  array: ['[', ',', ']'],
+  object: ['{', ',', '}'],
+};
 
 const utf8 = new TextEncoder();
 const ITEMS_OPEN = utf8.encode(',"items":[');
@@ -77,12 +114,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * as its envelope plus the items' shared bytes; anything else that is not frozen is encoded afresh.
  */
 export function compactJSON(value: unknown): Uint8Array {
-  if (!isRecord(value)) return utf8.encode(JSON.stringify(value));
+  if (!isRecord(value)) return utf8.encode(stringifyJson(value));
   if (Object.isFrozen(value)) return encodedObject(value as unknown as KubeObject);
   const items = value.items;
-  if (!Array.isArray(items) || !items.every((i) => isRecord(i) && Object.isFrozen(i))) return utf8.encode(JSON.stringify(value));
+  if (!Array.isArray(items) || !items.every((i) => isRecord(i) && Object.isFrozen(i))) return utf8.encode(stringifyJson(value));
   const { items: _items, ...envelope } = value;
-  const head = utf8.encode(JSON.stringify(envelope).slice(0, -1));
+  const head = utf8.encode(stringifyJson(envelope).slice(0, -1));
   const parts: Uint8Array[] = [head.length > 1 ? ITEMS_OPEN : ITEMS_OPEN.subarray(1)];
   items.forEach((item, i) => {
     if (i > 0) parts.push(COMMA);

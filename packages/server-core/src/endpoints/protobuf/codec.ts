@@ -1,4 +1,11 @@
-import { checkJsonDepth, type KubeObject, newBadRequest, newUnsupportedMediaTypeMessage, StatusError } from '@kapi/apimachinery';
+import {
+  checkJsonDepth,
+  type KubeObject,
+  newBadRequest,
+  newUnsupportedMediaTypeMessage,
+  StatusError,
+  stringifyJson,
+} from '@kapi/apimachinery';
 import type protobuf from 'protobufjs';
 import { kubeType } from './schema.ts';
 
@@ -152,7 +159,7 @@ function objectMetaFromJson(v: unknown): Json {
       const entry = withTimes(asObject(e), ['time'], `metadata.managedFields[${i}]`);
       const fields = asObject(e).fieldsV1;
       entry.fieldsV1 =
-        fields === undefined || fields === null ? undefined : { Raw: Buffer.from(JSON.stringify(fields), 'utf8').toString('base64') };
+        fields === undefined || fields === null ? undefined : { Raw: Buffer.from(stringifyJson(fields), 'utf8').toString('base64') };
       return entry;
     });
   }
