@@ -3,7 +3,12 @@ import { EtcdStorage } from '@kapi/storage-etcd';
 import { type EtcdServer, startEtcd } from '@kapi/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cacher } from './cacher.ts';
-import { checkConsistentReadAfterWrite, runCacherConformance, runCacherWatchCases } from './test-support/cacher-suites.ts';
+import {
+  checkConsistentReadAfterWrite,
+  runCacherConformance,
+  runCacherDeepNestingCases,
+  runCacherWatchCases,
+} from './test-support/cacher-suites.ts';
 
 // One real etcd for the file; every case gets a fresh EtcdStorage under a fresh key prefix, and a Cacher in front.
 let etcd: EtcdServer;
@@ -27,6 +32,11 @@ runCacherConformance(
 );
 
 runCacherWatchCases('Cacher over EtcdStorage', () => ({
+  storage: new EtcdStorage({ endpoints: [etcd.endpoint], prefix: prefix() }),
+  resourcePrefix: resourcePrefix(),
+}));
+
+runCacherDeepNestingCases('Cacher over EtcdStorage', () => ({
   storage: new EtcdStorage({ endpoints: [etcd.endpoint], prefix: prefix() }),
   resourcePrefix: resourcePrefix(),
 }));

@@ -1,6 +1,6 @@
 import { FakeClock } from '@kapi/apimachinery';
 import { MemoryStorage } from '@kapi/storage';
-import { runCacherConformance, runCacherWatchCases } from './test-support/cacher-suites.ts';
+import { runCacherConformance, runCacherDeepNestingCases, runCacherWatchCases } from './test-support/cacher-suites.ts';
 
 // MemoryStorage keeps time on a fake clock (TTLs, its progress notifications); the Cacher runs on real time.
 runCacherConformance('Cacher over MemoryStorage', () => {
@@ -16,3 +16,5 @@ runCacherConformance('Cacher over MemoryStorage', () => {
 });
 
 runCacherWatchCases('Cacher over MemoryStorage', () => ({ storage: new MemoryStorage(), resourcePrefix: '/registry/widgets' }));
+
+runCacherDeepNestingCases('Cacher over MemoryStorage', () => ({ storage: new MemoryStorage(), resourcePrefix: '/registry/widgets' }));

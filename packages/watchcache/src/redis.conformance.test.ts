@@ -4,7 +4,12 @@ import { RedisStorage } from '@kapi/storage-redis';
 import { type RedisServer, startRedis } from '@kapi/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cacher } from './cacher.ts';
-import { checkConsistentReadAfterWrite, runCacherConformance, runCacherWatchCases } from './test-support/cacher-suites.ts';
+import {
+  checkConsistentReadAfterWrite,
+  runCacherConformance,
+  runCacherDeepNestingCases,
+  runCacherWatchCases,
+} from './test-support/cacher-suites.ts';
 
 // One real redis-server for the file; every case gets a fresh RedisStorage under a fresh key prefix, and a Cacher.
 let redis: RedisServer;
@@ -36,6 +41,11 @@ runCacherConformance(
 
 runCacherWatchCases('Cacher over RedisStorage', () => ({
   // A fresh prefix is a fresh store, at revision 0.
+  storage: new RedisStorage({ url: redis.url, prefix: prefix(), compactionIntervalMs: 0 }),
+  resourcePrefix: resourcePrefix(),
+}));
+
+runCacherDeepNestingCases('Cacher over RedisStorage', () => ({
   storage: new RedisStorage({ url: redis.url, prefix: prefix(), compactionIntervalMs: 0 }),
   resourcePrefix: resourcePrefix(),
 }));

@@ -1,8 +1,9 @@
-import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
+import { type KubeObject, MAX_JSON_DEPTH, stringifyJson, type WatchEvent } from '@kapi/apimachinery';
 import type { Compactable, Storage, Watch } from '@kapi/storage';
 import { type ConformanceOptions, runStorageConformance } from '@kapi/storage/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Cacher } from '../cacher.ts';
+import { encodedEvent, encodedObject, onEncode } from '../encoded-event.ts';
 
 /** Reads beyond the backend's revision give up after this instead of kube-apiserver's 3 s (cacher.test.ts checks 3 s). */
 const FRESHNESS_MS = 500;
@@ -168,6 +169,89 @@ export function runCacherWatchCases(name: string, backend: () => BackendUnderCac
       );
       for (const g of got) expect(g).toEqual(want);
       expect(cacher.stats()).toMatchObject({ lists: 1, slowWatchersTerminated: 0 });
+    });
+  });
+}
+
+/**
+ * Dev-only: objects nested as deep as kube's decoder admits (10,000 levels) go through the cache like any other: they
+ * are frozen and indexed, served from the cache by gets, lists and watches, and encoded once for every reader (the
+ * shared encoding), although JSON.stringify and structuredClone give up thousands of levels earlier.
+ */
+export function runCacherDeepNestingCases(name: string, backend: () => BackendUnderCache): void {
+  describe(`${name}: objects nested 10,000 levels`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const c of cleanups.splice(0).reverse()) await c();
+    });
+
+    /** `{"a":{"a":…leaf…}}`, `depth` objects deep, built in a loop. */
+    const nested = (depth: number, leaf: Record<string, unknown>): Record<string, unknown> => {
+      let v = leaf;
+      for (let i = 1; i < depth; i++) v = { a: v };
+      return v;
+    };
+    const text = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
+
+    it('are served from the cache to gets, lists and watchers, each version encoded once for all of them', async () => {
+      const { storage, resourcePrefix: prefix } = backend();
+      const cacher = new Cacher({ storage, resourcePrefix: prefix });
+      const watches: Watch[] = [];
+      cleanups.push(async () => {
+        for (const w of watches) w.stop();
+        await cacher.close();
+        await storage.close();
+      });
+      await cacher.ready();
+      const from = await cacher.currentResourceVersion();
+      const its = [0, 1].map(() => {
+        const w = cacher.watch(prefix, { resourceVersion: from });
+        watches.push(w);
+        return w[Symbol.asyncIterator]();
+      });
+      const encodes: number[] = [];
+      cleanups.push(async () => off());
+      const off = onEncode((bytes) => encodes.push(bytes));
+
+      // The object is one level, its spec the other 9,999.
+      const spec = nested(MAX_JSON_DEPTH - 1, { n: 1 });
+      const created = await cacher.create(`${prefix}/ns/deep`, {
+        apiVersion: 'v1',
+        kind: 'Widget',
+        metadata: { name: 'deep', namespace: 'ns' },
+        spec,
+      });
+      const rv = created.metadata.resourceVersion as string;
+      const want = stringifyJson({ ...created });
+      const added = await Promise.all(its.map((it) => nextChange(it, 'ADDED of the deep object')));
+      for (const ev of added) {
+        expect(ev.type).toBe('ADDED');
+        expect(Object.isFrozen(ev.object)).toBe(true);
+        expect(text(encodedObject(ev.object))).toBe(want);
+        expect(text(encodedEvent(ev))).toBe(`{"type":"ADDED","object":${want}}\n`);
+      }
+      // Served from the cache ("0" may be), the same frozen version whose bytes the watchers already made.
+      const got = await cacher.get(`${prefix}/ns/deep`, { resourceVersion: '0' });
+      const listed = await cacher.list(prefix, { resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' });
+      expect(listed.items).toHaveLength(1);
+      for (const o of [got as KubeObject, listed.items[0] as KubeObject]) {
+        expect(o.metadata.resourceVersion).toBe(rv);
+        expect(text(encodedObject(o))).toBe(want);
+      }
+      expect(encodes).toHaveLength(1);
+
+      // A change at the bottom of the nesting reaches the cache and its watchers.
+      const updated = await cacher.guaranteedUpdate(`${prefix}/ns/deep`, (cur) => ({
+        ...(cur as KubeObject),
+        spec: nested(MAX_JSON_DEPTH - 1, { n: 2 }),
+      }));
+      const want2 = stringifyJson({ ...updated });
+      for (const it of its) {
+        const ev = await nextChange(it, 'MODIFIED of the deep object');
+        expect(ev.type).toBe('MODIFIED');
+        expect(text(encodedObject(ev.object))).toBe(want2);
+      }
+      expect(text(encodedObject((await cacher.get(`${prefix}/ns/deep`, { resourceVersion: '0' })) as KubeObject))).toBe(want2);
     });
   });
 }
