@@ -15,7 +15,15 @@ export function toRequestListener(handler: Handler): RequestListener {
       () => {
         if (!res.writableEnded && !res.headersSent) res.end();
       },
-      (err: unknown) => writeStatus(res, toStatusError(err)),
+      (err: unknown) => {
+        try {
+          writeStatus(res, toStatusError(err));
+        } catch {
+          // The Status itself cannot be written (the failure is in writing the response): cut the connection rather
+          // than leave the client waiting.
+          res.destroy();
+        }
+      },
     );
   };
 }

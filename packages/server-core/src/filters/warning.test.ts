@@ -31,6 +31,22 @@ describe('warnings', () => {
     }
   });
 
+  it('sends any text: characters past ASCII escaped as Go quotes them, control characters as spaces', async () => {
+    srv = await listen(
+      compose([withWarnings()], async (ctx) => {
+        addWarning(ctx, 'unknown field "spec.ü日😀"');
+        addWarning(ctx, 'a\u0000b\nc\u007fd\te');
+        addWarning(ctx, 'lone \ud800 surrogate');
+        ctx.res.end('x');
+      }),
+    );
+    const r = await fetch(srv.url);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('warning')).toBe(
+      '299 - "unknown field \\"spec.\\u00fc\\u65e5\\U0001f600\\"", 299 - "a b c d\te", 299 - "lone \\ud800 surrogate"',
+    );
+  });
+
   it('sends no Warning header when there are none', async () => {
     srv = await listen(compose([withWarnings()], async (ctx) => void ctx.res.end()));
     expect((await fetch(srv.url)).headers.get('warning')).toBeNull();

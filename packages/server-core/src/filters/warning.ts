@@ -35,8 +35,27 @@ function appendWarnings(res: ServerResponse, warnings: readonly string[]): void 
   const have = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)];
   const values = [...have];
   for (const w of new Set(warnings)) {
-    const v = formatWarning(w);
+    const v = headerValue(formatWarning(w));
     if (!values.includes(v)) values.push(v);
   }
   res.setHeader('Warning', values);
+}
+
+/**
+ * A header value node sends as given. node writes a header string as latin1 when the head goes out alone but as UTF-8
+ * when it goes out with a string body, and throws on characters past latin1; only ASCII is sent the same every time.
+ * So characters past ASCII are written as Go's strconv.QuoteToASCII writes them (\u00fc, \U0001f600), and control
+ * characters, which node refuses, become spaces (Go's server does so for CR and LF).
+ */
+function headerValue(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    if (cp >= 0x20 && cp < 0x7f) out += ch;
+    else if (cp === 0x09) out += ch;
+    else if (cp < 0x20 || cp === 0x7f) out += ' ';
+    else if (cp <= 0xffff) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return out;
 }
