@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { newInternalError, type Status, StatusError, toStatusError } from '@kapi/apimachinery';
+import { copyJson, newInternalError, type Status, StatusError, toStatusError } from '@kapi/apimachinery';
 import type { AuditBackend } from '../audit/backend.ts';
 import { auditResponseStatus, auditUserInfo, impersonationOf, setAuditEvent, setAuditID, writeAuditedStatus } from '../audit/context.ts';
 import type { AuditPolicy } from '../audit/policy.ts';
@@ -173,10 +173,13 @@ const FIELD_ORDER: readonly (keyof AuditEvent)[] = [
   'annotations',
 ];
 
-/** A copy for the backend, with kube's JSON field order (the Go struct's). */
+/**
+ * A copy for the backend, with kube's JSON field order (the Go struct's). copyJson, not structuredClone: request and
+ * response objects may nest 10,000 levels, where structuredClone's recursion gives up (near 1,600).
+ */
 function snapshot(ev: AuditEvent): AuditEvent {
   const out: Record<string, unknown> = {};
-  for (const k of FIELD_ORDER) if (ev[k] !== undefined) out[k] = structuredClone(ev[k]);
+  for (const k of FIELD_ORDER) if (ev[k] !== undefined) out[k] = copyJson(ev[k]);
   return out as unknown as AuditEvent;
 }
 

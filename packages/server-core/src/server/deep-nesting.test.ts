@@ -1,8 +1,11 @@
+import { PassThrough } from 'node:stream';
 import { MAX_JSON_DEPTH, stringifyJson } from '@kapi/apimachinery';
 import { defineResource, Namespace } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LogAuditBackend } from '../audit/log-backend.ts';
+import { policyAtLevel } from '../audit/policy.ts';
 import { type Listening, listen } from '../filters/serve.ts';
 import { GenericAPIServer } from './generic-api-server.ts';
 
@@ -150,5 +153,42 @@ describe('an object nested 10,000 levels over HTTP', () => {
     expect(events.map((e) => e.type)).toEqual(['MODIFIED', 'MODIFIED', 'MODIFIED']);
     expect(events.map((e) => specOf(e.object))).toEqual([specOf(JSON.parse(merged.text)), deeper, bottom]);
     expect(specOf(JSON.parse((await call('GET', path('t'))).text))).toBe(bottom);
+  });
+
+  it('is audited at level RequestResponse: request and response objects copied and logged', async () => {
+    const out = new PassThrough();
+    const lines: string[] = [];
+    out.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
+    const audited = new GenericAPIServer({
+      storage: new MemoryStorage(),
+      resources: [Namespace, Thing],
+      audit: { backend: new LogAuditBackend(out), policy: policyAtLevel('RequestResponse') },
+    });
+    await audited.start();
+    const listening = await listen(audited.handler);
+    try {
+      const spec = nested(MAX_JSON_DEPTH - 1);
+      const res = await fetch(`${listening.url}${path()}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"apiVersion":"example.kapi.dev/v1","kind":"Thing","metadata":{"name":"t"},"spec":${spec}}`,
+      });
+      const text = await res.text();
+      expect(res.status, text.slice(0, 300)).toBe(201);
+      const auditID = res.headers.get('audit-id');
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const events = lines
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.auditID === auditID);
+      expect(events.map((e) => e.stage)).toEqual(['RequestReceived', 'ResponseComplete']);
+      expect(specOf(events[1].requestObject)).toBe(spec);
+      expect(specOf(events[1].responseObject)).toBe(spec);
+    } finally {
+      await listening.close();
+      await audited.shutdown();
+    }
   });
 });
