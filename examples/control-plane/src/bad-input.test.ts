@@ -235,6 +235,18 @@ describe('request bodies', () => {
       const reply = await expectAnswered(method, path, deep, { 'content-type': contentType });
       expect(reply.status, `${method} ${path}: ${reply.text.slice(0, 200)}`).toBe(400);
     }
+    // YAML: flow and block nesting, as a body and as an apply patch.
+    const flow = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\n  annotations: ${'{a: '.repeat(50_000)}x${'}'.repeat(50_000)}\n`;
+    // Block nesting costs one more space per level: 2,400 levels are all that fit in 3 MiB.
+    const block = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n${Array.from({ length: 2_400 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}x\n`;
+    for (const yaml of [flow, block])
+      for (const [method, path, contentType] of [
+        ['POST', CMS, 'application/yaml'],
+        ['PATCH', `${CMS}/cm`, 'application/apply-patch+yaml'],
+      ] as const) {
+        const reply = await expectAnswered(method, path, yaml, { 'content-type': contentType });
+        expect(reply.status, `${method} ${path}: ${reply.text.slice(0, 200)}`).toBe(400);
+      }
     const list = `[${'['.repeat(50_000)}${']'.repeat(50_000)}]`;
     expect((await expectAnswered('PATCH', `${CMS}/cm`, list, { 'content-type': 'application/json-patch+json' })).status).toBe(400);
   });

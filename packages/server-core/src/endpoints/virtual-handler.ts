@@ -1,13 +1,13 @@
 import type { AdmissionAttributes } from '@kapi/admission';
 import { formatGroupVersion, type KubeObject, newBadRequest, newUnsupportedMediaType } from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
-import { parse as parseYAML } from 'yaml';
 import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { VirtualResource } from '../server/virtual-resource.ts';
 import { bodyTypeOf, contentTypeOf, negotiateOutput } from './negotiation.ts';
 import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
+import { decodeYAML } from './request-body.ts';
 import { writeOptionsOf } from './request-options.ts';
 import type { ResourceHandlerOptions } from './resource-handler.ts';
 import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
@@ -71,7 +71,7 @@ async function readBody(ctx: RequestContext, resource: VirtualResource): Promise
     if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', KUBERNETES_PROTOBUF]);
     const text = Buffer.from(raw).toString('utf8');
     try {
-      value = type === 'json' ? JSON.parse(text) : parseYAML(text);
+      value = type === 'json' ? JSON.parse(text) : decodeYAML(text);
     } catch (err) {
       throw newBadRequest(`${cannot}: ${(err as Error).message}`);
     }
