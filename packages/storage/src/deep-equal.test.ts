@@ -21,4 +21,36 @@ describe('jsonEqual', () => {
     const o = deepFreeze({ a: { b: [1] } });
     expect(Object.isFrozen(o.a.b)).toBe(true);
   });
+
+  describe('at depths past any recursion (kube admits 10,000 levels; 30,000 here)', () => {
+    /** Objects and arrays alternating, `depth` levels, around `leaf`; built in a loop. */
+    const deep = (depth: number, leaf: unknown): { root: unknown; levels: object[] } => {
+      const levels: object[] = [];
+      let v = leaf;
+      for (let i = 0; i < depth; i++) {
+        v = i % 2 === 0 ? { a: v, s: i } : [i, v];
+        levels.push(v as object);
+      }
+      return { root: v, levels: levels.reverse() };
+    };
+
+    it('jsonEqual finds equal values equal and a difference at the bottom', () => {
+      expect(jsonEqual(deep(30_000, 1).root, deep(30_000, 1).root)).toBe(true);
+      expect(jsonEqual(deep(30_000, 1).root, deep(30_000, 2).root)).toBe(false);
+      expect(jsonEqual(deep(30_000, { x: 1 }).root, deep(30_000, { x: 1, y: 2 }).root)).toBe(false);
+      expect(jsonEqual(deep(30_000, 1).root, deep(29_999, 1).root)).toBe(false);
+      expect(
+        sameStoredObject({ metadata: { resourceVersion: '1' }, spec: deep(30_000, 1).root }, { metadata: {}, spec: deep(30_000, 1).root }),
+      ).toBe(true);
+    });
+
+    it('deepFreeze freezes every level', () => {
+      const { root, levels } = deep(30_000, { leaf: [1] });
+      deepFreeze(root);
+      expect(levels.every((o) => Object.isFrozen(o))).toBe(true);
+      const last = levels[levels.length - 1] as { a: { leaf: number[] } };
+      expect(Object.isFrozen(last.a)).toBe(true);
+      expect(Object.isFrozen(last.a.leaf)).toBe(true);
+    });
+  });
 });
