@@ -14,7 +14,7 @@ import { parseJsonDetectingDuplicates } from './json-decode.ts';
 import { StatusError } from './status-error.ts';
 
 /** `{"a":{"a":…1…}}` nested `depth` objects deep, as text. */
-const nestedText = (depth: number, open = '{"a":', close = '}'): string => open.repeat(depth) + '1' + close.repeat(depth);
+const nestedText = (depth: number, open = '{"a":', close = '}'): string => `${open.repeat(depth)}1${close.repeat(depth)}`;
 
 describe('keys are data', () => {
   it('setOwn writes __proto__ as an own key and never changes a prototype', () => {

@@ -108,7 +108,7 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     const err = await failure(rest.getScale(ctx, 'nope'));
     expect(err.code).toBe(404);
     expect(err.message).toBe('widgets.example.kapi.dev "nope" not found');
-    expect((await failure(rest.updateScale(ctx, 'nope', { spec: { replicas: 1 } }))).code).toBe(404);
+    expect((await failure(rest.updateScale(ctx, 'nope', { metadata: { name: 'nope' }, spec: { replicas: 1 } }))).code).toBe(404);
     expect((await failure(rest.patchScale(ctx, 'nope', { spec: { replicas: 1 } }, 'merge'))).code).toBe(404);
   });
 
@@ -116,7 +116,7 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     const gadgets = new ScaleREST(new Store(Gadget, { storage }));
     for (const p of [
       gadgets.getScale(ctx, 'g1'),
-      gadgets.updateScale(ctx, 'g1', { spec: { replicas: 1 } }),
+      gadgets.updateScale(ctx, 'g1', { metadata: { name: 'g1' }, spec: { replicas: 1 } }),
       gadgets.patchScale(ctx, 'g1', { spec: { replicas: 1 } }, 'merge'),
     ]) {
       const err = await failure(p);
@@ -148,28 +148,28 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
 
   it('sets spec replicas the object did not have', async () => {
     await widget('w1', undefined);
-    await rest.updateScale(ctx, 'w1', { spec: { replicas: 2 } });
+    await rest.updateScale(ctx, 'w1', { metadata: { name: 'w1' }, spec: { replicas: 2 } });
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(2);
   });
 
   it('makes the update conditional on the Scale resourceVersion (409 when stale)', async () => {
     const w = await widget('w1', 1);
     const rv = w.metadata.resourceVersion;
-    await rest.updateScale(ctx, 'w1', { metadata: { resourceVersion: rv }, spec: { replicas: 2 } });
-    const err = await failure(rest.updateScale(ctx, 'w1', { metadata: { resourceVersion: rv }, spec: { replicas: 3 } }));
+    await rest.updateScale(ctx, 'w1', { metadata: { name: 'w1', resourceVersion: rv }, spec: { replicas: 2 } });
+    const err = await failure(rest.updateScale(ctx, 'w1', { metadata: { name: 'w1', resourceVersion: rv }, spec: { replicas: 3 } }));
     expect(err.code).toBe(409);
     expect(err.message).toBe(
       'Operation cannot be fulfilled on widgets.example.kapi.dev "w1": the object has been modified; please apply your changes to the latest version and try again',
     );
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(2);
     // Without a resourceVersion the update applies to whatever is current.
-    await rest.updateScale(ctx, 'w1', { spec: { replicas: 4 } });
+    await rest.updateScale(ctx, 'w1', { metadata: { name: 'w1' }, spec: { replicas: 4 } });
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(4);
   });
 
   it('refuses negative replicas (422)', async () => {
     await widget('w1', 1);
-    const err = await failure(rest.updateScale(ctx, 'w1', { spec: { replicas: -1 } }));
+    const err = await failure(rest.updateScale(ctx, 'w1', { metadata: { name: 'w1' }, spec: { replicas: -1 } }));
     expect(err.code).toBe(422);
     expect(err.message).toBe('Scale.autoscaling "w1" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
     expect(err.status.details?.causes).toEqual([
@@ -185,6 +185,15 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     expect((await failure(rest.updateScale(ctx, 'w1', { apiVersion: 'apps/v1', kind: 'Deployment', spec: {} }))).code).toBe(400);
     const err = await failure(rest.updateScale(ctx, 'w1', { metadata: { name: 'w2' }, spec: { replicas: 1 } }));
     expect(err.message).toBe('the name of the object (w2) does not match the name on the URL (w1)');
+    // No name is a mismatch too (kube's checkName), before the object is looked up.
+    for (const target of ['w1', 'nope']) {
+      const nameless = await failure(rest.updateScale(ctx, target, { spec: { replicas: 1 } }));
+      expect(nameless.code).toBe(400);
+      expect(nameless.message).toBe(`the name of the object () does not match the name on the URL (${target})`);
+    }
+    const removed = await failure(rest.patchScale(ctx, 'w1', { metadata: { name: null } }, 'merge'));
+    expect(removed.message).toBe('the name of the object () does not match the name on the URL (w1)');
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
   });
 
   it('patches the Scale with merge and JSON patches', async () => {
@@ -200,7 +209,7 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
 
   it('makes a patch conditional only when it sets a resourceVersion', async () => {
     const w = await widget('w1', 1);
-    await rest.updateScale(ctx, 'w1', { spec: { replicas: 2 } });
+    await rest.updateScale(ctx, 'w1', { metadata: { name: 'w1' }, spec: { replicas: 2 } });
     const err = await failure(
       rest.patchScale(ctx, 'w1', { metadata: { resourceVersion: w.metadata.resourceVersion }, spec: { replicas: 3 } }, 'merge'),
     );
@@ -218,7 +227,9 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
 
   it('does not store on dryRun', async () => {
     await widget('w1', 1);
-    expect((await rest.updateScale(ctx, 'w1', { spec: { replicas: 7 } }, { dryRun: true })).spec.replicas).toBe(7);
+    expect((await rest.updateScale(ctx, 'w1', { metadata: { name: 'w1' }, spec: { replicas: 7 } }, { dryRun: true })).spec.replicas).toBe(
+      7,
+    );
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
   });
 });
