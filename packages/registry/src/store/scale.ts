@@ -14,6 +14,7 @@ import {
 } from '@kapi/apimachinery';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
+import { checkName } from './check-name.ts';
 import type { Store } from './store.ts';
 import type { PatchType, RequestContext } from './types.ts';
 
@@ -220,8 +221,7 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
   async updateScale(ctx: RequestContext, name: string, body: unknown, opts: ScaleUpdateOptions = {}): Promise<Scale> {
     const paths = this.#scale;
     const req = decodeScale(body);
-    if (req.name && req.name !== name)
-      throw newBadRequest(`the name of the object (${req.name}) does not match the name on the URL (${name})`);
+    checkName(req.name, name);
     if (req.namespace && ctx.namespace && req.namespace !== ctx.namespace)
       throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
     return this.#write(ctx, name, paths, req, opts);
@@ -248,8 +248,7 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
       // Strategic merge of a Scale is a merge patch: it has no lists to merge by key.
       const patched = type === 'json' ? applyJsonPatch(old.scale, patch) : applyMergePatch(old.scale, patch);
       const req = decodeScale(patched);
-      if (req.name && req.name !== name)
-        throw newBadRequest(`the name of the object (${req.name}) does not match the name on the URL (${name})`);
+      checkName(req.name, name);
       const ownPrecondition = req.resourceVersion === current.metadata.resourceVersion;
       try {
         return await this.#write(ctx, name, paths, req, opts);

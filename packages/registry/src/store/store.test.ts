@@ -409,6 +409,26 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
       expect(name.message).toBe('the name of the object (w2) does not match the name on the URL (w1)');
     });
 
+    it('refuses a body without a name (400, as kube-apiserver checkName does), on the object and its status', async () => {
+      const { object: w } = await store.create(ns, widget('w1'));
+      const { name: _, ...nameless } = w.metadata;
+      for (const subresource of [undefined, 'status'] as const) {
+        for (const metadata of [nameless, { ...w.metadata, name: '' }]) {
+          const err = await failure(store.update(ns, 'w1', { ...w, metadata }, { subresource }));
+          expect(err.code).toBe(400);
+          expect(err.reason).toBe('BadRequest');
+          expect(err.message).toBe('the name of the object () does not match the name on the URL (w1)');
+        }
+      }
+      const { metadata: _m, ...noMetadata } = w;
+      expect((await failure(store.update(ns, 'w1', noMetadata))).message).toBe(
+        'the name of the object () does not match the name on the URL (w1)',
+      );
+      // Nor is it created by a create-on-update PUT.
+      expect((await failure(store.update(ns, 'w9', { ...widget('w9'), metadata: {} }))).code).toBe(400);
+      expect((await store.get(ns, 'w1')).metadata.resourceVersion).toBe(w.metadata.resourceVersion);
+    });
+
     it('validates the new object (422) and honours dryRun', async () => {
       const { object: w } = await store.create(ns, widget('w1'));
       expect((await failure(store.update(ns, 'w1', { ...w, spec: { replicas: 'x' } }))).code).toBe(422);
@@ -435,6 +455,20 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
   });
 
   describe('patch', () => {
+    it('refuses a patch that removes or changes the name (400, as kube-apiserver checkName does)', async () => {
+      const { object: w } = await store.create(ns, widget('w1'));
+      const removed = await failure(store.patch(ns, 'w1', { metadata: { name: null } }, 'merge'));
+      expect(removed.code).toBe(400);
+      expect(removed.message).toBe('the name of the object () does not match the name on the URL (w1)');
+      expect((await failure(store.patch(ns, 'w1', [{ op: 'remove', path: '/metadata/name' }], 'json'))).message).toBe(
+        'the name of the object () does not match the name on the URL (w1)',
+      );
+      expect((await failure(store.patch(ns, 'w1', { metadata: { name: 'w2' } }, 'strategic'))).message).toBe(
+        'the name of the object (w2) does not match the name on the URL (w1)',
+      );
+      expect((await store.get(ns, 'w1')).metadata.resourceVersion).toBe(w.metadata.resourceVersion);
+    });
+
     it('applies merge and JSON patches through the update path', async () => {
       await store.create(ns, widget('w1'));
       const merged = await store.patch(ns, 'w1', { spec: { replicas: 3 }, metadata: { labels: { a: 'b' } } }, 'merge');

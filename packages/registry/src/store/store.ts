@@ -28,6 +28,7 @@ import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
 import type { StrategyContext } from '../strategy.ts';
 import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type ValidateOptions } from '../validate-object.ts';
+import { checkName } from './check-name.ts';
 import { decodeBody } from './decode.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
@@ -259,6 +260,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.#checkSubresource(opts.subresource);
     const other = this.#otherVersion(opts.version);
     const { object: obj, warnings } = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    checkName(obj.metadata.name, name);
     this.#matchName(obj, name);
     this.#matchNamespace(ctx, obj);
     const key = this.#key(obj.metadata.namespace, name);
@@ -301,6 +303,7 @@ export class Store<T extends KubeObject = KubeObject> {
               : applyMergePatch(target, patch);
         const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch');
         warnings = decoded.warnings;
+        checkName(decoded.object.metadata.name, name);
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
         const sctx = this.#strategyContext(decoded.object, opts.subresource);
@@ -664,6 +667,7 @@ export class Store<T extends KubeObject = KubeObject> {
     else throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
 
+  /** A name mutating admission left out is the URL's; one it changed is refused. */
   #matchName(obj: KubeObject, name: string): void {
     const m = obj.metadata;
     if (m.name && m.name !== name) throw newBadRequest(`the name of the object (${m.name}) does not match the name on the URL (${name})`);
