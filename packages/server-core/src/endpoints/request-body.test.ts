@@ -1,6 +1,7 @@
 import { StatusError } from '@kapi/apimachinery';
-import { describe, expect, it } from 'vitest';
-import { parseYAMLBody } from './request-body.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { Lexer } from 'yaml';
+import { MAX_YAML_TOKENS, parseYAMLBody } from './request-body.ts';
 
 const yaml = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
@@ -29,6 +30,55 @@ describe('parseYAMLBody', () => {
   it('refuses flow collections nested deeper than 10,000 from the tokens, before parsing (3 MiB of "[")', () => {
     expect(refusal(`a: ${'['.repeat(3 * 1024 * 1024)}`)).toBe('error decoding YAML: exceeded max depth of 10000');
     expect(refusal(`a: ${'{a: '.repeat(20_000)}x${'}'.repeat(20_000)}`)).toBe('error decoding YAML: exceeded max depth of 10000');
+  });
+
+  it('refuses a body of more than MAX_YAML_TOKENS tokens from the lexer, which stops there (3 MiB of `a: [a,a,…]`: 17 s)', () => {
+    // Every token the yaml library lexes, the guard's and the parser's: the parser lexes the text again.
+    const lex = Lexer.prototype.lex;
+    let lexed = 0;
+    const spy = vi.spyOn(Lexer.prototype, 'lex').mockImplementation(function* (this: Lexer, ...args) {
+      for (const token of lex.apply(this, args)) {
+        lexed++;
+        yield token;
+      }
+    });
+    try {
+      const refused = `error decoding YAML: the document has more than ${MAX_YAML_TOKENS} YAML tokens; send large objects as JSON`;
+      const items = Math.floor((3 * 1024 * 1024 - 5) / 2);
+      for (const body of [`a: [${Array(items).fill('a').join(',')}]`, `a: 1\n${' \n'.repeat(1_500_000)}`]) {
+        lexed = 0;
+        expect(refusal(body)).toBe(refused);
+        expect(lexed).toBe(MAX_YAML_TOKENS + 1);
+      }
+      // Under the bound the body is lexed once by the guard and once by the parser.
+      const small = 'a: [x, y]\n';
+      lexed = 0;
+      expect(parseYAMLBody(yaml(small))).toEqual({ a: ['x', 'y'] });
+      expect(lexed).toBe(2 * [...lex.call(new Lexer(), small)].length);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('decodes a body that is JSON as JSON, without the yaml library (apimachinery yaml.ToJSON), guards included', () => {
+    const lexed = vi.spyOn(Lexer.prototype, 'lex');
+    try {
+      const items = Math.floor((3 * 1024 * 1024 - 10) / 4);
+      const big = parseYAMLBody(yaml(` \n{"a": [${Array(items).fill('"a"').join(',')}]}`)) as { a: string[] };
+      expect(big.a).toHaveLength(items);
+      const odd = parseYAMLBody(yaml('{"__proto__": {"x": 1}, "n": 1e3, "s": "\\u0061"}')) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+      expect(Object.keys(odd)).toEqual(['__proto__', 'n', 's']);
+      expect(odd).toMatchObject({ n: 1000, s: 'a' });
+      expect(refusal('{"a": 1, "b": {"c": 1, "\\u0063": 2}}')).toBe('error decoding YAML: Map keys must be unique: "b.c"');
+      expect(refusal(`{"a": ${'{"a": '.repeat(20_000)}1${'}'.repeat(20_001)}`)).toBe('error decoding YAML: exceeded max depth of 10000');
+      expect(lexed).not.toHaveBeenCalled();
+      // A flow mapping that is not JSON is YAML.
+      expect(parseYAMLBody(yaml('{a: b, c: [1, x]}'))).toEqual({ a: 'b', c: [1, 'x'] });
+      expect(lexed).toHaveBeenCalled();
+    } finally {
+      lexed.mockRestore();
+    }
   });
 
   it('refuses duplicate keys in any map, with one pass over each', () => {
