@@ -117,6 +117,48 @@ describe('a body of another kind', () => {
   });
 });
 
+describe('a PUT body that names no object or another one', () => {
+  const nameless = (metadata: Record<string, unknown> | undefined) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { a: 'c' } });
+  it.each([
+    ['no metadata', JSON.stringify(nameless(undefined)), 'application/json', ''],
+    ['no name', JSON.stringify(nameless({ namespace: 'default' })), 'application/json', ''],
+    ['an empty name', JSON.stringify(nameless({ name: '' })), 'application/json', ''],
+    ['another name', JSON.stringify(nameless({ name: 'y' })), 'application/json', 'y'],
+    ['no name, as YAML', 'apiVersion: v1\nkind: ConfigMap\ndata: {a: c}\n', 'application/yaml', ''],
+  ])('is 400 BadRequest with %s, as kube-apiserver’s checkName answers', async (_, body, contentType, objName) => {
+    const before = await send('GET', `${CMS}/x`);
+    const res = await send('PUT', `${CMS}/x`, body, contentType);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      reason: 'BadRequest',
+      code: 400,
+      message: `the name of the object (${objName}) does not match the name on the URL (x)`,
+    });
+    // Nor is a nameless object created by a create-on-update PUT.
+    expect((await send('PUT', `${CMS}/fresh`, body, contentType)).status).toBe(400);
+    expect((await send('GET', `${CMS}/fresh`)).status).toBe(404);
+    expect(await send('GET', `${CMS}/x`)).toEqual(before);
+  });
+
+  it('is 400 on a subresource too (namespace finalize)', async () => {
+    const res = await send('PUT', '/api/v1/namespaces/default/finalize', { apiVersion: 'v1', kind: 'Namespace', spec: { finalizers: [] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('the name of the object () does not match the name on the URL (default)');
+  });
+});
+
+describe('a YAML body of more tokens than the bound', () => {
+  it('is 400 BadRequest, the lexer stopping at the bound (3 MiB of `a: [a,a,…]` took 17 s of CPU)', async () => {
+    const items = Math.floor((3 * 1024 * 1024 - 100) / 2);
+    const body = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\nbinaryData: [${Array(items).fill('a').join(',')}]\n`;
+    const res = await send('POST', CMS, body, 'application/yaml');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    expect(res.body.message).toMatch(/^error decoding YAML: the document has more than 500000 YAML tokens/);
+  });
+});
+
 describe('names that are not one path segment', () => {
   it.each([
     ['GET', `${CMS}/..`],
