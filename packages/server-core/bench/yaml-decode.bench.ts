@@ -91,7 +91,7 @@ for (const [name, yaml, n] of cases) {
       }),
   );
   rows.push([`${name}, ${(yaml.length / 1024).toFixed(0)} KiB`, ...r]);
-  notes.push(`  ${name}: ${(1000 / r[0]).toFixed(1)} ms per body (JSON.parse: ${(1000 / r[1]).toFixed(1)} ms)`);
+  notes.push(`  ${name}: ${(1000 / r[0]).toPrecision(3)} ms per body (JSON.parse: ${(1000 / r[1]).toPrecision(3)} ms)`);
 }
 
 printTable({
