@@ -12,6 +12,7 @@ export { NamespaceController, type NamespaceControllerOptions } from './builtins
 export { NAMESPACE_TERMINATING_CAUSE, NamespaceLifecycle } from './builtins/namespace-lifecycle.ts';
 export { NamespaceRegistry, type NamespaceRegistryOptions } from './builtins/namespace-registry.ts';
 export { Secret } from './builtins/secret.ts';
+export { ServiceAccount } from './builtins/service-account.ts';
 export { convertObject } from './convert.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
 export { invalidError } from './invalid-error.ts';
