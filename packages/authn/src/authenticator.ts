@@ -6,6 +6,12 @@ import type { UserInfo } from './user-info.ts';
 export interface AuthenticationRequest {
   readonly headers: IncomingHttpHeaders;
   readonly socket?: TLSSocket | undefined;
+  /**
+   * The audiences the credential must be good for (kube's authenticator.WithAudiences): the server's API audiences,
+   * or a TokenReview's spec.audiences. Absent: no audience check. A token authenticator answers with the audiences
+   * it found in common (`AuthenticationResult.audiences`); none in common is "not mine".
+   */
+  readonly audiences?: readonly string[] | undefined;
 }
 
 export interface AuthenticationResult {

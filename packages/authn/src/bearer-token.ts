@@ -1,8 +1,11 @@
 import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
 
-/** kube's authenticator.Token: `null` if the token is not one it knows; throw if checking it failed. */
+/**
+ * kube's authenticator.Token: `null` if the token is not one it knows (or is not good for any of `audiences`);
+ * throw if checking it failed. With `audiences`, a success names the ones the token is good for.
+ */
 export interface TokenAuthenticator {
-  authenticateToken(token: string): Promise<AuthenticationResult | null>;
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<AuthenticationResult | null>;
 }
 
 /** kube's error when a bearer token was presented but no token authenticator accepted it. */
@@ -36,7 +39,7 @@ export class BearerTokenAuthenticator implements Authenticator {
   async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult | null> {
     const token = bearerTokenOf(req.headers);
     if (token === undefined) return null;
-    const result = await this.#tokens.authenticateToken(token);
+    const result = await this.#tokens.authenticateToken(token, req.audiences);
     if (!result) throw new Error(INVALID_BEARER_TOKEN);
     return result;
   }

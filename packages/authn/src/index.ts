@@ -1,9 +1,31 @@
 export { aggregateErrors, aggregateMessage } from './aggregate-error.ts';
 export { AnonymousAuthenticator } from './anonymous.ts';
+export { audienceAgnosticToken, intersectAudiences } from './audiences.ts';
 export { withAuthenticatedGroup } from './authenticated-group.ts';
 export type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
+export { BasicAuthAuthenticator, INVALID_BASIC_AUTH } from './basic-auth.ts';
 export { BearerTokenAuthenticator, bearerTokenOf, INVALID_BEARER_TOKEN, type TokenAuthenticator } from './bearer-token.ts';
+export {
+  BOOTSTRAP_TOKEN_SECRET_TYPE,
+  BOOTSTRAP_USER_PREFIX,
+  BOOTSTRAPPERS_GROUP,
+  type BootstrapSecret,
+  type BootstrapSecretGetter,
+  BootstrapTokenAuthenticator,
+  type BootstrapTokenOptions,
+} from './bootstrap-token.ts';
 export { CsvParseError } from './csv.ts';
-export { TokenFileAuthenticator, TokenFileError } from './token-file.ts';
+export { DEFAULT_TOKEN_CACHE_TTL_MS, TokenCache, type TokenCacheOptions } from './token-cache.ts';
+export { TokenFileAuthenticator, TokenFileError, type TokenFileOptions } from './token-file.ts';
 export { unionAuthenticator } from './union.ts';
 export { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, SYSTEM_MASTERS, type UserInfo } from './user-info.ts';
+export {
+  DEFAULT_WEBHOOK_RETRY_BACKOFF,
+  loadWebhookKubeconfig,
+  type RetryBackoff,
+  type WebhookClientConfig,
+  WebhookTokenAuthenticator,
+  type WebhookTokenOptions,
+  webhookClientConfigOf,
+  webhookTokenAuthenticator,
+} from './webhook-token.ts';

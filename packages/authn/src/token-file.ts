@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { audienceAgnosticToken } from './audiences.ts';
 import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
 import { BearerTokenAuthenticator, type TokenAuthenticator } from './bearer-token.ts';
 import { parseCsv } from './csv.ts';
 import type { UserInfo } from './user-info.ts';
+
+export interface TokenFileOptions {
+  /** The server's API audiences (kube's --api-audiences), which these tokens are implicitly good for. */
+  apiAudiences?: readonly string[];
+}
 
 /** A token file line kube refuses; `line` is where the record starts (kube's message does not say it). */
 export class TokenFileError extends Error {
@@ -29,19 +35,30 @@ export class TokenFileError extends Error {
 export class TokenFileAuthenticator implements Authenticator, TokenAuthenticator {
   readonly #tokens: ReadonlyMap<string, UserInfo>;
   readonly #bearer: BearerTokenAuthenticator;
+  readonly #audiences: TokenAuthenticator;
 
-  constructor(tokens: ReadonlyMap<string, UserInfo>) {
+  /**
+   * `apiAudiences`: the server's API audiences, which static tokens are implicitly good for (kube wraps the token
+   * file in WrapAudienceAgnosticToken). Default: none, so a request that asks for audiences finds no token here.
+   */
+  constructor(tokens: ReadonlyMap<string, UserInfo>, options: TokenFileOptions = {}) {
     this.#tokens = new Map(tokens);
+    this.#audiences = audienceAgnosticToken(options.apiAudiences ?? [], {
+      authenticateToken: async (token) => {
+        const user = this.#tokens.get(token);
+        return user ? { user } : null;
+      },
+    });
     this.#bearer = new BearerTokenAuthenticator(this);
   }
 
   /** Reads a token file; errors name the path as kube's do. */
-  static fromFile(path: string): TokenFileAuthenticator {
-    return TokenFileAuthenticator.fromCSV(readFileSync(path, 'utf8'), path);
+  static fromFile(path: string, options: TokenFileOptions = {}): TokenFileAuthenticator {
+    return TokenFileAuthenticator.fromCSV(readFileSync(path, 'utf8'), path, options);
   }
 
   /** Parses token file text; `source` stands for the path in error messages. */
-  static fromCSV(text: string, source = '<inline>'): TokenFileAuthenticator {
+  static fromCSV(text: string, source = '<inline>', options: TokenFileOptions = {}): TokenFileAuthenticator {
     const tokens = new Map<string, UserInfo>();
     for (const { fields, line } of parseCsv(text)) {
       if (fields.length < 3) {
@@ -54,7 +71,7 @@ export class TokenFileAuthenticator implements Authenticator, TokenAuthenticator
       if (token === '') continue;
       tokens.set(token, { name, uid, groups: groups === undefined ? [] : groups.split(',') });
     }
-    return new TokenFileAuthenticator(tokens);
+    return new TokenFileAuthenticator(tokens, options);
   }
 
   /** How many tokens the file defined. */
@@ -62,9 +79,8 @@ export class TokenFileAuthenticator implements Authenticator, TokenAuthenticator
     return this.#tokens.size;
   }
 
-  async authenticateToken(token: string): Promise<AuthenticationResult | null> {
-    const user = this.#tokens.get(token);
-    return user ? { user } : null;
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<AuthenticationResult | null> {
+    return this.#audiences.authenticateToken(token, audiences);
   }
 
   authenticate(req: AuthenticationRequest): Promise<AuthenticationResult | null> {
