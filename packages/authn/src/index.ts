@@ -15,6 +15,41 @@ export {
   type BootstrapTokenOptions,
 } from './bootstrap-token.ts';
 export { CsvParseError } from './csv.ts';
+export {
+  type ObjectGetter,
+  ServiceAccountAuthenticator,
+  type ServiceAccountAuthenticatorOptions,
+} from './service-account-authenticator.ts';
+export {
+  ALL_SERVICE_ACCOUNTS_GROUP,
+  type BoundObjectKind,
+  CREDENTIAL_ID_KEY,
+  LEGACY_SERVICE_ACCOUNT_ISSUER,
+  type ObjectRef,
+  parseServiceAccountUsername,
+  serviceAccountNamespaceGroup,
+  serviceAccountUsername,
+} from './service-account-claims.ts';
+export {
+  generateServiceAccountKeyPEM,
+  jwksOf,
+  keyIdOf,
+  loadOrCreateServiceAccountKey,
+  type ServiceAccountKeySet,
+  type ServiceAccountSigningAlgorithm,
+  serviceAccountKeySet,
+  type VerificationKey,
+  verificationKeyFromPEM,
+} from './service-account-keys.ts';
+export {
+  DEFAULT_TOKEN_EXPIRATION_SECONDS,
+  type IssuedToken,
+  MAX_TOKEN_EXPIRATION_SECONDS,
+  MIN_TOKEN_EXPIRATION_SECONDS,
+  ServiceAccountTokenIssuer,
+  type ServiceAccountTokenIssuerOptions,
+  type TokenClaimsRequest,
+} from './service-account-token-issuer.ts';
 export { DEFAULT_TOKEN_CACHE_TTL_MS, TokenCache, type TokenCacheOptions } from './token-cache.ts';
 export { TokenFileAuthenticator, TokenFileError, type TokenFileOptions } from './token-file.ts';
 export { unionAuthenticator } from './union.ts';
