@@ -57,6 +57,8 @@ class WebhookCallError extends Error {
   }
 }
 
+const RETRIABLE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
 const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -177,9 +179,10 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
           }
         });
       });
-      req.on('timeout', () => req.destroy(new Error(`timeout after ${this.#timeoutMs} ms`)));
-      // Node's messages name the address and the cause, never the request body (which holds the token).
-      req.on('error', (e) => reject(new WebhookCallError(e.message, true)));
+      req.on('timeout', () => req.destroy(Object.assign(new Error(`timeout after ${this.#timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+      // Node's messages name the address and the cause, never the request body (which holds the token). As kube's
+      // DefaultShouldRetry, a dropped connection or timeout is retried; a TLS failure or refused connection is not.
+      req.on('error', (e: NodeJS.ErrnoException) => reject(new WebhookCallError(e.message, RETRIABLE_CODES.has(e.code ?? ''))));
       req.end(body);
     });
   }
