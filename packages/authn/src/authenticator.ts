@@ -5,6 +5,8 @@ import type { UserInfo } from './user-info.ts';
 /** What an authenticator may look at: the headers, and the TLS socket when the request came over TLS. */
 export interface AuthenticationRequest {
   readonly headers: IncomingHttpHeaders;
+  /** Every header's field values apart (node's `req.headersDistinct`), when the caller has them. */
+  readonly headersDistinct?: NodeJS.Dict<string[]> | undefined;
   readonly socket?: TLSSocket | undefined;
   /**
    * The audiences the credential must be good for (kube's authenticator.WithAudiences): the server's API audiences,

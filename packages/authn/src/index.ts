@@ -14,7 +14,20 @@ export {
   BootstrapTokenAuthenticator,
   type BootstrapTokenOptions,
 } from './bootstrap-token.ts';
+export { type CABundle, parseCABundle, staticCABundle } from './ca-bundle.ts';
 export { CsvParseError } from './csv.ts';
+export { DynamicCABundle, type DynamicCABundleOptions } from './dynamic-ca-bundle.ts';
+export { peerCertificates } from './peer-certificates.ts';
+export {
+  clearRequestHeaders,
+  RequestHeaderAuthenticator,
+  type RequestHeaderAuthenticatorOptions,
+  type RequestHeaderNames,
+  requestHeaderNames,
+  requestHeadersToClear,
+  STANDARD_REQUEST_HEADERS,
+  userFromRequestHeaders,
+} from './request-header.ts';
 export {
   type ObjectGetter,
   ServiceAccountAuthenticator,
@@ -54,6 +67,7 @@ export { DEFAULT_TOKEN_CACHE_TTL_MS, TokenCache, type TokenCacheOptions } from '
 export { TokenFileAuthenticator, TokenFileError, type TokenFileOptions } from './token-file.ts';
 export { unionAuthenticator } from './union.ts';
 export { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, SYSTEM_MASTERS, type UserInfo } from './user-info.ts';
+export { EKU_CLIENT_AUTH, verifyCertificateChain, verifyClientCertificate } from './verify-chain.ts';
 export {
   DEFAULT_WEBHOOK_RETRY_BACKOFF,
   loadWebhookKubeconfig,
@@ -64,3 +78,4 @@ export {
   webhookClientConfigOf,
   webhookTokenAuthenticator,
 } from './webhook-token.ts';
+export { commonNameUser, X509Authenticator, type X509AuthenticatorOptions } from './x509.ts';

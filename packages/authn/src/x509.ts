@@ -1,0 +1,58 @@
+import { createHash, type X509Certificate } from 'node:crypto';
+import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
+import type { CABundle } from './ca-bundle.ts';
+import { peerCertificates, subjectValues } from './peer-certificates.ts';
+import { CREDENTIAL_ID_KEY } from './service-account-claims.ts';
+import type { UserInfo } from './user-info.ts';
+import { verifyClientCertificate } from './verify-chain.ts';
+
+export interface X509AuthenticatorOptions {
+  /** The client CAs (kube's --client-ca-file); read on every request, so a reloading bundle takes effect at once. */
+  ca: CABundle;
+  /** Milliseconds since the epoch; default Date.now. */
+  now?: () => number;
+  /** Who a verified chain stands for; default {@link commonNameUser}. `null` = no opinion. */
+  user?: (chain: readonly X509Certificate[]) => UserInfo | null;
+}
+
+/**
+ * kube's CommonNameUserConversion: user = the leaf's subject CN, groups = its O values, and the credential id
+ * `X509SHA256=<hex of the leaf's SHA-256>` in extra. A leaf without a CN has no opinion.
+ */
+export function commonNameUser(chain: readonly X509Certificate[]): UserInfo | null {
+  const leaf = chain[0];
+  const name = leaf ? (subjectValues(leaf, 'CN')[0] ?? '') : '';
+  if (!leaf || name === '') return null;
+  const id = `X509SHA256=${createHash('sha256').update(leaf.raw).digest('hex')}`;
+  return { name, groups: subjectValues(leaf, 'O'), extra: { [CREDENTIAL_ID_KEY]: [id] } };
+}
+
+/**
+ * kube's x509 authenticator (authentication/request/x509): a request whose TLS client sent no certificate gets no
+ * opinion; one whose certificate does not verify against the client CAs (other CA, expired, not yet valid, an
+ * extended key usage without client auth) fails with kube's "verifying certificate … failed" error; a verified
+ * one is the user of its subject.
+ *
+ * @example
+ * const x509 = new X509Authenticator({ ca: await DynamicCABundle.fromFile('/etc/kapi/client-ca.crt') });
+ */
+export class X509Authenticator implements Authenticator {
+  readonly #ca: CABundle;
+  readonly #now: () => number;
+  readonly #user: (chain: readonly X509Certificate[]) => UserInfo | null;
+
+  constructor(options: X509AuthenticatorOptions) {
+    this.#ca = options.ca;
+    this.#now = options.now ?? Date.now;
+    this.#user = options.user ?? commonNameUser;
+  }
+
+  async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult | null> {
+    const presented = peerCertificates(req.socket);
+    const leaf = presented[0];
+    if (!leaf) return null;
+    const chain = verifyClientCertificate(leaf, presented.slice(1), this.#ca, this.#now());
+    const user = this.#user(chain);
+    return user ? { user } : null;
+  }
+}
