@@ -17,6 +17,7 @@ export {
 export { type CABundle, parseCABundle, staticCABundle } from './ca-bundle.ts';
 export { CsvParseError } from './csv.ts';
 export { DynamicCABundle, type DynamicCABundleOptions } from './dynamic-ca-bundle.ts';
+export { OIDC_SIGNING_ALGORITHMS, OIDCAuthenticator, type OIDCOptions } from './oidc.ts';
 export { peerCertificates } from './peer-certificates.ts';
 export {
   clearRequestHeaders,

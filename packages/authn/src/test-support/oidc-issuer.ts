@@ -1,0 +1,153 @@
+import 'reflect-metadata';
+import { randomUUID, webcrypto } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as x509 from '@peculiar/x509';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+
+/**
+ * A real OIDC issuer for tests: HTTPS on 127.0.0.1 with a certificate from a CA made here, serving
+ * `/.well-known/openid-configuration` and the key set at `/keys`, signing ID tokens with jose. `rotate()` switches
+ * to a new signing key (the old one leaves the key set), as a provider rotating keys does.
+ */
+export interface TestOIDCIssuer {
+  /** The issuer URL (`https://127.0.0.1:<port>`), also every token's default `iss`. */
+  readonly url: string;
+  /** PEM of the CA that signed the issuer's serving certificate. */
+  readonly ca: string;
+  /** The current signing key's kid. */
+  readonly kid: string;
+  /** The current signing key's public half as a JWK (what the key set serves). */
+  readonly publicJWK: JWK;
+  /** How many times the key set was fetched. */
+  readonly jwksFetches: number;
+  /** How many times discovery was fetched. */
+  readonly discoveryFetches: number;
+  /** Signs `claims` over defaults (iss, aud `kubernetes`, sub `alice`, iat now, exp in 10 min) with the current key. */
+  sign(claims?: JWTPayload, options?: { key?: CryptoKey; kid?: string; alg?: string }): Promise<string>;
+  /** A new signing key replaces the current one in the key set. */
+  rotate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestOIDCIssuerOptions {
+  /** What discovery says `issuer` is; default the real URL (tests of a mismatching discovery document change it). */
+  discoveryIssuer?: (url: string) => string;
+}
+
+const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
+
+interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+  jwk: JWK;
+}
+
+async function newSigningKey(): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = randomUUID();
+  return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } };
+}
+
+export async function startTestOIDCIssuer(options: TestOIDCIssuerOptions = {}): Promise<TestOIDCIssuer> {
+  const tls = await servingCertificate();
+  let key = await newSigningKey();
+  let jwksFetches = 0;
+  let discoveryFetches = 0;
+  let url = '';
+  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://x').pathname;
+    if (path === '/.well-known/openid-configuration') {
+      discoveryFetches++;
+      const issuer = options.discoveryIssuer ? options.discoveryIssuer(url) : url;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ issuer, jwks_uri: `${url}/keys`, id_token_signing_alg_values_supported: ['RS256'] }));
+    } else if (path === '/keys') {
+      jwksFetches++;
+      res.setHeader('content-type', 'application/jwk-set+json');
+      res.end(JSON.stringify({ keys: [key.jwk] }));
+    } else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    ca: tls.ca,
+    get kid() {
+      return key.kid;
+    },
+    get publicJWK() {
+      return key.jwk;
+    },
+    get jwksFetches() {
+      return jwksFetches;
+    },
+    get discoveryFetches() {
+      return discoveryFetches;
+    },
+    async sign(claims = {}, signOptions = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ iss: url, aud: 'kubernetes', sub: 'alice', iat: now, exp: now + 600, ...claims })
+        .setProtectedHeader({ alg: signOptions.alg ?? 'RS256', kid: signOptions.kid ?? key.kid })
+        .sign(signOptions.key ?? key.privateKey);
+    },
+    async rotate() {
+      key = await newSigningKey();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A CA and a serving certificate for 127.0.0.1 and localhost that it signs, valid from an hour ago for a day. */
+async function servingCertificate(): Promise<{ ca: string; cert: string; key: string }> {
+  const subtle = webcrypto.subtle;
+  const notBefore = new Date(Date.now() - 3_600_000);
+  const notAfter = new Date(Date.now() + 86_400_000);
+  const caKeys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '01',
+    name: 'CN=test-oidc-issuer-ca',
+    notBefore,
+    notAfter,
+    keys: caKeys,
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
+    ],
+  });
+  const keys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const leaf = await x509.X509CertificateGenerator.create({
+    serialNumber: '02',
+    subject: 'CN=127.0.0.1',
+    issuer: ca.subject,
+    notBefore,
+    notAfter,
+    publicKey: keys.publicKey,
+    signingKey: caKeys.privateKey,
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension([
+        { type: 'ip', value: '127.0.0.1' },
+        { type: 'dns', value: 'localhost' },
+      ]),
+    ],
+  });
+  const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)?.join('\n')}\n-----END PRIVATE KEY-----\n`;
+  return { ca: ca.toString('pem'), cert: leaf.toString('pem'), key };
+}
