@@ -113,6 +113,12 @@ export {
   OTHER_REQUEST_METHOD,
   reportedVerb,
 } from './metrics/labels.ts';
+export {
+  AUTHENTICATION_DURATION_BUCKETS,
+  AuthenticationMetrics,
+  type AuthenticationResultLabel,
+  compressUsername,
+} from './metrics/authentication-metrics.ts';
 export { metricsHandler } from './metrics/metrics-handler.ts';
 export { requestMetricLabels, type WithMetricsOptions, withMetrics } from './metrics/with-metrics.ts';
 export { MIME_V2_PROTOBUF, MIME_V2_PROTOBUF_DOTTED, type OpenAPIHandlerOptions, openAPIHandler } from './openapi/handler.ts';
@@ -138,6 +144,7 @@ export {
 } from './reviews/self-subject-access-review.ts';
 export { AUTHENTICATION_GROUP, SELF_SUBJECT_REVIEW_VERSIONS, selfSubjectReviewResources } from './reviews/self-subject-review.ts';
 export { selfSubjectRulesReviewResource } from './reviews/self-subject-rules-review.ts';
+export { type TokenReviewOptions, tokenReviewResource } from './reviews/token-review.ts';
 export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
 export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
 export { type KubeconfigOptions, kubeconfig, writeKubeconfig } from './serving/kubeconfig.ts';

@@ -30,7 +30,7 @@ export async function handleVirtual(
     const w = writeOptionsOf(ctx.url.searchParams, 'CreateOptions');
     const out = negotiateOutput(ctx.req.headers.accept);
     const body = await readBody(ctx, resource);
-    options.onObjects?.(ctx, { requestObject: body });
+    options.onObjects?.(ctx, { requestObject: resource.auditObject ? resource.auditObject(body) : body });
     const user = ctx.user ?? ANONYMOUS;
     if (options.admission) {
       const attrs: AdmissionAttributes = {

@@ -1,6 +1,7 @@
 import { TLSSocket } from 'node:tls';
 import { newUnauthorized } from '@kapi/apimachinery';
-import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type Authenticator } from '@kapi/authn';
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type Authenticator, type RequestHeaderNames, requestHeadersToClear } from '@kapi/authn';
+import type { AuthenticationMetrics } from '../metrics/authentication-metrics.ts';
 import type { Filter } from './context.ts';
 import { deleteRequestHeader } from './delete-header.ts';
 import { writeStatus } from './write-status.ts';
@@ -14,6 +15,18 @@ export interface AuthenticationOptions {
   anonymous?: boolean;
   /** Called with the error when an authenticator rejected a credential (kube logs it). */
   onError?: (err: unknown) => void;
+  /**
+   * The front proxy's header names (kube's --requestheader-*-headers), removed from every authenticated request
+   * besides the standard X-Remote-User / X-Remote-Uid / X-Remote-Group / X-Remote-Extra-* (which always are).
+   */
+  requestHeaders?: RequestHeaderNames;
+  /**
+   * kube's --api-audiences: every credential must be good for one of them. Token authenticators are asked with them
+   * (kube's WithAudiences) and a result naming only other audiences is refused. Default: no audience check.
+   */
+  apiAudiences?: readonly string[];
+  /** Where attempts are counted and timed by result (GenericAPIServer passes its own). */
+  metrics?: AuthenticationMetrics;
 }
 
 /** kube's message on the 401 Status. */
@@ -26,22 +39,40 @@ export const UNAUTHORIZED_MESSAGE = 'Unauthorized';
  * anonymous when allowed, else 401. The 401 is kube's Status: reason Unauthorized, message "Unauthorized".
  */
 export function withAuthentication(opts: AuthenticationOptions): Filter {
+  const apiAudiences = opts.apiAudiences?.length ? [...opts.apiAudiences] : undefined;
   return async (ctx, next) => {
     const socket = ctx.req.socket instanceof TLSSocket ? ctx.req.socket : undefined;
     let result: Awaited<ReturnType<Authenticator['authenticate']>>;
+    const started = performance.now();
+    const observe = (label: 'success' | 'failure' | 'error', user?: string) =>
+      opts.metrics?.observe(label, (performance.now() - started) / 1000, user);
     try {
-      result = await opts.authenticator.authenticate({ headers: ctx.req.headers, socket });
+      result = await opts.authenticator.authenticate({
+        headers: ctx.req.headers,
+        headersDistinct: ctx.req.headersDistinct,
+        socket,
+        audiences: apiAudiences,
+      });
+      // kube's audiencesAreAcceptable: a result that names audiences must share one with the API audiences.
+      if (result && apiAudiences && result.audiences?.length && !result.audiences.some((a) => apiAudiences.includes(a)))
+        throw new Error('token audiences do not match the API audiences');
     } catch (err) {
+      observe('error');
       opts.onError?.(err);
       writeStatus(ctx.res, newUnauthorized(UNAUTHORIZED_MESSAGE));
       return;
     }
     if (!result && opts.anonymous) result = { user: { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] } };
     if (!result) {
+      observe('failure');
       writeStatus(ctx.res, newUnauthorized(UNAUTHORIZED_MESSAGE));
       return;
     }
+    observe('success', result.user.name);
     deleteRequestHeader(ctx.req, 'authorization');
+    // kube's ClearAuthenticationHeaders: whoever authenticated, no later handler sees front-proxy identity headers.
+    for (const h of requestHeadersToClear(ctx.req.headers)) deleteRequestHeader(ctx.req, h);
+    if (opts.requestHeaders) for (const h of requestHeadersToClear(ctx.req.headers, opts.requestHeaders)) deleteRequestHeader(ctx.req, h);
     ctx.user = result.user;
     await next();
   };

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AuthenticationMetrics } from './authentication-metrics.ts';
 
 /** Labels of apiserver_request_duration_seconds (apiserver_request_total adds `code`). */
 export interface RequestMetricLabels {
@@ -62,6 +63,8 @@ export class APIServerMetrics {
   readonly currentInflightRequests: Gauge<'request_kind'>;
   readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
   readonly storageObjects: Gauge<'resource'>;
+  /** authentication_attempts, authentication_duration_seconds, authenticated_user_requests (fed by withAuthentication). */
+  readonly authentication: AuthenticationMetrics;
   #storageSource: StorageObjectCounts | undefined;
   #inflightSource: InflightCounts | undefined;
   /** Resources seen in an earlier scrape, reported as -1 when the source fails (as kube does). */
@@ -117,6 +120,7 @@ export class APIServerMetrics {
       registers,
       collect: () => this.#collectStorageObjects(),
     });
+    this.authentication = new AuthenticationMetrics(registry);
   }
 
   /** Replaces the scrape-time source of apiserver_storage_objects. */

@@ -176,7 +176,12 @@ export class GenericAPIServer {
     }
     const virtual = [
       ...(options.authReviews !== false
-        ? authReviewResources({ ...(options.authorizer ? { authorizer: options.authorizer } : {}), clock: this.#clock })
+        ? authReviewResources({
+            ...(options.authorizer ? { authorizer: options.authorizer } : {}),
+            ...(options.authentication ? { authenticator: options.authentication.authenticator } : {}),
+            ...(options.authentication?.apiAudiences ? { apiAudiences: options.authentication.apiAudiences } : {}),
+            clock: this.#clock,
+          })
         : []),
       ...(options.virtualResources ?? []),
     ];
@@ -330,7 +335,7 @@ export class GenericAPIServer {
       withMetrics(this.metrics),
       limit,
       ...(o.cors ? [withCors(o.cors)] : []),
-      ...(o.authentication ? [withAuthentication(o.authentication)] : []),
+      ...(o.authentication ? [withAuthentication({ metrics: this.metrics.authentication, ...o.authentication })] : []),
       ...(o.authorizer ? [withImpersonation({ authorizer: o.authorizer })] : []),
       ...(o.audit ? [withAudit(o.audit)] : []),
       ...(o.authorizer ? [withAuthorization({ authorizer: o.authorizer })] : []),

@@ -26,5 +26,7 @@ export interface VirtualRequest {
  */
 export interface VirtualResource extends VirtualResourceInfo {
   create?(body: KubeObject, request: VirtualRequest): Promise<unknown> | unknown;
+  /** What audit records as the request object, when the body holds a secret (TokenReview's spec.token). Default the body. */
+  auditObject?(body: KubeObject): unknown;
   handle?(ctx: RequestContext, info: RequestInfo): Promise<void>;
 }
