@@ -63,6 +63,7 @@ export {
 } from './endpoints/protobuf/codec.ts';
 export { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from './endpoints/resource-handler.ts';
 export { pathNotFound, wantsPretty, writeObject } from './endpoints/response.ts';
+export type { SubresourceCreater, SubresourceCreateRequest } from './endpoints/subresource-creater.ts';
 export { AUDIT_ID_HEADER, type AuditOptions, formatMicroTime, withAudit } from './filters/audit.ts';
 export { type AuthenticationOptions, UNAUTHORIZED_MESSAGE, withAuthentication } from './filters/authentication.ts';
 export { type AuthorizationOptions, DECISION_ANNOTATION, REASON_ANNOTATION, withAuthorization } from './filters/authorization.ts';
@@ -145,6 +146,14 @@ export {
 export { AUTHENTICATION_GROUP, SELF_SUBJECT_REVIEW_VERSIONS, selfSubjectReviewResources } from './reviews/self-subject-review.ts';
 export { selfSubjectRulesReviewResource } from './reviews/self-subject-rules-review.ts';
 export { type TokenReviewOptions, tokenReviewResource } from './reviews/token-review.ts';
+export {
+  type IssuerDiscoveryOptions,
+  issuerDiscoveryHandler,
+  JWKS_PATH,
+  OPENID_CONFIGURATION_PATH,
+} from './serviceaccount/issuer-discovery.ts';
+export { storeObjectGetter } from './serviceaccount/store-object-getter.ts';
+export { type ServiceAccountTokenOptions, type TokenRequestOptions, tokenRequestCreater } from './serviceaccount/token-request.ts';
 export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
 export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
 export { type KubeconfigOptions, kubeconfig, writeKubeconfig } from './serving/kubeconfig.ts';

@@ -18,6 +18,8 @@ import { admitDeletion, writeAdmission } from './request-admission.ts';
 import { auditable, parseJSONBody, parseYAMLBody, readDeleteBody, readObjectBody } from './request-body.ts';
 import { deleteOptionsOf, listOptionsOf, writeOptionsOf } from './request-options.ts';
 import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
+import type { SubresourceCreater } from './subresource-creater.ts';
+import { readKindBody } from './virtual-handler.ts';
 import { serveWatch } from './watch-stream.ts';
 
 /** One served resource: its definition, its Store, and the REST pieces some kinds add. */
@@ -28,6 +30,8 @@ export interface ResourceEndpoint {
   readonly scale?: ScaleREST;
   /** Namespaces only: delete marks Terminating, and the finalize subresource. */
   readonly namespaces?: NamespaceRegistry;
+  /** Create-only subresources by name (e.g. serviceaccounts' `token`). */
+  readonly creaters?: ReadonlyMap<string, SubresourceCreater>;
 }
 
 /** The admission plugins a server runs (an AdmissionChain from @kapi/admission fits). */
@@ -107,6 +111,15 @@ export async function handleResource(
       return serveWatch(ctx, endpoint, info, rctx, options);
     case 'create': {
       const w = writeOptionsOf(q, 'CreateOptions');
+      const creater = sub ? endpoint.creaters?.get(sub) : undefined;
+      if (creater) {
+        const body = await readKindBody(ctx, creater);
+        options.onObjects?.(ctx, { requestObject: body });
+        const req = { ctx, namespace: info.namespace, name: info.name, body, dryRun: w.dryRun, user: ctx.user };
+        const result = await creater.create(req);
+        options.onObjects?.(ctx, { responseObject: creater.auditResponse ? creater.auditResponse(result) : result });
+        return writeObject(ctx, 201, result, negotiateOutput(ctx.req.headers.accept).mediaType);
+      }
       const body = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await endpoint.store.create(rctx, body, {
@@ -185,6 +198,7 @@ const COLLECTION_WITHOUT_DELETECOLLECTION: ReadonlySet<string> = new Set(['list'
 const ITEM: ReadonlySet<string> = new Set(['get', 'watch', 'update', 'patch', 'delete']);
 const STATUS_OR_SCALE: ReadonlySet<string> = new Set(['get', 'update', 'patch']);
 const FINALIZE: ReadonlySet<string> = new Set(['update']);
+const CREATE_ONLY: ReadonlySet<string> = new Set(['create']);
 
 /**
  * The verbs the request's route serves, as kube's installer registers them for a storage (collection: list, watch,
@@ -205,7 +219,7 @@ function routeVerbs(endpoint: ResourceEndpoint, info: RequestInfo): ReadonlySet<
     case 'finalize':
       return endpoint.namespaces ? FINALIZE : undefined;
     default:
-      return undefined;
+      return endpoint.creaters?.has(info.subresource) ? CREATE_ONLY : undefined;
   }
 }
 

@@ -29,7 +29,7 @@ export async function handleVirtual(
   if (info.verb === 'create' && info.subresource === '' && !info.name && resource.create) {
     const w = writeOptionsOf(ctx.url.searchParams, 'CreateOptions');
     const out = negotiateOutput(ctx.req.headers.accept);
-    const body = await readBody(ctx, resource);
+    const body = await readKindBody(ctx, resource);
     options.onObjects?.(ctx, { requestObject: resource.auditObject ? resource.auditObject(body) : body });
     const user = ctx.user ?? ANONYMOUS;
     if (options.admission) {
@@ -58,8 +58,11 @@ export async function handleVirtual(
   throw methodNotAllowed();
 }
 
-/** The request body as an object of this resource's group-version and kind (both defaulted when left out). */
-async function readBody(ctx: RequestContext, resource: VirtualResource): Promise<KubeObject> {
+/** The request body as an object of this group-version and kind (both defaulted when left out). */
+export async function readKindBody(
+  ctx: RequestContext,
+  resource: Pick<VirtualResource, 'group' | 'version' | 'kind'>,
+): Promise<KubeObject> {
   const expected = formatGroupVersion({ group: resource.group, version: resource.version });
   const cannot = `${resource.kind} in version ${JSON.stringify(resource.version)} cannot be handled as a ${resource.kind}`;
   const mediaType = contentTypeOf(ctx.req.headers['content-type']);

@@ -38,6 +38,8 @@ import { metricsHandler } from '../metrics/metrics-handler.ts';
 import { withMetrics } from '../metrics/with-metrics.ts';
 import { openAPIHandler } from '../openapi/handler.ts';
 import { authReviewResources } from '../reviews/auth-reviews.ts';
+import { issuerDiscoveryHandler } from '../serviceaccount/issuer-discovery.ts';
+import { type ServiceAccountTokenOptions, tokenRequestCreater } from '../serviceaccount/token-request.ts';
 import { type VersionOptions, versionHandler } from '../version/version.ts';
 import type { VirtualResource } from './virtual-resource.ts';
 
@@ -91,6 +93,13 @@ export interface GenericAPIServerOptions {
    * with `authorizer`, as kube-apiserver always does. Default true. A server's own shadow its delegate's.
    */
   authReviews?: boolean;
+  /**
+   * Service-account tokens (kube's --service-account-issuer and signing key): the TokenRequest subresource
+   * `serviceaccounts/<name>/token` when ServiceAccount is served, and /.well-known/openid-configuration and
+   * /openid/v1/jwks. Accepting the tokens is `authentication`'s part (a ServiceAccountAuthenticator over
+   * `storeObjectGetter(() => server.store('serviceaccounts'))`).
+   */
+  serviceAccountTokens?: ServiceAccountTokenOptions;
 }
 
 export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
@@ -168,7 +177,17 @@ export class GenericAPIServer {
         ...(lifecycle && def.namespaced ? { beforeCreate: lifecycle.beforeCreate } : {}),
       });
       if (def.namespaced) this.#namespaceController?.register(store);
-      this.#add({ definition: def, store, ...(def.subresources.scale ? { scale: new ScaleREST(store) } : {}) });
+      const sat = options.serviceAccountTokens;
+      const token =
+        sat && def.group === '' && def.kind === 'ServiceAccount'
+          ? tokenRequestCreater({ ...sat, serviceAccounts: store, storeOf: (r) => this.store(r), clock: this.#clock })
+          : undefined;
+      this.#add({
+        definition: def,
+        store,
+        ...(def.subresources.scale ? { scale: new ScaleREST(store) } : {}),
+        ...(token ? { creaters: new Map([['token', token]]) } : {}),
+      });
     }
     if (this.#namespaceController) {
       const controller = this.#namespaceController;
@@ -376,6 +395,7 @@ export class GenericAPIServer {
       healthHandler('livez', this.#healthChecks('livez')),
       healthHandler('readyz', this.#healthChecks('readyz')),
       versionHandler(o.version ?? {}),
+      ...(o.serviceAccountTokens ? [issuerDiscoveryHandler(o.serviceAccountTokens)] : []),
       metricsHandler(this.metrics),
       // The served set never changes after construction: both build their documents once.
       openAPIHandler(() => this.#allDefinitions),
