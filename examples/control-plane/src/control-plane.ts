@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AdmissionChain } from '@kapi/admission';
-import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
+import { OIDCAuthenticator, type OIDCOptions, TokenFileAuthenticator, unionAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
 import { AlwaysAllowAuthorizer } from '@kapi/authz';
 import { ConfigMap, Event, Namespace, Secret } from '@kapi/registry';
 import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve, writeKubeconfig } from '@kapi/server-core';
@@ -24,6 +24,8 @@ export interface ControlPlaneOptions {
   insecureHTTP?: boolean;
   /** kube's --min-request-timeout (watches without timeoutSeconds end after [min, 2·min) s). Default 1800. */
   minRequestTimeoutSeconds?: number;
+  /** ID tokens of this OIDC issuer are accepted besides the token file (kube's --oidc-* flags; see oidc-flags.ts). */
+  oidc?: OIDCOptions;
 }
 
 export interface ControlPlane {
@@ -76,11 +78,20 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const bind = options.bind ?? '127.0.0.1';
   const storage = typeof options.storage === 'object' ? options.storage : storageFromFlag(options.storage ?? 'memory');
   const { csv, token } = await adminToken(dataDir);
+  const oidc = options.oidc
+    ? new OIDCAuthenticator({
+        onDiscoveryError: (e) => console.error(`oidc authenticator: initializing plugin: ${e.message}`),
+        ...options.oidc,
+      })
+    : undefined;
   const server = new GenericAPIServer({
     storage,
     resources: [Namespace, ConfigMap, Secret, Event, Widget],
     admission: new AdmissionChain([]),
-    authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(csv)), anonymous: false },
+    authentication: {
+      authenticator: withAuthenticatedGroup(unionAuthenticator(TokenFileAuthenticator.fromCSV(csv), ...(oidc ? [oidc] : []))),
+      anonymous: false,
+    },
     authorizer: new AlwaysAllowAuthorizer(),
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
@@ -100,7 +111,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     server,
     serving,
     stop: () => {
-      stopping ??= server.shutdown({ serving, gracePeriodMs: 5000 });
+      stopping ??= server.shutdown({ serving, gracePeriodMs: 5000 }).finally(() => oidc?.close());
       return stopping;
     },
   };

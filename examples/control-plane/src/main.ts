@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { Storage } from '@kapi/storage';
 import type { ControlPlane } from './control-plane.ts';
+import { OIDC_FLAGS, OIDC_USAGE, oidcOptionsFromFlags } from './oidc-flags.ts';
 
-const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]`;
+const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]
+  ${OIDC_USAGE}`;
 
 function parseFlags() {
   try {
@@ -13,6 +15,7 @@ function parseFlags() {
         bind: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string', default: '.kapi' },
         help: { type: 'boolean', short: 'h', default: false },
+        ...OIDC_FLAGS,
       },
       strict: true,
     });
@@ -33,6 +36,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+let oidc: ReturnType<typeof oidcOptionsFromFlags>;
+try {
+  oidc = oidcOptionsFromFlags(values);
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+
 // Loaded after the flags are checked, so --help and usage errors answer at once.
 const { startControlPlane, storageFromFlag } = await import('./control-plane.ts');
 let storage: Storage;
@@ -44,7 +55,7 @@ try {
 }
 let plane: ControlPlane;
 try {
-  plane = await startControlPlane({ storage, port, bind: values.bind, dataDir: values['data-dir'] });
+  plane = await startControlPlane({ storage, port, bind: values.bind, dataDir: values['data-dir'], ...(oidc ? { oidc } : {}) });
 } catch (err) {
   console.error(`kapi example control plane failed to start: ${(err as Error).message}`);
   process.exit(1);

@@ -1,0 +1,148 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { generateKeyPair } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestOIDCIssuer, type TestOIDCIssuer } from '../../../packages/authn/src/test-support/oidc-issuer.ts';
+import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
+
+/**
+ * `npm start` with kube's --oidc-* flags against an OIDC issuer this test runs on loopback over HTTPS (its CA given
+ * with --oidc-ca-file): `kubectl --token=<id token> auth whoami` is the issuer's user with kube's default
+ * `<issuer>#` username prefix and the prefixed groups; expired, forged, wrong-audience and other-issuer tokens are
+ * Unauthorized; the admin token of the token file still works beside OIDC.
+ */
+
+const execFileAsync = promisify(execFile);
+const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const [kubectl] = kubectlBinaries(['kubectl']) as [string];
+const T = 60_000;
+
+const squash = (s: string): string => s.replace(/[ \t]+/g, ' ');
+const now = () => Math.floor(Date.now() / 1000);
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs src/main.ts; resolves with its first "serving" URL, or with its exit if it ends first. */
+function startMain(args: string[]): { child: ChildProcess; serving: Promise<string>; exited: Promise<Exit> } {
+  const child = spawn(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', ...args], {
+    cwd: PACKAGE_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<Exit>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  const serving = new Promise<string>((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      const m = /serving (https:\/\/\S+)/.exec(stdout);
+      if (m) resolve(m[1] as string);
+    });
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    exited.then((e) => reject(new Error(`main exited ${e.code} before serving: ${e.stderr}`)));
+  });
+  serving.catch(() => {});
+  return { child, serving, exited };
+}
+
+describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
+  let issuer: TestOIDCIssuer;
+  let tmp: string;
+  let main: ReturnType<typeof startMain> | undefined;
+  let kubeconfig: string;
+
+  beforeAll(async () => {
+    issuer = await startTestOIDCIssuer();
+    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-oidc-'));
+    const caFile = join(tmp, 'oidc-ca.pem');
+    await writeFile(caFile, issuer.ca);
+    const dataDir = join(tmp, 'data');
+    kubeconfig = join(dataDir, 'kubeconfig');
+    main = startMain([
+      ...['--port', '0', '--data-dir', dataDir],
+      ...['--oidc-issuer-url', issuer.url, '--oidc-client-id', 'kubernetes', '--oidc-ca-file', caFile],
+      ...['--oidc-groups-claim', 'groups', '--oidc-groups-prefix', 'oidc:', '--oidc-required-claim', 'tier=gold'],
+    ]);
+    await main.serving;
+  }, T);
+  afterAll(async () => {
+    if (main && main.child.exitCode === null) {
+      main.child.kill('SIGTERM');
+      await main.exited;
+    }
+    await issuer?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }, T);
+
+  async function run(...args: string[]): Promise<Exit> {
+    try {
+      const { stdout, stderr } = await execFileAsync(kubectl, ['--kubeconfig', kubeconfig, ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: tmp, KUBECACHEDIR: join(tmp, 'cache') },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; code?: number };
+      if (typeof e.code !== 'number') throw err;
+      return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+    }
+  }
+
+  it('auth whoami --token=<id token> is the issuer’s user (kube’s <issuer># prefix) with its prefixed groups', { timeout: T }, async () => {
+    const token = await issuer.sign({ sub: 'alice', groups: ['dev', 'ops'], tier: 'gold' });
+    const r = await run(`--token=${token}`, 'auth', 'whoami');
+    expect(r.stderr).toBe('');
+    expect(squash(r.stdout)).toBe(`ATTRIBUTE VALUE\nUsername ${issuer.url}#alice\nGroups [oidc:dev oidc:ops system:authenticated]\n`);
+    // The token file's admin still works beside OIDC.
+    expect(squash((await run('auth', 'whoami')).stdout)).toContain('Username kapi-admin');
+  });
+
+  it('expired, forged, wrong-audience, other-issuer and claim-less tokens are Unauthorized', { timeout: T }, async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    const tokens = [
+      await issuer.sign({ tier: 'gold', iat: now() - 120, exp: now() - 60 }),
+      await issuer.sign({ tier: 'gold' }, { key: privateKey }),
+      await issuer.sign({ tier: 'gold', aud: 'someone-else' }),
+      await issuer.sign({ tier: 'gold', iss: 'https://other.example' }),
+      await issuer.sign({ groups: ['dev'] }),
+    ];
+    for (const token of tokens) {
+      const r = await run(`--token=${token}`, 'auth', 'whoami');
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 1,
+        stderr: 'error: You must be logged in to the server (Unauthorized)\n',
+      });
+    }
+  });
+
+  it('--oidc-issuer-url without --oidc-client-id, or over http, is refused at startup', { timeout: T }, async () => {
+    const alone = startMain(['--port', '0', '--data-dir', join(tmp, 'other'), '--oidc-issuer-url', issuer.url]);
+    const e1 = await alone.exited;
+    expect(e1.code).toBe(2);
+    expect(e1.stderr).toContain('oidc-issuer-url and oidc-client-id must be specified together');
+    const http = startMain([
+      '--port',
+      '0',
+      '--data-dir',
+      join(tmp, 'other'),
+      '--oidc-issuer-url',
+      'http://127.0.0.1:1',
+      '--oidc-client-id',
+      'k',
+    ]);
+    const e2 = await http.exited;
+    expect(e2.code).toBe(1);
+    expect(e2.stderr).toContain(`'oidc-issuer-url' ("http://127.0.0.1:1") has invalid scheme ("http"), require 'https'`);
+  });
+});
