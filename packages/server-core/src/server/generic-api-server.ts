@@ -1,4 +1,5 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
+import type { CABundle } from '@kapi/authn';
 import type { Authorizer } from '@kapi/authz';
 import {
   Namespace,
@@ -41,9 +42,10 @@ import { authReviewResources } from '../reviews/auth-reviews.ts';
 import { issuerDiscoveryHandler } from '../serviceaccount/issuer-discovery.ts';
 import { type ServiceAccountTokenOptions, tokenRequestCreater } from '../serviceaccount/token-request.ts';
 import { type VersionOptions, versionHandler } from '../version/version.ts';
+import { type CertificateAuthenticationOptions, certificateAuthentication, clientCAsOf } from './certificate-authentication.ts';
 import type { VirtualResource } from './virtual-resource.ts';
 
-export interface GenericAPIServerOptions {
+export interface GenericAPIServerOptions extends CertificateAuthenticationOptions {
   /** The backend every resource is stored in. */
   storage: Storage;
   /** The kinds to serve. Namespace (if listed) brings namespace lifecycle, its controller and default namespaces. */
@@ -336,6 +338,11 @@ export class GenericAPIServer {
     return this.#router;
   }
 
+  /** The CAs of `clientCA` and `requestHeader`: what serve's `tls.clientCA` should ask client certificates of. */
+  get clientCAs(): CABundle[] {
+    return clientCAsOf(this.#options);
+  }
+
   /** The whole chain: filters, then the routes. */
   get handler(): Handler {
     this.#handler ??= compose(this.#buildChain(), this.router);
@@ -344,6 +351,7 @@ export class GenericAPIServer {
 
   #buildChain(): Filter[] {
     const o = this.#options;
+    const authentication = certificateAuthentication(o.authentication, o);
     const limit = withMaxInFlightLimit({ maxReadOnly: o.maxRequestsInFlight ?? 400, maxMutating: o.maxMutatingRequestsInFlight ?? 200 });
     this.metrics.setInflightSource(limit.inFlight);
     const defaults: Filter[] = [
@@ -354,7 +362,7 @@ export class GenericAPIServer {
       withMetrics(this.metrics),
       limit,
       ...(o.cors ? [withCors(o.cors)] : []),
-      ...(o.authentication ? [withAuthentication({ metrics: this.metrics.authentication, ...o.authentication })] : []),
+      ...(authentication ? [withAuthentication({ metrics: this.metrics.authentication, ...authentication })] : []),
       ...(o.authorizer ? [withImpersonation({ authorizer: o.authorizer })] : []),
       ...(o.audit ? [withAudit(o.audit)] : []),
       ...(o.authorizer ? [withAuthorization({ authorizer: o.authorizer })] : []),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2SecureServer, Http2ServerRequest, Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
+import type { CABundle } from '@kapi/authn';
 import { answerClientError } from '../filters/client-error.ts';
 import type { Handler, RequestContext } from '../filters/context.ts';
 import { toRequestListener } from '../filters/serve.ts';
@@ -11,7 +12,17 @@ export interface ServeOptions {
   /** Default 127.0.0.1. */
   host?: string;
   /** PEM certificate (chain) and key; with it the server speaks TLS with ALPN h2 and http/1.1. */
-  tls?: { cert: string | Buffer; key: string | Buffer };
+  tls?: {
+    cert: string | Buffer;
+    key: string | Buffer;
+    /**
+     * CAs whose client certificates the server asks for (kube's --client-ca-file and --requestheader-client-ca-file):
+     * the handshake requests a client certificate and names these CAs as acceptable (Go clients send only a
+     * certificate from one of them), but never refuses a connection without one or with a bad one — tokens work on
+     * the same port, and the authenticators verify certificates. A bundle that changes updates the handshake.
+     */
+    clientCA?: CABundle | readonly CABundle[];
+  };
 }
 
 export interface ShutdownOptions {
@@ -110,9 +121,14 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
 
   let server: Server | Http2SecureServer;
   if (options.tls) {
+    const { cert, key } = options.tls;
+    const clientCAs = options.tls.clientCA === undefined ? [] : ([options.tls.clientCA].flat() as CABundle[]);
+    const acceptableCAs = (): string => clientCAs.map((b) => b.pem()).join('');
     const secure = createSecureServer({
-      cert: options.tls.cert,
-      key: options.tls.key,
+      cert,
+      key,
+      // kube's tls.RequestClientCert: ask, never require (rejectUnauthorized false); verification is authentication's.
+      ...(clientCAs.length ? { requestCert: true, rejectUnauthorized: false, ca: acceptableCAs() } : {}),
       allowHTTP1: true,
       ALPNProtocols: ['h2', 'http/1.1'],
       Http2ServerRequest: Http2Request,
@@ -124,6 +140,11 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       listener(req as IncomingMessage, res as ServerResponse),
     );
     secure.on('secureConnection', (socket: Socket) => trackSocket(socket));
+    // New connections advertise the reloaded CAs; established ones keep what they negotiated.
+    const unsubscribe = clientCAs.map((b) => b.onChange(() => secure.setSecureContext({ cert, key, ca: acceptableCAs() })));
+    secure.once('close', () => {
+      for (const off of unsubscribe) off();
+    });
     // Its HTTP/1.1 connections report unparsable requests here as node:http's do.
     secure.on('clientError', answerClientError);
     secure.on('session', (session: Http2Session) => {
