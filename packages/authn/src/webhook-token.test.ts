@@ -19,7 +19,6 @@ import {
   webhookTokenAuthenticator,
 } from './webhook-token.ts';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 
 interface Issued {
@@ -27,14 +26,14 @@ interface Issued {
   key: string;
 }
 
-async function keyPem(key: CryptoKey): Promise<string> {
+async function keyPem(key: webcrypto.CryptoKey): Promise<string> {
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
   return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
 }
 
 /** A CA that issues a serving certificate for 127.0.0.1 and client certificates. */
 async function makeCA(cn: string) {
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + 3_600_000);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
@@ -51,7 +50,7 @@ async function makeCA(cn: string) {
   });
   let serial = 2;
   const issue = async (subject: string, usage: 'server' | 'client'): Promise<Issued> => {
-    const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
     const cert = await x509.X509CertificateGenerator.create({
       serialNumber: String(serial++).padStart(2, '0'),
       subject,
