@@ -179,6 +179,8 @@ describe('OIDCAuthenticator against a real issuer over HTTPS', () => {
     // A claim name Object.prototype happens to have is not present in the token.
     const proto = await oidc({ requiredClaims: { constructor: 'x' } });
     expect(await failure(proto, await issuer.sign())).toBe('oidc: required claim constructor not present in ID token');
+    const protoUser = await oidc({ usernameClaim: 'toString' });
+    expect(await failure(protoUser, await issuer.sign())).toBe('oidc: parse username claims "toString": claim not present');
   });
 
   it('not authenticated: an email username whose email_verified is false (or not a boolean)', async () => {
