@@ -154,8 +154,20 @@ export {
 } from './serviceaccount/issuer-discovery.ts';
 export { storeObjectGetter } from './serviceaccount/store-object-getter.ts';
 export { type ServiceAccountTokenOptions, type TokenRequestOptions, tokenRequestCreater } from './serviceaccount/token-request.ts';
+export {
+  type CertificateAuthenticationOptions,
+  certificateAuthentication,
+  clientCAsOf,
+} from './server/certificate-authentication.ts';
 export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
 export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
+export {
+  type ClientCAOptions,
+  type ClientCertificateAuthority,
+  type ClientCertificateOptions,
+  clientCertificateAuthority,
+  issueClientCertificate,
+} from './serving/client-certificate.ts';
 export { type KubeconfigOptions, kubeconfig, writeKubeconfig } from './serving/kubeconfig.ts';
 export { type SelfSignedOptions, type ServingCertificate, selfSignedServingCertificate } from './serving/self-signed.ts';
 export { type ServeOptions, type Serving, type ShutdownOptions, serve } from './serving/serve.ts';

@@ -7,8 +7,11 @@ export interface KubeconfigOptions {
   server: string;
   /** PEM of the CA to trust (becomes certificate-authority-data). */
   ca: string;
-  /** Bearer token of the user. */
-  token: string;
+  /** Bearer token of the user (or give a client certificate). */
+  token?: string;
+  /** PEM client certificate (chain) of the user, with `clientKey` (kubeconfig client-certificate-data / client-key-data). */
+  clientCertificate?: string;
+  clientKey?: string;
   /** Default "kapi-admin". */
   user?: string;
   /** Default "kapi". */
@@ -19,7 +22,10 @@ export interface KubeconfigOptions {
   namespace?: string;
 }
 
-/** A kubeconfig (clientcmd v1 Config) with one cluster, one token user and a current context that joins them. */
+/**
+ * A kubeconfig (clientcmd v1 Config) with one cluster, one user (a token or a client certificate) and a current
+ * context that joins them.
+ */
 export function kubeconfig(options: KubeconfigOptions): string {
   const cluster = options.cluster ?? 'kapi';
   const user = options.user ?? 'kapi-admin';
@@ -33,7 +39,7 @@ export function kubeconfig(options: KubeconfigOptions): string {
         cluster: { server: options.server, 'certificate-authority-data': Buffer.from(options.ca).toString('base64') },
       },
     ],
-    users: [{ name: user, user: { token: options.token } }],
+    users: [{ name: user, user: credentialOf(options) }],
     contexts: [{ name: context, context: { cluster, user, ...(options.namespace ? { namespace: options.namespace } : {}) } }],
     'current-context': context,
     preferences: {},
@@ -45,4 +51,14 @@ export async function writeKubeconfig(path: string, options: KubeconfigOptions):
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFile(path, kubeconfig(options), { mode: 0o600 });
   await chmod(path, 0o600);
+}
+
+/** The kubeconfig user entry: the client certificate when given (base64 data fields), else the token. */
+function credentialOf(options: KubeconfigOptions): Record<string, string> {
+  if (options.clientCertificate !== undefined && options.clientKey !== undefined)
+    return {
+      'client-certificate-data': Buffer.from(options.clientCertificate).toString('base64'),
+      'client-key-data': Buffer.from(options.clientKey).toString('base64'),
+    };
+  return { token: options.token ?? '' };
 }

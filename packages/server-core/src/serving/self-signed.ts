@@ -150,7 +150,7 @@ let x509Module: Promise<typeof X509> | undefined;
  * @peculiar/x509 resolves its algorithms through tsyringe, which needs a Reflect metadata polyfill before it
  * loads; both are imported on first use only, so servers without self-signed certs never load them.
  */
-function loadX509(): Promise<typeof X509> {
+export function loadX509(): Promise<typeof X509> {
   x509Module ??= import('reflect-metadata').then(() => {
     return import('@peculiar/x509');
   });
