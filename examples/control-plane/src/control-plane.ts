@@ -2,14 +2,34 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AdmissionChain } from '@kapi/admission';
-import { OIDCAuthenticator, type OIDCOptions, TokenFileAuthenticator, unionAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
+import {
+  loadOrCreateServiceAccountKey,
+  OIDCAuthenticator,
+  type OIDCOptions,
+  ServiceAccountAuthenticator,
+  ServiceAccountTokenIssuer,
+  TokenFileAuthenticator,
+  unionAuthenticator,
+  withAuthenticatedGroup,
+} from '@kapi/authn';
 import { AlwaysAllowAuthorizer } from '@kapi/authz';
-import { ConfigMap, Event, Namespace, Secret } from '@kapi/registry';
-import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve, writeKubeconfig } from '@kapi/server-core';
+import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from '@kapi/registry';
+import {
+  GenericAPIServer,
+  JWKS_PATH,
+  type Serving,
+  selfSignedServingCertificate,
+  serve,
+  storeObjectGetter,
+  writeKubeconfig,
+} from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { RedisStorage } from '@kapi/storage-redis';
 import { Widget } from './widget.ts';
+
+/** kube-apiserver's usual --service-account-issuer (kubeadm's default). */
+export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
 export interface ControlPlaneOptions {
   /** `memory` (default), `etcd://host:port` or `redis://host:port`, or the backend itself (see `storageFromFlag`). */
@@ -24,6 +44,8 @@ export interface ControlPlaneOptions {
   insecureHTTP?: boolean;
   /** kube's --min-request-timeout (watches without timeoutSeconds end after [min, 2·min) s). Default 1800. */
   minRequestTimeoutSeconds?: number;
+  /** kube's --service-account-issuer (the `iss` of service-account tokens). Default https://kubernetes.default.svc.cluster.local. */
+  serviceAccountIssuer?: string;
   /** ID tokens of this OIDC issuer are accepted besides the token file (kube's --oidc-* flags; see oidc-flags.ts). */
   oidc?: OIDCOptions;
 }
@@ -78,6 +100,19 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const bind = options.bind ?? '127.0.0.1';
   const storage = typeof options.storage === 'object' ? options.storage : storageFromFlag(options.storage ?? 'memory');
   const { csv, token } = await adminToken(dataDir);
+  // Service-account tokens are signed with a key kept in the data directory, so they outlive a restart.
+  const saIssuer = new ServiceAccountTokenIssuer({
+    issuer: options.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
+    key: await loadOrCreateServiceAccountKey(join(dataDir, 'sa.key')),
+  });
+  // Reads the server's own stores (through their watch caches) once it is built.
+  const serviceAccounts = new ServiceAccountAuthenticator({
+    issuers: [saIssuer.issuer],
+    keys: saIssuer.verificationKeys,
+    serviceAccounts: storeObjectGetter(() => server.store('serviceaccounts')),
+    secrets: storeObjectGetter(() => server.store('secrets')),
+  });
+  let url = '';
   const oidc = options.oidc
     ? new OIDCAuthenticator({
         onDiscoveryError: (e) => console.error(`oidc authenticator: initializing plugin: ${e.message}`),
@@ -86,13 +121,16 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     : undefined;
   const server = new GenericAPIServer({
     storage,
-    resources: [Namespace, ConfigMap, Secret, Event, Widget],
+    resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
     admission: new AdmissionChain([]),
     authentication: {
-      authenticator: withAuthenticatedGroup(unionAuthenticator(TokenFileAuthenticator.fromCSV(csv), ...(oidc ? [oidc] : []))),
+      authenticator: withAuthenticatedGroup(
+        unionAuthenticator(TokenFileAuthenticator.fromCSV(csv), serviceAccounts, ...(oidc ? [oidc] : [])),
+      ),
       anonymous: false,
     },
     authorizer: new AlwaysAllowAuthorizer(),
+    serviceAccountTokens: { issuer: saIssuer, jwksURI: () => `${url}${JWKS_PATH}` },
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
   await server.start();
@@ -101,7 +139,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     : await selfSignedServingCertificate({ dir: dataDir, ips: bind === '0.0.0.0' ? [] : [bind] });
   const serving = await serve(server.handler, { port: options.port ?? 6443, host: bind, ...(cert ? { tls: cert } : {}) });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
-  const url = serving.url.replace('0.0.0.0', '127.0.0.1');
+  url = serving.url.replace('0.0.0.0', '127.0.0.1');
   await writeKubeconfig(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
   let stopping: Promise<void> | undefined;
   return {

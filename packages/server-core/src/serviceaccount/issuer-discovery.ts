@@ -7,8 +7,11 @@ export const JWKS_PATH = '/openid/v1/jwks';
 
 export interface IssuerDiscoveryOptions {
   issuer: ServiceAccountTokenIssuer;
-  /** kube's --service-account-jwks-uri. Default: `<issuer>/openid/v1/jwks` (the issuer URL is this server's). */
-  jwksURI?: string;
+  /**
+   * kube's --service-account-jwks-uri. Default: `<issuer>/openid/v1/jwks` (the issuer URL is this server's). A function
+   * is asked on each request: for a server that learns its own URL (a port chosen at listen time) after it is built.
+   */
+  jwksURI?: string | (() => string);
 }
 
 /**
@@ -21,13 +24,14 @@ export function issuerDiscoveryHandler(options: IssuerDiscoveryOptions): Filter 
   const { issuer } = options;
   const jwksURI = options.jwksURI ?? `${issuer.issuer.replace(/\/+$/, '')}${JWKS_PATH}`;
   const algs = [...new Set(issuer.verificationKeys.map((k) => k.alg))].sort();
-  const configuration = JSON.stringify({
-    issuer: issuer.issuer,
-    jwks_uri: jwksURI,
-    response_types_supported: ['id_token'],
-    subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: algs,
-  });
+  const configuration = (): string =>
+    JSON.stringify({
+      issuer: issuer.issuer,
+      jwks_uri: typeof jwksURI === 'function' ? jwksURI() : jwksURI,
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: algs,
+    });
   let jwks: Promise<string> | undefined;
   return async (ctx, next) => {
     const path = ctx.url.pathname;
@@ -36,7 +40,7 @@ export function issuerDiscoveryHandler(options: IssuerDiscoveryOptions): Filter 
     if (method !== 'GET' && method !== 'HEAD') return next();
     // kube: public, max-age=3600 on both (keys rotate rarely; relying parties refetch on an unknown kid).
     ctx.res.setHeader('Cache-Control', 'public, max-age=3600');
-    if (path === OPENID_CONFIGURATION_PATH) return writeJSON(ctx, 200, configuration);
+    if (path === OPENID_CONFIGURATION_PATH) return writeJSON(ctx, 200, configuration());
     jwks ??= issuer.jwks().then((set) => JSON.stringify(set));
     return writeJSON(ctx, 200, await jwks, 'application/jwk-set+json');
   };

@@ -47,7 +47,10 @@ function specOf(body: KubeObject): TokenRequestSpec {
   const bad = (why: string) => newBadRequest(`TokenRequest in version "v1" cannot be handled as a TokenRequest: ${why}`);
   const spec = (body as { spec?: unknown }).spec ?? {};
   if (!isRecord(spec)) throw bad('spec must be an object');
-  const { audiences = [], expirationSeconds = DEFAULT_TOKEN_EXPIRATION_SECONDS, boundObjectRef } = spec;
+  // Go's nil slice and pointers arrive as null: unset.
+  const audiences = spec.audiences ?? [];
+  const expirationSeconds = spec.expirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS;
+  const boundObjectRef = spec.boundObjectRef;
   if (!Array.isArray(audiences) || !audiences.every((a) => typeof a === 'string')) throw bad('spec.audiences must be a list of strings');
   if (typeof expirationSeconds !== 'number' || !Number.isSafeInteger(expirationSeconds))
     throw bad('spec.expirationSeconds must be an integer');
@@ -162,5 +165,5 @@ export interface ServiceAccountTokenOptions {
   /** kube's --api-audiences (the audiences of a TokenRequest that names none). Default [issuer.issuer]. */
   apiAudiences?: readonly string[];
   /** kube's --service-account-jwks-uri for /.well-known/openid-configuration. Default `<issuer>/openid/v1/jwks`. */
-  jwksURI?: string;
+  jwksURI?: string | (() => string);
 }

@@ -218,6 +218,33 @@ describe('round trips', () => {
     const zero: KubeObject = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: {}, status: { replicas: 0 } };
     expect(roundTrip(zero)).toStrictEqual(zero);
   });
+
+  it('core/v1 ServiceAccount (kubectl create serviceaccount sends it as protobuf)', () => {
+    const sa: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'x', namespace: 'default', uid: 'u1' },
+      secrets: [{ name: 's1', namespace: 'default' }, { name: 's2' }],
+      imagePullSecrets: [{ name: 'reg' }],
+      automountServiceAccountToken: false,
+    };
+    expect(roundTrip(sa)).toStrictEqual(sa);
+    const bare: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'x' } };
+    expect(roundTrip(bare)).toStrictEqual(bare);
+  });
+
+  it('authentication.k8s.io/v1 TokenRequest: the request (audiences always written) and the answer with its token', () => {
+    const req: KubeObject = {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      metadata: { name: 'x', namespace: 'default', creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { audiences: ['a', 'b'], expirationSeconds: 7200, boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 's', uid: 'u' } },
+      status: { token: 'eyJ.x.y', expirationTimestamp: '2026-01-01T02:00:00Z' },
+    };
+    expect(roundTrip(req)).toStrictEqual(req);
+    const minimal = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {} } as KubeObject;
+    expect(roundTrip(minimal)).toStrictEqual({ ...minimal, spec: { audiences: [] }, status: { token: '' } });
+  });
 });
 
 describe('times', () => {

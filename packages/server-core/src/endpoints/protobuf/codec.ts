@@ -267,6 +267,47 @@ const event: KindCodec = {
   },
 };
 
+const serviceAccount: KindCodec = {
+  message: 'ServiceAccount',
+  toJson(w) {
+    const out: Json = { metadata: objectMetaToJson(w.metadata) };
+    putList(out, 'secrets', w.secrets, objectReferenceToJson);
+    putList(out, 'imagePullSecrets', w.imagePullSecrets, (r) => {
+      // LocalObjectReference.name has omitempty.
+      const ref: Json = {};
+      putString(ref, 'name', r.name);
+      return ref;
+    });
+    putPresent(out, 'automountServiceAccountToken', w.automountServiceAccountToken);
+    return out;
+  },
+  fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
+};
+
+/** authentication/v1 TokenRequest (kubectl create token): what the client sends, and the answer with its token. */
+const tokenRequest: KindCodec = {
+  message: 'TokenRequest',
+  toJson(w) {
+    const sp = asObject(w.spec);
+    // audiences, expirationSeconds and boundObjectRef have no omitempty in Go (nil is null); the pointers are left
+    // out when unset here, which the server reads as unset alike.
+    const spec: Json = { audiences: Array.isArray(sp.audiences) ? [...sp.audiences] : [] };
+    putPresent(spec, 'expirationSeconds', sp.expirationSeconds);
+    if (isObject(sp.boundObjectRef)) {
+      const ref: Json = {};
+      for (const key of ['kind', 'apiVersion', 'name', 'uid']) putString(ref, key, sp.boundObjectRef[key]);
+      spec.boundObjectRef = ref;
+    }
+    const st = asObject(w.status);
+    const status: Json = { token: st.token ?? '' };
+    putTime(status, 'expirationTimestamp', st.expirationTimestamp);
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson(o) {
+    return { ...o, metadata: objectMetaFromJson(o.metadata), status: withTimes(asObject(o.status), ['expirationTimestamp'], 'status') };
+  },
+};
+
 const deleteOptions: KindCodec = {
   message: 'DeleteOptions',
   toJson(w) {
@@ -397,6 +438,7 @@ const REVIEWS = new Map<string, KindCodec>([
   ['authentication.k8s.io/v1/SelfSubjectReview', selfSubjectReview],
   ['authentication.k8s.io/v1beta1/SelfSubjectReview', selfSubjectReview],
   ['authentication.k8s.io/v1alpha1/SelfSubjectReview', selfSubjectReview],
+  ['authentication.k8s.io/v1/TokenRequest', tokenRequest],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', selfSubjectAccessReview],
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', selfSubjectRulesReview],
 ]);
@@ -406,6 +448,7 @@ const CORE_V1 = new Map<string, KindCodec>([
   ['Secret', secret],
   ['Namespace', namespace],
   ['Event', event],
+  ['ServiceAccount', serviceAccount],
 ]);
 
 function codecFor(apiVersion: string, kind: string): KindCodec | undefined {
@@ -451,7 +494,8 @@ export interface KubernetesProtobufDefaults {
 /**
  * Decodes a Kubernetes protobuf body (`k8s\0` + runtime.Unknown{typeMeta, raw}) into the object its JSON encoding is:
  * `{apiVersion, kind, metadata, ...}` with `omitempty` fields dropped as Go drops them, bytes as base64, times as
- * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace and Event,
+ * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace, Event and
+ * ServiceAccount, authentication.k8s.io/v1 TokenRequest,
  * autoscaling/v1 Scale, DeleteOptions in any version (it has no metadata; the result carries none), and the review kinds
  * of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1 SelfSubjectAccessReview and
  * SelfSubjectRulesReview).

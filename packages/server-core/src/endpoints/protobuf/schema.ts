@@ -4,9 +4,10 @@ import protobuf from 'protobufjs';
  * The subset of Kubernetes' protobuf schema kapi reads and writes, with the field numbers of the upstream .proto files:
  * - k8s.io/apimachinery/pkg/runtime/generated.proto (TypeMeta, Unknown: the envelope after the `k8s\0` magic),
  * - k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (ObjectMeta and friends, Time, MicroTime, DeleteOptions),
- * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event),
+ * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event, ServiceAccount),
  * - k8s.io/api/autoscaling/v1/generated.proto (Scale),
- * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview; v1beta1 and v1alpha1 have the same numbers),
+ * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview, v1beta1 and v1alpha1 have the same numbers;
+ *   TokenRequest),
  * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview).
  *
  * Message names are unqualified in one package (the wire format carries numbers, not names). Fields the upstream
@@ -72,6 +73,11 @@ message Event {
   optional string type = 9; optional MicroTime eventTime = 10; optional EventSeries series = 11; optional string action = 12;
   optional ObjectReference related = 13; optional string reportingComponent = 14; optional string reportingInstance = 15;
 }
+message LocalObjectReference { optional string name = 1; }
+message ServiceAccount {
+  optional ObjectMeta metadata = 1; repeated ObjectReference secrets = 2; repeated LocalObjectReference imagePullSecrets = 3;
+  optional bool automountServiceAccountToken = 4;
+}
 
 // autoscaling/v1
 message ScaleSpec { optional int32 replicas = 1; }
@@ -83,6 +89,10 @@ message ExtraValue { repeated string items = 1; }
 message UserInfo { optional string username = 1; optional string uid = 2; repeated string groups = 3; map<string, ExtraValue> extra = 4; }
 message SelfSubjectReviewStatus { optional UserInfo userInfo = 1; }
 message SelfSubjectReview { optional ObjectMeta metadata = 1; optional SelfSubjectReviewStatus status = 2; }
+message BoundObjectReference { optional string kind = 1; optional string apiVersion = 2; optional string name = 3; optional string uid = 4; }
+message TokenRequestSpec { repeated string audiences = 1; optional BoundObjectReference boundObjectRef = 3; optional int64 expirationSeconds = 4; }
+message TokenRequestStatus { optional string token = 1; optional Time expirationTimestamp = 2; }
+message TokenRequest { optional ObjectMeta metadata = 1; optional TokenRequestSpec spec = 2; optional TokenRequestStatus status = 3; }
 
 // authorization/v1
 message FieldSelectorRequirement { optional string key = 1; optional string operator = 2; repeated string values = 3; }

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
+import { type ControlPlane, DEFAULT_SERVICE_ACCOUNT_ISSUER, startControlPlane } from './control-plane.ts';
+
+/**
+ * Service accounts with kubectl (1.32, 1.27 and 1.33) against the example control plane (memory backend):
+ * `kubectl create serviceaccount`, `kubectl create token` (the TokenRequest subresource), the token used with
+ * `kubectl --token=… auth whoami`, and refused (401) once the account is deleted or recreated.
+ */
+
+const execFileAsync = promisify(execFile);
+const binaries = kubectlBinaries(['kubectl', 'kubectl.1.27', 'kubectl.1.33']);
+const T = 60_000;
+const squash = (s: string): string => s.replace(/[ \t]+/g, ' ');
+
+describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with service accounts', (_name, bin) => {
+  let cp: ControlPlane;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-sa-'));
+    cp = await startControlPlane({ port: 0, dataDir: join(tmp, 'data') });
+  }, T);
+  afterAll(async () => {
+    await cp?.stop();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }, T);
+
+  async function run(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    try {
+      const { stdout, stderr } = await execFileAsync(bin, ['--kubeconfig', cp.kubeconfigPath, '--cache-dir', join(tmp, 'cache'), ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: tmp, KUBECACHEDIR: join(tmp, 'cache') },
+      });
+      return { stdout, stderr, code: 0 };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; code?: number };
+      if (typeof e.code !== 'number') throw err;
+      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
+    }
+  }
+  async function k(...args: string[]): Promise<string> {
+    const r = await run(...args);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return r.stdout;
+  }
+  /** `--token` replaces the kubeconfig's admin token. */
+  const whoami = (token: string) => run('--token', token, 'auth', 'whoami');
+
+  it('create serviceaccount, get sa (NAME SECRETS AGE), create token, auth whoami with it, then 401 once deleted', { timeout: T }, async () => {
+    expect(await k('create', 'serviceaccount', 'x')).toBe('serviceaccount/x created\n');
+    expect(squash(await k('get', 'sa', 'x'))).toMatch(/^NAME SECRETS AGE\nx 0 \d+s\n$/);
+    const uid = (await k('get', 'sa', 'x', '-o', 'jsonpath={.metadata.uid}')).trim();
+
+    const token = (await k('create', 'token', 'x')).trim();
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({
+      iss: DEFAULT_SERVICE_ACCOUNT_ISSUER,
+      aud: [DEFAULT_SERVICE_ACCOUNT_ISSUER],
+      sub: 'system:serviceaccount:default:x',
+      'kubernetes.io': { namespace: 'default', serviceaccount: { name: 'x', uid } },
+    });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
+
+    const me = await whoami(token);
+    expect(me.code, me.stderr).toBe(0);
+    expect(squash(me.stdout)).toBe(
+      'ATTRIBUTE VALUE\nUsername system:serviceaccount:default:x\n' +
+        `UID ${uid}\nGroups [system:serviceaccounts system:serviceaccounts:default system:authenticated]\n` +
+        `Extra: authentication.kubernetes.io/credential-id [JTI=${claims.jti}]\n`,
+    );
+
+    expect(await k('delete', 'sa', 'x')).toBe('serviceaccount "x" deleted\n');
+    const after = await whoami(token);
+    expect(after.code).not.toBe(0);
+    expect(after.stderr).toContain('Unauthorized');
+    expect(after.stderr).not.toContain(token);
+
+    // A new account of the same name has another uid: the old token stays refused.
+    await k('create', 'serviceaccount', 'x');
+    expect((await whoami(token)).stderr).toContain('Unauthorized');
+  });
+
+  it('create token --duration and --audience; a missing account is NotFound; a too short duration is refused', { timeout: T }, async () => {
+    await k('create', 'serviceaccount', 'y');
+    const token = (await k('create', 'token', 'y', '--duration', '2h', '--audience', 'vault')).trim();
+    const claims = decodeJwt(token);
+    expect(claims.aud).toEqual(['vault']);
+    expect((claims.exp as number) - (claims.iat as number)).toBe(7200);
+    // Not for the API's audience: the server refuses it.
+    expect((await whoami(token)).stderr).toContain('Unauthorized');
+    // Verifiable by another system with the keys the server publishes.
+    const jwks = JSON.parse(await k('get', '--raw', '/openid/v1/jwks'));
+    const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), { issuer: DEFAULT_SERVICE_ACCOUNT_ISSUER, audience: 'vault' });
+    expect(payload.sub).toBe('system:serviceaccount:default:y');
+    const config = JSON.parse(await k('get', '--raw', '/.well-known/openid-configuration'));
+    expect(config).toMatchObject({ issuer: DEFAULT_SERVICE_ACCOUNT_ISSUER, jwks_uri: `${cp.url}/openid/v1/jwks` });
+
+    const missing = await run('create', 'token', 'nobody');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('serviceaccounts "nobody" not found');
+    const short = await run('create', 'token', 'y', '--duration', '5m');
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toContain('may not specify a duration less than 10 minutes');
+  });
+});
