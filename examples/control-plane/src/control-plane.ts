@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AdmissionChain } from '@kapi/admission';
 import {
+  DynamicCABundle,
   loadOrCreateServiceAccountKey,
   OIDCAuthenticator,
   type OIDCOptions,
@@ -15,7 +16,9 @@ import {
 import { AlwaysAllowAuthorizer } from '@kapi/authz';
 import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import {
+  clientCertificateAuthority,
   GenericAPIServer,
+  issueClientCertificate,
   JWKS_PATH,
   type Serving,
   selfSignedServingCertificate,
@@ -53,6 +56,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   readonly url: string;
   readonly kubeconfigPath: string;
+  /** `<dataDir>/admin.kubeconfig`: the same admin (kapi-admin, system:masters) with a client certificate instead of the token. */
+  readonly clientCertKubeconfigPath: string;
   /** The admin's bearer token. */
   readonly token: string;
   readonly server: GenericAPIServer;
@@ -92,7 +97,8 @@ async function adminToken(dataDir: string): Promise<{ csv: string; token: string
  * Starts the example control plane: Namespace, ConfigMap, Secret, Event and Widget (example.kapi.dev/v1) over the
  * chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate kept in the data
  * directory; bearer tokens from `<dataDir>/tokens.csv`; every authenticated user may do anything (AlwaysAllow);
- * `<dataDir>/kubeconfig` for kubectl.
+ * `<dataDir>/kubeconfig` for kubectl; client certificates of `<dataDir>/client-ca.crt` (reloaded when it changes) and
+ * `<dataDir>/admin.kubeconfig`, the admin with a client certificate it issued.
  */
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const dataDir = resolve(options.dataDir ?? '.kapi');
@@ -100,6 +106,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const bind = options.bind ?? '127.0.0.1';
   const storage = typeof options.storage === 'object' ? options.storage : storageFromFlag(options.storage ?? 'memory');
   const { csv, token } = await adminToken(dataDir);
+  // kube's --client-ca-file: a client CA kept in the data directory, whose file is read again when it changes.
+  const clientCA = await clientCertificateAuthority({ dir: dataDir });
+  const clientCABundle = await DynamicCABundle.fromFile(clientCA.certPath);
   // Service-account tokens are signed with a key kept in the data directory, so they outlive a restart.
   const saIssuer = new ServiceAccountTokenIssuer({
     issuer: options.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
@@ -123,6 +132,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     storage,
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
     admission: new AdmissionChain([]),
+    clientCA: clientCABundle,
     authentication: {
       authenticator: withAuthenticatedGroup(
         unionAuthenticator(TokenFileAuthenticator.fromCSV(csv), serviceAccounts, ...(oidc ? [oidc] : [])),
@@ -137,19 +147,36 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const cert = options.insecureHTTP
     ? undefined
     : await selfSignedServingCertificate({ dir: dataDir, ips: bind === '0.0.0.0' ? [] : [bind] });
-  const serving = await serve(server.handler, { port: options.port ?? 6443, host: bind, ...(cert ? { tls: cert } : {}) });
+  const serving = await serve(server.handler, {
+    port: options.port ?? 6443,
+    host: bind,
+    ...(cert ? { tls: { ...cert, clientCA: server.clientCAs } } : {}),
+  });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   url = serving.url.replace('0.0.0.0', '127.0.0.1');
   await writeKubeconfig(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
+  const clientCertKubeconfigPath = join(dataDir, 'admin.kubeconfig');
+  const admin = await issueClientCertificate(clientCA, { user: 'kapi-admin', groups: ['system:masters'] });
+  await writeKubeconfig(clientCertKubeconfigPath, {
+    server: url,
+    ca: cert?.ca ?? '',
+    clientCertificate: admin.cert,
+    clientKey: admin.key,
+    namespace: 'default',
+  });
   let stopping: Promise<void> | undefined;
   return {
     url,
     kubeconfigPath,
+    clientCertKubeconfigPath,
     token,
     server,
     serving,
     stop: () => {
-      stopping ??= server.shutdown({ serving, gracePeriodMs: 5000 }).finally(() => oidc?.close());
+      stopping ??= server
+        .shutdown({ serving, gracePeriodMs: 5000 })
+        .finally(() => clientCABundle.close())
+        .finally(() => oidc?.close());
       return stopping;
     },
   };

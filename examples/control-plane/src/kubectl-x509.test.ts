@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { clientCertificateAuthority, issueClientCertificate, kubeconfig } from '@kapi/server-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
+import { type ControlPlane, startControlPlane } from './control-plane.ts';
+
+/**
+ * kubectl with the client-certificate kubeconfig the control plane writes (`<dataDir>/admin.kubeconfig`): the
+ * certificate is the admin (CN kapi-admin, O system:masters); a certificate of another CA is Unauthorized; a new
+ * client CA written over `<dataDir>/client-ca.crt` takes effect without a restart.
+ */
+
+const execFileAsync = promisify(execFile);
+const [bin] = kubectlBinaries(['kubectl']);
+const T = 60_000;
+
+describe('kubectl with a client certificate against the control plane', () => {
+  let cp: ControlPlane;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-x509-'));
+    cp = await startControlPlane({ port: 0, dataDir: join(tmp, 'data') });
+  }, T);
+  afterAll(async () => {
+    await cp?.stop();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }, T);
+
+  async function run(config: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    try {
+      const { stdout, stderr } = await execFileAsync(bin as string, ['--kubeconfig', config, '--cache-dir', join(tmp, 'cache'), ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: tmp },
+      });
+      return { stdout, stderr, code: 0 };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; code?: number };
+      if (typeof e.code !== 'number') throw err;
+      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
+    }
+  }
+
+  /** A kubeconfig for this server with a client certificate of `ca`. */
+  async function certKubeconfig(name: string, ca: { cert: string; key: string }, user: string, groups: string[]): Promise<string> {
+    const serverCA = parse(await readFile(cp.kubeconfigPath, 'utf8')).clusters[0].cluster['certificate-authority-data'];
+    const client = await issueClientCertificate(ca, { user, groups });
+    const path = join(tmp, name);
+    await writeFile(
+      path,
+      kubeconfig({ server: cp.url, ca: Buffer.from(serverCA, 'base64').toString(), clientCertificate: client.cert, clientKey: client.key }),
+    );
+    return path;
+  }
+
+  it('npm start writes a kubeconfig whose user is a client certificate, not a token', async () => {
+    expect(cp.clientCertKubeconfigPath).toBe(join(tmp, 'data', 'admin.kubeconfig'));
+    const doc = parse(await readFile(cp.clientCertKubeconfigPath, 'utf8'));
+    expect(Object.keys(doc.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+  });
+
+  it('kubectl get ns works with it', { timeout: T }, async () => {
+    const r = await run(cp.clientCertKubeconfigPath, 'get', 'ns', '-o', 'name');
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.stdout.split('\n')).toEqual(expect.arrayContaining(['namespace/default', 'namespace/kube-system']));
+  });
+
+  it('kubectl auth whoami shows the CN and the O groups', { timeout: T }, async () => {
+    const r = await run(cp.clientCertKubeconfigPath, 'auth', 'whoami', '-o', 'json');
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout).status.userInfo;
+    expect(info).toMatchObject({ username: 'kapi-admin', groups: ['system:masters', 'system:authenticated'] });
+    expect(info.extra['authentication.kubernetes.io/credential-id'][0]).toMatch(/^X509SHA256=[0-9a-f]{64}$/);
+    const table = (await run(cp.clientCertKubeconfigPath, 'auth', 'whoami')).stdout.replace(/[ \t]+/g, ' ');
+    expect(table).toContain('Username kapi-admin\n');
+    expect(table).toContain('Groups [system:masters system:authenticated]\n');
+  });
+
+  it('a certificate of another CA is Unauthorized', { timeout: T }, async () => {
+    const other = await clientCertificateAuthority({ dir: join(tmp, 'other-ca') });
+    const config = await certKubeconfig('other.kubeconfig', other, 'kapi-admin', ['system:masters']);
+    const r = await run(config, 'get', 'ns');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+  });
+
+  it('a new client CA written over client-ca.crt is trusted without a restart, and the old one no longer', { timeout: T }, async () => {
+    const next = await clientCertificateAuthority({ dir: join(tmp, 'next-ca') });
+    const config = await certKubeconfig('next.kubeconfig', next, 'rotated', ['ops']);
+    expect((await run(config, 'get', 'ns')).code).toBe(1);
+    await writeFile(join(tmp, 'data', 'client-ca.crt'), next.cert);
+    // The file watcher picks it up; poll briefly rather than sleep a fixed time.
+    let whoami = await run(config, 'auth', 'whoami', '-o', 'json');
+    for (let i = 0; i < 50 && whoami.code !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      whoami = await run(config, 'auth', 'whoami', '-o', 'json');
+    }
+    expect(JSON.parse(whoami.stdout).status.userInfo).toMatchObject({ username: 'rotated', groups: ['ops', 'system:authenticated'] });
+    const old = await run(cp.clientCertKubeconfigPath, 'get', 'ns');
+    expect(old.stderr).toContain('(Unauthorized)');
+  });
+});
