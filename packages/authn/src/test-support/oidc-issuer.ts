@@ -19,6 +19,8 @@ export interface TestOIDCIssuer {
   readonly kid: string;
   /** The current signing key's public half as a JWK (what the key set serves). */
   readonly publicJWK: JWK;
+  /** The current signing key's private half. */
+  readonly privateKey: CryptoKey;
   /** How many times the key set was fetched. */
   readonly jwksFetches: number;
   /** How many times discovery was fetched. */
@@ -85,6 +87,9 @@ export async function startTestOIDCIssuer(options: TestOIDCIssuerOptions = {}): 
     },
     get publicJWK() {
       return key.jwk;
+    },
+    get privateKey() {
+      return key.privateKey;
     },
     get jwksFetches() {
       return jwksFetches;
