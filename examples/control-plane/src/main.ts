@@ -62,6 +62,7 @@ try {
 }
 console.log(`kapi example control plane serving ${plane.url} (storage: ${values.storage})`);
 console.log(`  kubectl --kubeconfig ${plane.kubeconfigPath} get widgets`);
+console.log(`  kubectl --kubeconfig ${plane.clientCertKubeconfigPath} auth whoami   # the admin's client certificate`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
