@@ -29,12 +29,13 @@ import {
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { RedisStorage } from '@kapi/storage-redis';
+import { type TokenAuthenticationOptions, tokenAuthenticators } from './token-authenticators.ts';
 import { Widget } from './widget.ts';
 
 /** kube-apiserver's usual --service-account-issuer (kubeadm's default). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
-export interface ControlPlaneOptions {
+export interface ControlPlaneOptions extends TokenAuthenticationOptions {
   /** `memory` (default), `etcd://host:port` or `redis://host:port`, or the backend itself (see `storageFromFlag`). */
   storage?: string | Storage;
   /** Default 6443; 0 = any free port. */
@@ -128,6 +129,11 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         ...options.oidc,
       })
     : undefined;
+  // Bootstrap tokens read Secrets through the server's watch cache; webhook and basic auth as the options say.
+  const moreTokens = tokenAuthenticators(
+    options,
+    storeObjectGetter(() => server.store('secrets')),
+  );
   const server = new GenericAPIServer({
     storage,
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
@@ -135,9 +141,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     clientCA: clientCABundle,
     authentication: {
       authenticator: withAuthenticatedGroup(
-        unionAuthenticator(TokenFileAuthenticator.fromCSV(csv), serviceAccounts, ...(oidc ? [oidc] : [])),
+        unionAuthenticator(
+          TokenFileAuthenticator.fromCSV(csv, 'tokens.csv', { apiAudiences: options.apiAudiences ?? [] }),
+          serviceAccounts,
+          ...(oidc ? [oidc] : []),
+          ...moreTokens,
+        ),
       ),
       anonymous: false,
+      ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
     },
     authorizer: new AlwaysAllowAuthorizer(),
     serviceAccountTokens: { issuer: saIssuer, jwksURI: () => `${url}${JWKS_PATH}` },

@@ -61,6 +61,7 @@ export {
   type KubernetesProtobufDefaults,
   supportsKubernetesProtobuf,
 } from './endpoints/protobuf/codec.ts';
+export { decodeYAML } from './endpoints/request-body.ts';
 export { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from './endpoints/resource-handler.ts';
 export { pathNotFound, wantsPretty, writeObject } from './endpoints/response.ts';
 export type { SubresourceCreater, SubresourceCreateRequest } from './endpoints/subresource-creater.ts';
