@@ -8,7 +8,7 @@ export const EKU_ANY = '2.5.29.37.0';
 /** Go's limit on chain building work; no real chain is this long. */
 const MAX_DEPTH = 10;
 
-/** kube's certificateIdentifier: how an error names the certificate it could not verify. */
+/** How an error names the certificate it could not verify (kube's certificateIdentifier gives the serial too). */
 export function certificateIdentifier(cert: X509Certificate): string {
   return `SN=${BigInt(`0x${cert.serialNumber}`).toString()}, subject="${cert.subject.replaceAll('\n', ', ')}", issuer="${cert.issuer.replaceAll('\n', ', ')}"`;
 }
