@@ -52,7 +52,7 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
   /** `--token` replaces the kubeconfig's admin token. */
   const whoami = (token: string) => run('--token', token, 'auth', 'whoami');
 
-  it('create serviceaccount, get sa (NAME SECRETS AGE), create token, auth whoami with it, then 401 once deleted', { timeout: T }, async () => {
+  it('create sa, get sa, create token, auth whoami with it; 401 once deleted or recreated', { timeout: T }, async () => {
     expect(await k('create', 'serviceaccount', 'x')).toBe('serviceaccount/x created\n');
     expect(squash(await k('get', 'sa', 'x'))).toMatch(/^NAME SECRETS AGE\nx 0 \d+s\n$/);
     const uid = (await k('get', 'sa', 'x', '-o', 'jsonpath={.metadata.uid}')).trim();
@@ -84,6 +84,20 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
     // A new account of the same name has another uid: the old token stays refused.
     await k('create', 'serviceaccount', 'x');
     expect((await whoami(token)).stderr).toContain('Unauthorized');
+  });
+
+  it('create token --bound-object-kind Secret: the token lives as long as the Secret; Pods are not served', { timeout: T }, async () => {
+    await k('create', 'serviceaccount', 'z');
+    await k('create', 'secret', 'generic', 's', '--from-literal=a=b');
+    const uid = (await k('get', 'secret', 's', '-o', 'jsonpath={.metadata.uid}')).trim();
+    const token = (await k('create', 'token', 'z', '--bound-object-kind', 'Secret', '--bound-object-name', 's')).trim();
+    expect(decodeJwt(token)['kubernetes.io']).toMatchObject({ secret: { name: 's', uid } });
+    expect((await whoami(token)).code).toBe(0);
+    await k('delete', 'secret', 's');
+    expect((await whoami(token)).stderr).toContain('Unauthorized');
+    const pod = await run('create', 'token', 'z', '--bound-object-kind', 'Pod', '--bound-object-name', 'p');
+    expect(pod.code).not.toBe(0);
+    expect(pod.stderr).toContain('cannot bind token to object of type v1, Kind=Pod');
   });
 
   it('create token --duration and --audience; a missing account is NotFound; a too short duration is refused', { timeout: T }, async () => {
