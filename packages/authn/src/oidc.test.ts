@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { generateKeyPair, SignJWT } from 'jose';
+import { FlattenedSign, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OIDCAuthenticator, type OIDCOptions } from './oidc.ts';
 import { startTestOIDCIssuer, type TestOIDCIssuer } from './test-support/oidc-issuer.ts';
@@ -139,6 +139,17 @@ describe('OIDCAuthenticator against a real issuer over HTTPS', () => {
     } finally {
       await liar.close();
     }
+  });
+
+  it('not authenticated: an unencoded (b64: false) payload, even signed by the issuer’s key', async () => {
+    const a = await oidc();
+    const claims = b64({ iss: issuer.url, aud: 'kubernetes', sub: 'alice', exp: now() + 600 });
+    const jws = await new FlattenedSign(new TextEncoder().encode(claims))
+      .setProtectedHeader({ alg: 'RS256', kid: issuer.kid, b64: false, crit: ['b64'] })
+      .sign(issuer.privateKey);
+    expect(await failure(a, `${jws.protected}.${claims}.${jws.signature}`)).toBe(
+      'oidc: verify token: oidc: internal error, payload parsed did not match previous payload',
+    );
   });
 
   it('not authenticated: alg none, hand-built', async () => {

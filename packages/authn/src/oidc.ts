@@ -204,14 +204,15 @@ export class OIDCAuthenticator implements Authenticator, TokenAuthenticator {
   }
 
   async #verify(token: string): Promise<AuthenticationResult | null> {
-    const untrusted = untrustedClaims(token);
-    if (untrusted?.iss !== this.#issuer) return null;
+    // Read before anything is verified; trusted only once the signature over these very bytes has been checked below.
+    const claims = untrustedClaims(token);
+    if (claims?.iss !== this.#issuer) return null;
     if (!this.#keys) await this.#firstAttempt;
     const keys = this.#keys;
     if (!keys) throw new Error('oidc: authenticator not initialized');
 
     // go-oidc checks the (not yet trusted) claims first, so a token that would fail anyway never makes us fetch keys.
-    const claimsError = this.#checkClaims(untrusted);
+    const claimsError = this.#checkClaims(claims);
     if (claimsError) throw new Error(`oidc: verify token: ${claimsError}`);
     let alg: unknown;
     try {
@@ -230,8 +231,11 @@ export class OIDCAuthenticator implements Authenticator, TokenAuthenticator {
     } catch (err) {
       throw new Error(`oidc: verify token: failed to verify signature: ${(err as Error).message}`);
     }
-    // The verified bytes are the ones checked above; map the user from them.
-    const claims = JSON.parse(new TextDecoder().decode(payload)) as Claims;
+    // go-oidc's last check: the signed payload must be the one whose claims were checked above (an unencoded
+    // `b64: false` payload, say, is not), so the user comes from verified claims only.
+    if (!Buffer.from(payload).equals(Buffer.from(token.split('.')[1] as string, 'base64url'))) {
+      throw new Error('oidc: verify token: oidc: internal error, payload parsed did not match previous payload');
+    }
     return { user: this.#userOf(claims) };
   }
 
