@@ -83,4 +83,35 @@ describe('withAuthentication', () => {
     expect((await fetch(srv.url, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
     expect(errors.map((e) => (e as Error).message)).toEqual(['invalid bearer token']);
   });
+
+  it('removes the standard front-proxy headers and the configured ones, whoever authenticated (also anonymous)', async () => {
+    const seen: Record<string, unknown>[] = [];
+    srv = await listen(
+      compose(
+        [
+          withAuthentication({
+            authenticator: unionAuthenticator(tokens),
+            anonymous: true,
+            requestHeaders: { usernameHeaders: ['X-Proxy-User'], extraHeaderPrefixes: ['X-Proxy-Extra-'] },
+          }),
+        ],
+        async (ctx) => {
+          seen.push({ headers: { ...ctx.req.headers }, distinct: Object.keys(ctx.req.headersDistinct) });
+          ctx.res.end('{}');
+        },
+      ),
+    );
+    const spoof = { 'X-Remote-User': 'root', 'X-Remote-Group': 'system:masters', 'X-Remote-Extra-Scopes': 'all', 'X-Remote-Uid': '0' };
+    const custom = { 'X-Proxy-User': 'root', 'X-Proxy-Extra-A': 'b', 'X-Other': 'kept' };
+    for (const auth of [{ Authorization: 'Bearer good' }, {}]) {
+      const r = await fetch(srv.url, { headers: { ...auth, ...spoof, ...custom } });
+      expect(r.status).toBe(200);
+    }
+    for (const { headers, distinct } of seen as { headers: Record<string, unknown>; distinct: string[] }[]) {
+      expect(Object.keys(headers).filter((h) => h.startsWith('x-remote-') || h.startsWith('x-proxy-'))).toEqual([]);
+      expect(distinct.filter((h) => h.startsWith('x-remote-') || h.startsWith('x-proxy-'))).toEqual([]);
+      expect(headers['x-other']).toBe('kept');
+    }
+    expect(seen).toHaveLength(2);
+  });
 });
