@@ -64,7 +64,7 @@ export function httpsFetch(options: HttpsFetchOptions = {}): HttpsFetch {
           }
           const body = NULL_BODY_STATUS.has(status) ? null : Buffer.concat(chunks);
           try {
-            resolve(new Response(body, { status, headers: responseHeaders }));
+            resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
           } catch (err) {
             reject(err);
           }

@@ -258,6 +258,46 @@ describe('OIDCAuthenticator against a real issuer over HTTPS', () => {
     expect((await (await oidc()).authenticateToken(token))?.user.name).toBe(`${issuer.url}#alice`);
   });
 
+  it('a broken discovery answer is an error, not a crash: non-200, not JSON, an http jwks_uri, a body past 4 MiB', async () => {
+    const cases: [{ status: number; body: string }, string | RegExp][] = [
+      [
+        { status: 500, body: 'boom' },
+        /^oidc: discovery https:\/\/127\.0\.0\.1:\d+\/\.well-known\/openid-configuration: 500 Internal Server Error$/,
+      ],
+      [{ status: 200, body: '{not json' }, /^oidc: failed to decode provider discovery object: /],
+      [{ status: 200, body: 'X' }, /^oidc: failed to decode provider discovery object: /],
+    ];
+    for (const [response, message] of cases) {
+      const broken = await startTestOIDCIssuer({ discoveryResponse: () => response });
+      try {
+        const a = new OIDCAuthenticator({ issuerURL: broken.url, clientID: 'kubernetes', ca: broken.ca, retryIntervalMs: 60_000 });
+        authenticators.push(a);
+        expect(await failure(a, await broken.sign())).toBe('oidc: authenticator not initialized');
+        expect(a.discoveryError?.message).toMatch(message);
+      } finally {
+        await broken.close();
+      }
+    }
+    const httpKeys = await startTestOIDCIssuer({
+      discoveryResponse: (url) => ({ status: 200, body: JSON.stringify({ issuer: url, jwks_uri: url.replace('https:', 'http:') }) }),
+    });
+    const huge = await startTestOIDCIssuer({
+      discoveryResponse: (url) => ({ status: 200, body: JSON.stringify({ issuer: url, pad: 'x'.repeat(5 << 20) }) }),
+    });
+    try {
+      const a = new OIDCAuthenticator({ issuerURL: httpKeys.url, clientID: 'kubernetes', ca: httpKeys.ca, retryIntervalMs: 60_000 });
+      const b = new OIDCAuthenticator({ issuerURL: huge.url, clientID: 'kubernetes', ca: huge.ca, retryIntervalMs: 60_000 });
+      authenticators.push(a, b);
+      expect(await failure(a, await httpKeys.sign())).toBe('oidc: authenticator not initialized');
+      expect(a.discoveryError?.message).toMatch(/^oidc: provider's jwks_uri must be an https URL, got "http:/);
+      expect(await failure(b, await huge.sign())).toBe('oidc: authenticator not initialized');
+      expect(b.discoveryError?.message).toMatch(/is larger than 4194304 bytes/);
+    } finally {
+      await httpKeys.close();
+      await huge.close();
+    }
+  });
+
   it('discovery is retried while the issuer is unreachable, and close() stops the retries', async () => {
     const late = await startTestOIDCIssuer();
     const url = late.url;

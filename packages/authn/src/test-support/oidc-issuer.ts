@@ -35,6 +35,8 @@ export interface TestOIDCIssuer {
 export interface TestOIDCIssuerOptions {
   /** What discovery says `issuer` is; default the real URL (tests of a mismatching discovery document change it). */
   discoveryIssuer?: (url: string) => string;
+  /** Answers discovery with this status and body instead (tests of broken issuers). */
+  discoveryResponse?: (url: string) => { status: number; body: string };
 }
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -62,6 +64,12 @@ export async function startTestOIDCIssuer(options: TestOIDCIssuerOptions = {}): 
     const path = new URL(req.url ?? '/', 'https://x').pathname;
     if (path === '/.well-known/openid-configuration') {
       discoveryFetches++;
+      const custom = options.discoveryResponse?.(url);
+      if (custom) {
+        res.statusCode = custom.status;
+        res.end(custom.body);
+        return;
+      }
       const issuer = options.discoveryIssuer ? options.discoveryIssuer(url) : url;
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ issuer, jwks_uri: `${url}/keys`, id_token_signing_alg_values_supported: ['RS256'] }));
