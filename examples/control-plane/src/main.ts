@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import type { Storage } from '@kapi/storage';
 import type { ControlPlane } from './control-plane.ts';
 import { OIDC_FLAGS, OIDC_USAGE, oidcOptionsFromFlags } from './oidc-flags.ts';
+import { TOKEN_FLAGS, TOKEN_USAGE, tokenOptionsFromFlags } from './token-flags.ts';
 
 const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]
-  ${OIDC_USAGE}`;
+  ${OIDC_USAGE}
+  ${TOKEN_USAGE}`;
 
 function parseFlags() {
   try {
@@ -16,6 +18,7 @@ function parseFlags() {
         'data-dir': { type: 'string', default: '.kapi' },
         help: { type: 'boolean', short: 'h', default: false },
         ...OIDC_FLAGS,
+        ...TOKEN_FLAGS,
       },
       strict: true,
     });
@@ -37,8 +40,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 let oidc: ReturnType<typeof oidcOptionsFromFlags>;
+let tokenOptions: ReturnType<typeof tokenOptionsFromFlags>;
 try {
   oidc = oidcOptionsFromFlags(values);
+  tokenOptions = tokenOptionsFromFlags(values);
 } catch (err) {
   console.error(`${(err as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -55,7 +60,14 @@ try {
 }
 let plane: ControlPlane;
 try {
-  plane = await startControlPlane({ storage, port, bind: values.bind, dataDir: values['data-dir'], ...(oidc ? { oidc } : {}) });
+  plane = await startControlPlane({
+    storage,
+    port,
+    bind: values.bind,
+    dataDir: values['data-dir'],
+    ...(oidc ? { oidc } : {}),
+    ...tokenOptions,
+  });
 } catch (err) {
   console.error(`kapi example control plane failed to start: ${(err as Error).message}`);
   process.exit(1);
