@@ -79,4 +79,4 @@ export {
   webhookClientConfigOf,
   webhookTokenAuthenticator,
 } from './webhook-token.ts';
-export { commonNameUser, X509Authenticator, type X509AuthenticatorOptions } from './x509.ts';
+export { commonNameUser, UID_OID, X509Authenticator, type X509AuthenticatorOptions } from './x509.ts';

@@ -28,6 +28,16 @@ describe('X509Authenticator over a real TLS connection', () => {
     });
   });
 
+  it("the subject's UID attribute is the user's uid; several or an empty one fail, as kube's", async () => {
+    expect((await get(srv.url, srv.ca, await issue(ca, { cn: 'u', uid: ['1001'] }))).result).toMatchObject({
+      user: { name: 'u', uid: '1001' },
+    });
+    expect((await get(srv.url, srv.ca, await issue(ca, { cn: 'u', uid: ['1', '2'] }))).error).toBe(
+      'expected 1 UID, but found multiple: [1 2]',
+    );
+    expect((await get(srv.url, srv.ca, await issue(ca, { cn: 'u', uid: [''] }))).error).toBe('UID cannot be an empty string');
+  });
+
   it('no client certificate: no opinion', async () => {
     expect(await get(srv.url, srv.ca)).toMatchObject({ result: null });
   });

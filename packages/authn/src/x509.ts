@@ -15,16 +15,23 @@ export interface X509AuthenticatorOptions {
   user?: (chain: readonly X509Certificate[]) => UserInfo | null;
 }
 
+/** The subject attribute kube reads a user's UID from (AllowParsingUserUIDFromCertAuth, on by default since 1.34). */
+export const UID_OID = '1.3.6.1.4.1.57683.2';
+
 /**
- * kube's CommonNameUserConversion: user = the leaf's subject CN, groups = its O values, and the credential id
+ * kube's CommonNameUserConversion: user = the leaf's subject CN, groups = its O values, uid = its one
+ * {@link UID_OID} value if any (several, or an empty one, is an error as in kube), and the credential id
  * `X509SHA256=<hex of the leaf's SHA-256>` in extra. A leaf without a CN has no opinion.
  */
 export function commonNameUser(chain: readonly X509Certificate[]): UserInfo | null {
   const leaf = chain[0];
   const name = leaf ? (subjectValues(leaf, 'CN')[0] ?? '') : '';
   if (!leaf || name === '') return null;
+  const uids = subjectValues(leaf, UID_OID);
+  if (uids.length > 1) throw new Error(`expected 1 UID, but found multiple: [${uids.join(' ')}]`);
+  if (uids[0] === '') throw new Error('UID cannot be an empty string');
   const id = `X509SHA256=${createHash('sha256').update(leaf.raw).digest('hex')}`;
-  return { name, groups: subjectValues(leaf, 'O'), extra: { [CREDENTIAL_ID_KEY]: [id] } };
+  return { name, ...(uids[0] ? { uid: uids[0] } : {}), groups: subjectValues(leaf, 'O'), extra: { [CREDENTIAL_ID_KEY]: [id] } };
 }
 
 /**

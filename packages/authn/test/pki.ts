@@ -23,6 +23,8 @@ export interface Issued {
 export interface IssueOptions {
   cn: string;
   o?: string[];
+  /** Values of kube's UID attribute (OID 1.3.6.1.4.1.57683.2). */
+  uid?: string[];
   /** Extended key usages; `null` = no EKU extension. Default clientAuth. */
   eku?: ('clientAuth' | 'serverAuth')[] | null;
   notBefore?: Date;
@@ -42,8 +44,8 @@ const pemOf = (c: x509.X509Certificate): string => {
   return pem.endsWith('\n') ? pem : `${pem}\n`;
 };
 
-function subject(cn: string, o: string[] = []): x509.JsonName {
-  return [{ CN: [cn] }, ...o.map((v) => ({ O: [v] }))];
+function subject(cn: string, o: string[] = [], uid: string[] = []): x509.JsonName {
+  return [{ CN: [cn] }, ...o.map((v) => ({ O: [v] })), ...uid.map((v) => ({ '1.3.6.1.4.1.57683.2': [v] }))];
 }
 
 /** A self-signed CA. */
@@ -88,7 +90,7 @@ export async function issue(ca: Issued, opts: IssueOptions): Promise<Issued> {
     );
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: (serial++).toString(16).padStart(2, '0'),
-    subject: subject(opts.cn, opts.o),
+    subject: subject(opts.cn, opts.o, opts.uid),
     issuer: ca.certificate.subject,
     notBefore: opts.notBefore ?? new Date(Date.now() - HOUR),
     notAfter: opts.notAfter ?? new Date(Date.now() + 24 * HOUR),
