@@ -121,6 +121,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     keys: saIssuer.verificationKeys,
     serviceAccounts: storeObjectGetter(() => server.store('serviceaccounts')),
     secrets: storeObjectGetter(() => server.store('secrets')),
+    ...(options.apiAudiences?.length ? { audiences: options.apiAudiences } : {}),
   });
   let url = '';
   const oidc = options.oidc
@@ -152,7 +153,11 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
     },
     authorizer: new AlwaysAllowAuthorizer(),
-    serviceAccountTokens: { issuer: saIssuer, jwksURI: () => `${url}${JWKS_PATH}` },
+    serviceAccountTokens: {
+      issuer: saIssuer,
+      jwksURI: () => `${url}${JWKS_PATH}`,
+      ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
+    },
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
   await server.start();

@@ -80,4 +80,38 @@ describe('token authenticators in the example control plane', () => {
     plane = await startControlPlane({ port: 0, dataDir, insecureHTTP: true, storage: 'memory' });
     expect((await whoami(plane.url, basic)).status).toBe(401);
   });
+
+  it('checks every token against --api-audiences, and TokenReview answers for them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-audiences-'));
+    dirs.push(dataDir);
+    const aud = 'https://kapi.example';
+    const cp = await startControlPlane({ port: 0, dataDir, insecureHTTP: true, storage: 'memory', apiAudiences: [aud] });
+    plane = cp;
+    const admin = { 'content-type': 'application/json', authorization: `Bearer ${cp.token}` };
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${cp.url}${path}`, { method: 'POST', headers: admin, body: JSON.stringify(body) })).json() as Promise<
+        Record<string, Record<string, unknown>>
+      >;
+    expect((await whoami(cp.url, `Bearer ${cp.token}`)).status).toBe(201);
+    const review = (token: string, audiences?: string[]) =>
+      post('/apis/authentication.k8s.io/v1/tokenreviews', {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenReview',
+        spec: { token, ...(audiences ? { audiences } : {}) },
+      });
+    expect((await review(cp.token)).status).toMatchObject({ authenticated: true, audiences: [aud], user: { username: 'kapi-admin' } });
+    expect((await review(cp.token, ['vault'])).status).toMatchObject({ authenticated: false });
+    // A service-account token (kubectl create token) is issued for the API audiences and reviewed for them.
+    await post('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+    const request = await post('/api/v1/namespaces/default/serviceaccounts/robot/token', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: {},
+    });
+    const saToken = String(request.status?.token);
+    await expect
+      .poll(async () => (await review(saToken)).status, { timeout: 5000 })
+      .toMatchObject({ authenticated: true, audiences: [aud], user: { username: 'system:serviceaccount:default:robot' } });
+    expect((await whoami(cp.url, `Bearer ${saToken}`)).status).toBe(201);
+  });
 });
