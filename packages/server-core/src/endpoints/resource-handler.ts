@@ -1,5 +1,6 @@
 import type { AdmissionAttributes } from '@kapi/admission';
 import { type Clock, type KubeObject, newUnsupportedMediaType, type Status } from '@kapi/apimachinery';
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER } from '@kapi/authn';
 import type {
   NamespaceRegistry,
   PatchType,
@@ -115,6 +116,23 @@ export async function handleResource(
       if (creater) {
         const body = await readKindBody(ctx, creater);
         options.onObjects?.(ctx, { requestObject: body });
+        if (options.admission) {
+          // kube admits a subresource create with the subresource's kind and the parent's resource (e.g. serviceaccounts/token).
+          const attrs: AdmissionAttributes = {
+            operation: 'CREATE',
+            kind: { group: creater.group, version: creater.version, kind: creater.kind },
+            resource: { group: def.group, version: info.apiVersion, resource: def.plural },
+            subresource: sub,
+            namespace: info.namespace,
+            name: info.name,
+            object: body,
+            oldObject: null,
+            dryRun: w.dryRun,
+            userInfo: ctx.user ?? { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] },
+          };
+          await options.admission.admit(attrs);
+          await options.admission.validate(attrs);
+        }
         const req = { ctx, namespace: info.namespace, name: info.name, body, dryRun: w.dryRun, user: ctx.user };
         const result = await creater.create(req);
         options.onObjects?.(ctx, { responseObject: creater.auditResponse ? creater.auditResponse(result) : result });

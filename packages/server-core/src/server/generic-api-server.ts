@@ -182,7 +182,14 @@ export class GenericAPIServer {
       const sat = options.serviceAccountTokens;
       const token =
         sat && def.group === '' && def.kind === 'ServiceAccount'
-          ? tokenRequestCreater({ ...sat, serviceAccounts: store, storeOf: (r) => this.store(r), clock: this.#clock })
+          ? tokenRequestCreater({
+              // A TokenRequest naming no audience gets the server's API audiences (kube's --api-audiences).
+              ...(options.authentication?.apiAudiences?.length ? { apiAudiences: options.authentication.apiAudiences } : {}),
+              ...sat,
+              serviceAccounts: store,
+              storeOf: (r) => this.store(r),
+              clock: this.#clock,
+            })
           : undefined;
       this.#add({
         definition: def,

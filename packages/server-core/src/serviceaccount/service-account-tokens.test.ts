@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream';
+import type { AdmissionAttributes } from '@kapi/admission';
+import { newForbidden } from '@kapi/apimachinery';
 import {
   generateServiceAccountKeyPEM,
   ServiceAccountAuthenticator,
@@ -13,6 +15,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogAuditBackend } from '../audit/log-backend.ts';
 import { policyAtLevel } from '../audit/policy.ts';
+import type { Admission } from '../endpoints/resource-handler.ts';
 import { type Listening, listen } from '../filters/serve.ts';
 import { GenericAPIServer } from '../server/generic-api-server.ts';
 import { storeObjectGetter } from './store-object-getter.ts';
@@ -34,8 +37,8 @@ afterEach(async () => {
   running = [];
 });
 
-async function start(opts: { maxExpirationSeconds?: number; auditTo?: PassThrough } = {}) {
-  const { auditTo, ...issuerOpts } = opts;
+async function start(opts: { maxExpirationSeconds?: number; auditTo?: PassThrough; admission?: Admission; apiAudiences?: string[] } = {}) {
+  const { auditTo, admission, apiAudiences, ...issuerOpts } = opts;
   const issuer = new ServiceAccountTokenIssuer({ issuer: ISSUER, key: PEM, ...issuerOpts });
   let server: GenericAPIServer | undefined;
   const sa = new ServiceAccountAuthenticator({
@@ -44,12 +47,13 @@ async function start(opts: { maxExpirationSeconds?: number; auditTo?: PassThroug
     serviceAccounts: storeObjectGetter(() => server?.store('serviceaccounts')),
     secrets: storeObjectGetter(() => server?.store('secrets')),
   });
-  const tokens = TokenFileAuthenticator.fromCSV('admin-token,admin,1,system:masters\n');
+  const tokens = TokenFileAuthenticator.fromCSV('admin-token,admin,1,system:masters\n', 'tokens', { apiAudiences: apiAudiences ?? [] });
   server = new GenericAPIServer({
     storage: new MemoryStorage(),
     resources: [Namespace, Secret, ServiceAccount],
-    authentication: { authenticator: withAuthenticatedGroup(unionAuthenticator(tokens, sa)) },
+    authentication: { authenticator: withAuthenticatedGroup(unionAuthenticator(tokens, sa)), ...(apiAudiences ? { apiAudiences } : {}) },
     serviceAccountTokens: { issuer },
+    ...(admission ? { admission } : {}),
     ...(auditTo ? { audit: { backend: new LogAuditBackend(auditTo), policy: policyAtLevel('RequestResponse') } } : {}),
   });
   await server.start();
@@ -179,6 +183,48 @@ describe('TokenRequest (serviceaccounts/<name>/token)', () => {
     running.push({ server: plain, http });
     const res = await fetch(`${http.url}${SA_PATH}/x/token`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('API audiences', () => {
+  it("are a TokenRequest's default audiences, and the only ones the server accepts", async () => {
+    const { createSA, requestToken, whoami } = await start({ apiAudiences: ['https://api.example'] });
+    await createSA('x');
+    const res = await requestToken('x');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.spec.audiences).toEqual(['https://api.example']);
+    expect(decodeJwt(res.body.status.token).aud).toEqual(['https://api.example']);
+    expect((await whoami(res.body.status.token)).status).toBe(201);
+    const other = (await requestToken('x', { audiences: [ISSUER] })).body.status.token;
+    expect((await whoami(other)).status).toBe(401);
+  });
+});
+
+describe('admission', () => {
+  it('sees the TokenRequest as a CREATE of serviceaccounts/token (kind TokenRequest) and may refuse it', async () => {
+    const seen: AdmissionAttributes[] = [];
+    const admission: Admission = {
+      async admit(attrs) {
+        seen.push(attrs);
+      },
+      async validate(attrs) {
+        if ((attrs.object as Json)?.spec?.audiences?.includes('forbidden'))
+          throw newForbidden({ group: '', resource: 'serviceaccounts' }, attrs.name, 'no');
+      },
+    };
+    const { createSA, requestToken } = await start({ admission });
+    await createSA('x');
+    expect((await requestToken('x', { audiences: ['ok'] })).status).toBe(201);
+    expect(seen.at(-1)).toMatchObject({
+      operation: 'CREATE',
+      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      resource: { group: '', version: 'v1', resource: 'serviceaccounts' },
+      subresource: 'token',
+      namespace: 'default',
+      name: 'x',
+      userInfo: { name: 'admin' },
+    });
+    expect((await requestToken('x', { audiences: ['forbidden'] })).status).toBe(403);
   });
 });
 
