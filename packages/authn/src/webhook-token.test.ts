@@ -200,6 +200,13 @@ describe('WebhookTokenAuthenticator against a TokenReview webhook over HTTPS', (
     expect(String(err)).not.toContain('secret-token-xyz');
   });
 
+  it('refuses an answer past maxResponseBytes, without retrying', async () => {
+    const w = make(config, { maxResponseBytes: 1000 });
+    hook.respond = () => ({ code: 200, body: { status: { authenticated: true, user: { ...ALICE, groups: Array(500).fill('g') } } } });
+    await expect(w.authenticateToken('good-token')).rejects.toThrow(/answered more than 1000 bytes/);
+    expect(hook.reviews).toHaveLength(1);
+  });
+
   it('does not retry a 4xx other than 429', async () => {
     const w = make(config);
     hook.respond = () => ({ code: 403 });

@@ -45,6 +45,8 @@ export interface WebhookTokenOptions {
   timeoutMs?: number;
   /** Waits between retries; injected by tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** A longer answer is refused (so a broken webhook cannot fill the heap). Default 4 MiB. */
+  maxResponseBytes?: number;
 }
 
 /** An error from the webhook call that kube's DefaultShouldRetry retries: transport errors, 429, 5xx. */
@@ -79,6 +81,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
   readonly #backoff: RetryBackoff;
   readonly #timeoutMs: number;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #maxResponseBytes: number;
 
   constructor(config: WebhookClientConfig, options: WebhookTokenOptions = {}) {
     this.#config = config;
@@ -100,6 +103,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     this.#backoff = options.retryBackoff ?? DEFAULT_WEBHOOK_RETRY_BACKOFF;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.#sleep = options.sleep ?? sleepReal;
+    this.#maxResponseBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
   }
 
   /** Closes kept-alive connections to the webhook. */
@@ -166,7 +170,16 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     return new Promise((resolve, reject) => {
       const req = send(this.#url, { method: 'POST', agent: this.#agent, headers, timeout: this.#timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > this.#maxResponseBytes) {
+            reject(new WebhookCallError(`the webhook answered more than ${this.#maxResponseBytes} bytes`, false));
+            req.destroy();
+            return;
+          }
+          chunks.push(c);
+        });
         res.on('error', (e) => reject(new WebhookCallError(e.message, true)));
         res.on('end', () => {
           const code = res.statusCode ?? 0;
