@@ -7,6 +7,7 @@ import {
   loadOrCreateServiceAccountKey,
   OIDCAuthenticator,
   type OIDCOptions,
+  type RequestHeaderAuthenticatorOptions,
   ServiceAccountAuthenticator,
   ServiceAccountTokenIssuer,
   TokenFileAuthenticator,
@@ -52,6 +53,11 @@ export interface ControlPlaneOptions extends TokenAuthenticationOptions {
   serviceAccountIssuer?: string;
   /** ID tokens of this OIDC issuer are accepted besides the token file (kube's --oidc-* flags; see oidc-flags.ts). */
   oidc?: OIDCOptions;
+  /**
+   * A front proxy's X-Remote-User / X-Remote-Group / X-Remote-Extra-* are believed on a client certificate of `ca`
+   * (kube's --requestheader-client-ca-file, --requestheader-allowed-names, --requestheader-*-headers).
+   */
+  requestHeader?: RequestHeaderAuthenticatorOptions;
 }
 
 export interface ControlPlane {
@@ -109,7 +115,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const { csv, token } = await adminToken(dataDir);
   // kube's --client-ca-file: a client CA kept in the data directory, whose file is read again when it changes.
   const clientCA = await clientCertificateAuthority({ dir: dataDir });
-  const clientCABundle = await DynamicCABundle.fromFile(clientCA.certPath);
+  const clientCABundle = await DynamicCABundle.fromFile(clientCA.certPath, {
+    onError: (e) => console.error(`client CA file: keeping the previous bundle: ${e.message}`),
+  });
   // Service-account tokens are signed with a key kept in the data directory, so they outlive a restart.
   const saIssuer = new ServiceAccountTokenIssuer({
     issuer: options.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
@@ -140,6 +148,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
     admission: new AdmissionChain([]),
     clientCA: clientCABundle,
+    ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
     authentication: {
       authenticator: withAuthenticatedGroup(
         unionAuthenticator(

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { staticCABundle } from '@kapi/authn';
 import { clientCertificateAuthority, issueClientCertificate, kubeconfig } from '@kapi/server-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -102,5 +104,53 @@ describe('kubectl with a client certificate against the control plane', () => {
     expect(JSON.parse(whoami.stdout).status.userInfo).toMatchObject({ username: 'rotated', groups: ['ops', 'system:authenticated'] });
     const old = await run(cp.clientCertKubeconfigPath, 'get', 'ns');
     expect(old.stderr).toContain('(Unauthorized)');
+  });
+
+  it('with requestHeader, a front proxy with its certificate speaks for a user; without it X-Remote-User is not believed', {
+    timeout: T,
+  }, async () => {
+    const proxyCA = await clientCertificateAuthority({ dir: join(tmp, 'proxy-ca') });
+    const proxyCert = await issueClientCertificate(proxyCA, { user: 'front-proxy-client' });
+    const fronted = await startControlPlane({
+      port: 0,
+      dataDir: join(tmp, 'fronted'),
+      requestHeader: { ca: staticCABundle(proxyCA.cert), allowedNames: ['front-proxy-client'] },
+    });
+    try {
+      const serverCA = Buffer.from(
+        parse(await readFile(fronted.kubeconfigPath, 'utf8')).clusters[0].cluster['certificate-authority-data'],
+        'base64',
+      );
+      const whoami = (client: { cert?: string; key?: string }) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = request(
+            `${fronted.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+            {
+              method: 'POST',
+              ca: serverCA,
+              ...client,
+              agent: false,
+              headers: { 'content-type': 'application/json', 'X-Remote-User': 'dana', 'X-Remote-Group': 'viewers' },
+            },
+            (res) => {
+              let body = '';
+              res.on('data', (c: Buffer) => {
+                body += c;
+              });
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
+        });
+      const proxied = await whoami(proxyCert);
+      expect(proxied.status).toBe(201);
+      expect(JSON.parse(proxied.body).status.userInfo).toEqual({ username: 'dana', groups: ['viewers', 'system:authenticated'] });
+      expect((await whoami({})).status).toBe(401);
+      // The admin's own certificate still works beside the proxy.
+      expect((await run(fronted.clientCertKubeconfigPath, 'auth', 'whoami', '-o', 'json')).code).toBe(0);
+    } finally {
+      await fronted.stop();
+    }
   });
 });
