@@ -12,7 +12,7 @@ export interface TokenCacheOptions {
   successTtlMs?: number;
   /** How long a "not mine" (denial) is served from the cache. Default 2 minutes, as kube-apiserver's webhook. */
   failureTtlMs?: number;
-  /** Entries kept; the least recently used go first. Default 4096 (kube's cache size, 32 stripes of 128). */
+  /** Entries kept; the least recently used go first. Default 4096. */
   max?: number;
   clock?: Clock;
 }
