@@ -135,6 +135,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const oidc = options.oidc
     ? new OIDCAuthenticator({
         onDiscoveryError: (e) => console.error(`oidc authenticator: initializing plugin: ${e.message}`),
+        // kube wraps OIDC as audience-agnostic: its ID tokens are good for the server's API audiences.
+        apiAudiences: options.apiAudiences ?? [],
         ...options.oidc,
       })
     : undefined;

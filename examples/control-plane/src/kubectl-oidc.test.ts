@@ -74,6 +74,8 @@ describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
       ...['--port', '0', '--data-dir', dataDir],
       ...['--oidc-issuer-url', issuer.url, '--oidc-client-id', 'kubernetes', '--oidc-ca-file', caFile],
       ...['--oidc-groups-claim', 'groups', '--oidc-groups-prefix', 'oidc:', '--oidc-required-claim', 'tier=gold'],
+      // Requests then ask every authenticator for these audiences; ID tokens are good for them (kube: audience-agnostic).
+      ...['--api-audiences', 'https://kapi.example'],
     ]);
     await main.serving;
   }, T);
