@@ -5,8 +5,9 @@ import type { CABundle } from './ca-bundle.ts';
 export const EKU_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 export const EKU_ANY = '2.5.29.37.0';
 
-/** Go's limit on chain building work; no real chain is this long. */
+/** Go's limits on chain building work: no real chain is this long or needs this many signature checks. */
 const MAX_DEPTH = 10;
+const MAX_SIGNATURE_CHECKS = 100;
 
 /** How an error names the certificate it could not verify (kube's certificateIdentifier gives the serial too). */
 export function certificateIdentifier(cert: X509Certificate): string {
@@ -21,12 +22,6 @@ function checkValidity(cert: X509Certificate, now: number): void {
   const to = Date.parse(cert.validTo);
   if (now < from) throw new Error(`x509: certificate has expired or is not yet valid: current time ${iso(now)} is before ${iso(from)}`);
   if (now > to) throw new Error(`x509: certificate has expired or is not yet valid: current time ${iso(now)} is after ${iso(to)}`);
-}
-
-/** `parent` issued `child`: names (and key identifiers) match and `parent`'s key verifies the signature. */
-function issued(parent: X509Certificate, child: X509Certificate): boolean {
-  // Node: `cert.checkIssued(other)` asks whether `other` issued `cert`.
-  return child.checkIssued(parent) && child.verify(parent.publicKey);
 }
 
 /** Go's checkChainForKeyUsage: every certificate with an EKU extension must allow `usage` (or any). */
@@ -54,6 +49,16 @@ export function verifyCertificateChain(
   const chains: X509Certificate[][] = [];
   let lastError: Error | undefined;
   const isRoot = (c: X509Certificate): boolean => roots.some((r) => r.fingerprint256 === c.fingerprint256);
+  // A client may send many certificates that name each other: bound the signature checks as Go does.
+  let signatureChecks = 0;
+  /** `parent` issued `child`: names (and key identifiers) match and `parent`'s key verifies the signature. */
+  const issued = (parent: X509Certificate, child: X509Certificate): boolean => {
+    // Node: `cert.checkIssued(other)` asks whether `other` issued `cert`.
+    if (!child.checkIssued(parent)) return false;
+    if (++signatureChecks > MAX_SIGNATURE_CHECKS)
+      throw new Error('x509: signature check attempts limit reached while verifying certificate chain');
+    return child.verify(parent.publicKey);
+  };
 
   const build = (path: X509Certificate[]): void => {
     const current = path[path.length - 1] as X509Certificate;

@@ -154,3 +154,22 @@ export function get(
     req.end();
   });
 }
+
+/** Certificates `subject` issues to itself with one key (CA, no key identifiers): `n` of them, plus a leaf they all could have signed. */
+export async function selfIssuedTangle(n: number): Promise<{ tangle: string[]; leaf: string }> {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const make = (cn: string, ca: boolean) =>
+    x509.X509CertificateGenerator.create({
+      serialNumber: (serial++).toString(16).padStart(2, '0'),
+      subject: [{ CN: [cn] }],
+      issuer: [{ CN: ['tangle'] }],
+      notBefore: new Date(Date.now() - HOUR),
+      notAfter: new Date(Date.now() + HOUR),
+      publicKey: keys.publicKey,
+      signingKey: keys.privateKey,
+      signingAlgorithm: SIGNING,
+      extensions: [new x509.BasicConstraintsExtension(ca, undefined, true)],
+    });
+  const tangle = await Promise.all(Array.from({ length: n }, () => make('tangle', true)));
+  return { tangle: tangle.map(pemOf), leaf: pemOf(await make('victim', false)) };
+}
