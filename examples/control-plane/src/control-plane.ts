@@ -10,6 +10,7 @@ import {
   type RequestHeaderAuthenticatorOptions,
   ServiceAccountAuthenticator,
   ServiceAccountTokenIssuer,
+  serviceAccountKeySet,
   TokenFileAuthenticator,
   unionAuthenticator,
   withAuthenticatedGroup,
@@ -30,13 +31,14 @@ import {
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { RedisStorage } from '@kapi/storage-redis';
+import type { ServiceAccountOptions } from './service-account-flags.ts';
 import { type TokenAuthenticationOptions, tokenAuthenticators } from './token-authenticators.ts';
 import { Widget } from './widget.ts';
 
 /** kube-apiserver's usual --service-account-issuer (kubeadm's default). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
-export interface ControlPlaneOptions extends TokenAuthenticationOptions {
+export interface ControlPlaneOptions extends TokenAuthenticationOptions, ServiceAccountOptions {
   /** `memory` (default), `etcd://host:port` or `redis://host:port`, or the backend itself (see `storageFromFlag`). */
   storage?: string | Storage;
   /** Default 6443; 0 = any free port. */
@@ -49,8 +51,6 @@ export interface ControlPlaneOptions extends TokenAuthenticationOptions {
   insecureHTTP?: boolean;
   /** kube's --min-request-timeout (watches without timeoutSeconds end after [min, 2·min) s). Default 1800. */
   minRequestTimeoutSeconds?: number;
-  /** kube's --service-account-issuer (the `iss` of service-account tokens). Default https://kubernetes.default.svc.cluster.local. */
-  serviceAccountIssuer?: string;
   /** ID tokens of this OIDC issuer are accepted besides the token file (kube's --oidc-* flags; see oidc-flags.ts). */
   oidc?: OIDCOptions;
   /**
@@ -118,10 +118,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const clientCABundle = await DynamicCABundle.fromFile(clientCA.certPath, {
     onError: (e) => console.error(`client CA file: keeping the previous bundle: ${e.message}`),
   });
-  // Service-account tokens are signed with a key kept in the data directory, so they outlive a restart.
+  // Service-account tokens are signed with a key kept in the data directory (or given), so they outlive a restart.
+  const signingKey = options.serviceAccountSigningKeyFile
+    ? await readFile(options.serviceAccountSigningKeyFile, 'utf8')
+    : await loadOrCreateServiceAccountKey(join(dataDir, 'sa.key'));
+  const oldKeys = await Promise.all((options.serviceAccountKeyFiles ?? []).map((f) => readFile(f, 'utf8')));
   const saIssuer = new ServiceAccountTokenIssuer({
     issuer: options.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
-    key: await loadOrCreateServiceAccountKey(join(dataDir, 'sa.key')),
+    key: serviceAccountKeySet(signingKey, oldKeys),
+    ...(options.serviceAccountMaxTokenExpirationSeconds ? { maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds } : {}),
   });
   // Reads the server's own stores (through their watch caches) once it is built.
   const serviceAccounts = new ServiceAccountAuthenticator({
@@ -130,6 +135,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     serviceAccounts: storeObjectGetter(() => server.store('serviceaccounts')),
     secrets: storeObjectGetter(() => server.store('secrets')),
     ...(options.apiAudiences?.length ? { audiences: options.apiAudiences } : {}),
+    ...(options.serviceAccountLegacyTokens ? { legacy: true } : {}),
   });
   let url = '';
   const oidc = options.oidc

@@ -123,3 +123,44 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
     expect(short.stderr).toContain('may not specify a duration less than 10 minutes');
   });
 });
+
+describe('service-account keys of the control plane', () => {
+  it('are kept in the data directory: a restarted control plane publishes the same key; the flags set issuer and maximum', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'kapi-sa-keys-'));
+    const dataDir = join(tmp, 'data');
+    const jwks = async (cp: ControlPlane) =>
+      (await (await fetch(`${cp.url}/openid/v1/jwks`, { headers: { authorization: `Bearer ${cp.token}` } })).json()) as {
+        keys: { kid: string }[];
+      };
+    try {
+      const first = await startControlPlane({ port: 0, dataDir, insecureHTTP: true });
+      const kids = (await jwks(first)).keys.map((k) => k.kid);
+      await first.stop();
+      const second = await startControlPlane({
+        port: 0,
+        dataDir,
+        insecureHTTP: true,
+        serviceAccountIssuer: 'https://kapi.example',
+        serviceAccountMaxTokenExpirationSeconds: 1200,
+      });
+      try {
+        expect((await jwks(second)).keys.map((k) => k.kid)).toEqual(kids);
+        const post = (path: string, body: unknown) =>
+          fetch(`${second.url}${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${second.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        await post('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'x' } });
+        const res = await post('/api/v1/namespaces/default/serviceaccounts/x/token', { spec: { expirationSeconds: 7200 } });
+        const { status, spec } = (await res.json()) as { status: { token: string }; spec: { expirationSeconds: number } };
+        expect(spec.expirationSeconds).toBe(1200);
+        expect(decodeJwt(status.token)).toMatchObject({ iss: 'https://kapi.example', aud: ['https://kapi.example'] });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

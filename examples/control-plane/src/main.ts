@@ -2,11 +2,13 @@ import { parseArgs } from 'node:util';
 import type { Storage } from '@kapi/storage';
 import type { ControlPlane } from './control-plane.ts';
 import { OIDC_FLAGS, OIDC_USAGE, oidcOptionsFromFlags } from './oidc-flags.ts';
+import { SERVICE_ACCOUNT_FLAGS, SERVICE_ACCOUNT_USAGE, serviceAccountOptionsFromFlags } from './service-account-flags.ts';
 import { TOKEN_FLAGS, TOKEN_USAGE, tokenOptionsFromFlags } from './token-flags.ts';
 
 const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]
   ${OIDC_USAGE}
-  ${TOKEN_USAGE}`;
+  ${TOKEN_USAGE}
+  ${SERVICE_ACCOUNT_USAGE}`;
 
 function parseFlags() {
   try {
@@ -19,6 +21,7 @@ function parseFlags() {
         help: { type: 'boolean', short: 'h', default: false },
         ...OIDC_FLAGS,
         ...TOKEN_FLAGS,
+        ...SERVICE_ACCOUNT_FLAGS,
       },
       strict: true,
     });
@@ -41,9 +44,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 let oidc: ReturnType<typeof oidcOptionsFromFlags>;
 let tokenOptions: ReturnType<typeof tokenOptionsFromFlags>;
+let serviceAccountOptions: ReturnType<typeof serviceAccountOptionsFromFlags>;
 try {
   oidc = oidcOptionsFromFlags(values);
   tokenOptions = tokenOptionsFromFlags(values);
+  serviceAccountOptions = serviceAccountOptionsFromFlags(values);
 } catch (err) {
   console.error(`${(err as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -67,6 +72,7 @@ try {
     dataDir: values['data-dir'],
     ...(oidc ? { oidc } : {}),
     ...tokenOptions,
+    ...serviceAccountOptions,
   });
 } catch (err) {
   console.error(`kapi example control plane failed to start: ${(err as Error).message}`);
