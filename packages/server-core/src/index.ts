@@ -64,7 +64,7 @@ export {
 export { decodeYAML } from './endpoints/request-body.ts';
 export { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from './endpoints/resource-handler.ts';
 export { pathNotFound, wantsPretty, writeObject } from './endpoints/response.ts';
-export type { SubresourceCreater, SubresourceCreateRequest } from './endpoints/subresource-creater.ts';
+export type { SubresourceCreateRequest, SubresourceCreater } from './endpoints/subresource-creater.ts';
 export { AUDIT_ID_HEADER, type AuditOptions, formatMicroTime, withAudit } from './filters/audit.ts';
 export { type AuthenticationOptions, UNAUTHORIZED_MESSAGE, withAuthentication } from './filters/authentication.ts';
 export { type AuthorizationOptions, DECISION_ANNOTATION, REASON_ANNOTATION, withAuthorization } from './filters/authorization.ts';
@@ -107,6 +107,12 @@ export {
   type StorageObjectCounts,
 } from './metrics/apiserver-metrics.ts';
 export {
+  AUTHENTICATION_DURATION_BUCKETS,
+  AuthenticationMetrics,
+  type AuthenticationResultLabel,
+  compressUsername,
+} from './metrics/authentication-metrics.ts';
+export {
   APISERVER_COMPONENT,
   canonicalVerb,
   cleanDryRun,
@@ -115,12 +121,6 @@ export {
   OTHER_REQUEST_METHOD,
   reportedVerb,
 } from './metrics/labels.ts';
-export {
-  AUTHENTICATION_DURATION_BUCKETS,
-  AuthenticationMetrics,
-  type AuthenticationResultLabel,
-  compressUsername,
-} from './metrics/authentication-metrics.ts';
 export { metricsHandler } from './metrics/metrics-handler.ts';
 export { requestMetricLabels, type WithMetricsOptions, withMetrics } from './metrics/with-metrics.ts';
 export { MIME_V2_PROTOBUF, MIME_V2_PROTOBUF_DOTTED, type OpenAPIHandlerOptions, openAPIHandler } from './openapi/handler.ts';
@@ -148,6 +148,13 @@ export { AUTHENTICATION_GROUP, SELF_SUBJECT_REVIEW_VERSIONS, selfSubjectReviewRe
 export { selfSubjectRulesReviewResource } from './reviews/self-subject-rules-review.ts';
 export { type TokenReviewOptions, tokenReviewResource } from './reviews/token-review.ts';
 export {
+  type CertificateAuthenticationOptions,
+  certificateAuthentication,
+  clientCAsOf,
+} from './server/certificate-authentication.ts';
+export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
+export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
+export {
   type IssuerDiscoveryOptions,
   issuerDiscoveryHandler,
   JWKS_PATH,
@@ -155,13 +162,6 @@ export {
 } from './serviceaccount/issuer-discovery.ts';
 export { storeObjectGetter } from './serviceaccount/store-object-getter.ts';
 export { type ServiceAccountTokenOptions, type TokenRequestOptions, tokenRequestCreater } from './serviceaccount/token-request.ts';
-export {
-  type CertificateAuthenticationOptions,
-  certificateAuthentication,
-  clientCAsOf,
-} from './server/certificate-authentication.ts';
-export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
-export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
 export {
   type ClientCAOptions,
   type ClientCertificateAuthority,
