@@ -31,7 +31,7 @@ describe('oidcOptionsFromFlags (kube-apiserver’s --oidc-* flags)', () => {
     });
     expect(options).toMatchObject({
       usernameClaim: 'email',
-      usernamePrefix: '-',
+      usernamePrefix: '',
       groupsClaim: 'groups',
       groupsPrefix: 'oidc:',
       signingAlgorithms: ['RS256', 'ES256'],
@@ -42,6 +42,8 @@ describe('oidcOptionsFromFlags (kube-apiserver’s --oidc-* flags)', () => {
       ['a', 'b=c'],
       ['__proto__', 'x'],
     ]);
+    expect(oidcOptionsFromFlags({ ...base, 'oidc-username-prefix': '' })).not.toHaveProperty('usernamePrefix');
+    expect(oidcOptionsFromFlags({ ...base, 'oidc-username-prefix': 'oidc:' })?.usernamePrefix).toBe('oidc:');
     expect(() => oidcOptionsFromFlags({ ...base, 'oidc-required-claim': ['novalue'] })).toThrow(
       '--oidc-required-claim must be key=value, not "novalue"',
     );

@@ -56,7 +56,10 @@ export function oidcOptionsFromFlags(flags: OIDCFlagValues): OIDCOptions | undef
     clientID,
     ...(caFile ? { ca: readCAFile(caFile) } : {}),
     ...(flags['oidc-username-claim'] !== undefined ? { usernameClaim: flags['oidc-username-claim'] } : {}),
-    ...(flags['oidc-username-prefix'] !== undefined ? { usernamePrefix: flags['oidc-username-prefix'] } : {}),
+    // kube's flag: empty is "not given" (the default prefix), `-` is no prefix.
+    ...(flags['oidc-username-prefix']
+      ? { usernamePrefix: flags['oidc-username-prefix'] === '-' ? '' : flags['oidc-username-prefix'] }
+      : {}),
     ...(flags['oidc-groups-claim'] !== undefined ? { groupsClaim: flags['oidc-groups-claim'] } : {}),
     ...(flags['oidc-groups-prefix'] !== undefined ? { groupsPrefix: flags['oidc-groups-prefix'] } : {}),
     ...(Object.keys(requiredClaims).length > 0 ? { requiredClaims } : {}),

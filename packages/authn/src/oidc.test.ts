@@ -56,8 +56,8 @@ describe('OIDCAuthenticator against a real issuer over HTTPS', () => {
     });
     const token = await issuer.sign({ aud: ['x', 'other'], preferred_username: 'bob', role: 'admin', oid: 'u-1' });
     expect((await a.authenticateToken(token))?.user).toEqual({ name: 'oidc:bob', groups: ['admin'], uid: 'u-1' });
-    // `-` turns prefixing off; an email username has no prefix by default.
-    const noPrefix = await oidc({ usernamePrefix: '-' });
+    // '' is no prefix; an email username has no prefix by default.
+    const noPrefix = await oidc({ usernamePrefix: '' });
     expect((await noPrefix.authenticateToken(await issuer.sign()))?.user.name).toBe('alice');
     const email = await oidc({ usernameClaim: 'email' });
     expect((await email.authenticateToken(await issuer.sign({ email: 'a@example.com' })))?.user.name).toBe('a@example.com');
@@ -150,6 +150,40 @@ describe('OIDCAuthenticator against a real issuer over HTTPS', () => {
     expect(await failure(a, `${jws.protected}.${claims}.${jws.signature}`)).toBe(
       'oidc: verify token: oidc: internal error, payload parsed did not match previous payload',
     );
+  });
+
+  it('discoveryURL: an issuer reached at another address; its discovery document must still name the issuer URL', async () => {
+    const remote = await startTestOIDCIssuer({ discoveryIssuer: () => 'https://idp.example' });
+    try {
+      const discoveryURL = `${remote.url}/.well-known/openid-configuration`;
+      const a = new OIDCAuthenticator({
+        issuerURL: 'https://idp.example',
+        discoveryURL,
+        clientID: 'kubernetes',
+        ca: remote.ca,
+        usernamePrefix: '',
+      });
+      authenticators.push(a);
+      await a.ready();
+      expect((await a.authenticateToken(await remote.sign({ iss: 'https://idp.example' })))?.user.name).toBe('alice');
+      const wrong = new OIDCAuthenticator({
+        issuerURL: 'https://other.example',
+        discoveryURL,
+        clientID: 'k',
+        ca: remote.ca,
+        retryIntervalMs: 60_000,
+      });
+      authenticators.push(wrong);
+      expect(await failure(wrong, await remote.sign({ iss: 'https://other.example' }))).toBe('oidc: authenticator not initialized');
+      expect(wrong.discoveryError?.message).toBe(
+        'oidc: issuer did not match the issuer returned by provider, expected "https://other.example" got "https://idp.example"',
+      );
+      expect(() => new OIDCAuthenticator({ issuerURL: 'https://idp.example', discoveryURL: 'http://x/', clientID: 'k' })).toThrow(
+        'oidc: discovery URL "http://x/" must be an https URL',
+      );
+    } finally {
+      await remote.close();
+    }
   });
 
   it('not authenticated: alg none, hand-built', async () => {

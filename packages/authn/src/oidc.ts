@@ -14,6 +14,11 @@ export const OIDC_SIGNING_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS
 export interface OIDCOptions {
   /** kube's --oidc-issuer-url: https, no query, fragment or user info; tokens' `iss` must equal it exactly. */
   issuerURL: string;
+  /**
+   * Where to read the discovery document instead of `<issuer>/.well-known/openid-configuration` (AuthenticationConfiguration's
+   * issuer.discoveryURL, for issuers reached by another address); its `issuer` must still be `issuerURL`. https.
+   */
+  discoveryURL?: string;
   /** kube's --oidc-client-id: `aud` must contain it (or one of `audiences`). */
   clientID?: string;
   /** More accepted audiences (AuthenticationConfiguration's issuer.audiences); `aud` must contain at least one. */
@@ -23,8 +28,9 @@ export interface OIDCOptions {
   /** kube's --oidc-username-claim; default `sub`. */
   usernameClaim?: string;
   /**
-   * kube's --oidc-username-prefix. Unset: `<issuerURL>#` for any claim but `email` (so two issuers' `sub`s cannot
-   * collide), none for `email`; `-` means no prefix.
+   * Put before every username, as given ('' for none). Unset: kube's --oidc-username-prefix default, `<issuerURL>#`
+   * for any claim but `email` (so two issuers' `sub`s cannot collide), none for `email`. (The flag's `-` for "none"
+   * is the flag parser's business: pass ''.)
    */
   usernamePrefix?: string;
   /** kube's --oidc-groups-claim: a string or an array of strings; absent or null is no groups. */
@@ -108,6 +114,9 @@ export class OIDCAuthenticator implements Authenticator, TokenAuthenticator {
   /** Checks the options (throws on a bad one, with kube's message) and starts discovery. */
   constructor(options: OIDCOptions) {
     this.#issuer = checkIssuerURL(options.issuerURL);
+    if (options.discoveryURL !== undefined && URL.parse(options.discoveryURL)?.protocol !== 'https:') {
+      throw new Error(`oidc: discovery URL ${JSON.stringify(options.discoveryURL)} must be an https URL`);
+    }
     const audiences = [...(options.clientID ? [options.clientID] : []), ...(options.audiences ?? [])].filter((a) => a !== '');
     if (audiences.length === 0) throw new Error('oidc: a client id (or at least one audience) is required with an issuer URL');
     this.#audiences = new Set(audiences);
@@ -177,7 +186,7 @@ export class OIDCAuthenticator implements Authenticator, TokenAuthenticator {
 
   /** go-oidc's NewProvider: the discovery document, whose issuer must be ours, and a key set for its jwks_uri. */
   async #keySet(): Promise<JWTVerifyGetKey> {
-    const url = `${this.#issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const url = this.#options.discoveryURL ?? `${this.#issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
     const res = await this.#fetch(url, { headers: { accept: 'application/json' } });
     if (res.status !== 200) throw new Error(`oidc: discovery ${url}: ${res.status} ${res.statusText}`.trimEnd());
     let doc: unknown;
@@ -303,10 +312,9 @@ export class OIDCAuthenticator implements Authenticator, TokenAuthenticator {
   }
 }
 
-/** kube's --oidc-username-prefix default: `<issuer>#` unless the claim is `email`; `-` turns prefixing off. */
-function usernamePrefix(issuer: string, claim: string, flag: string | undefined): string {
-  if (flag === '-') return '';
-  if (flag !== undefined && flag !== '') return flag;
+/** The prefix as given, or kube's --oidc-username-prefix default: `<issuer>#` unless the claim is `email`. */
+function usernamePrefix(issuer: string, claim: string, prefix: string | undefined): string {
+  if (prefix !== undefined) return prefix;
   return claim === 'email' ? '' : `${issuer}#`;
 }
 
