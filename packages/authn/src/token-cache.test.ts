@@ -87,7 +87,7 @@ describe('TokenCache', () => {
     expect(inner.calls.filter((c) => c.startsWith('boom'))).toHaveLength(1);
   });
 
-  it('never holds the token itself: keys are HMACs', async () => {
+  it('never holds the token itself: keys are salted SHA-256 hashes', async () => {
     const secret = 'very-secret-token-value-123456';
     const inner: TokenAuthenticator = { authenticateToken: async () => ({ user: { name: 'x', groups: [] } }) };
     const cache = new TokenCache(inner);
