@@ -2,6 +2,12 @@ export { aggregateErrors, aggregateMessage } from './aggregate-error.ts';
 export { AnonymousAuthenticator } from './anonymous.ts';
 export { audienceAgnosticToken, intersectAudiences } from './audiences.ts';
 export { withAuthenticatedGroup } from './authenticated-group.ts';
+export {
+  AuthenticationConfigurationError,
+  type AuthenticationConfigurationOptions,
+  jwtAuthenticatorsFromConfiguration,
+  jwtOptionsFromConfiguration,
+} from './authentication-configuration.ts';
 export type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
 export { BasicAuthAuthenticator, INVALID_BASIC_AUTH } from './basic-auth.ts';
 export { BearerTokenAuthenticator, bearerTokenOf, INVALID_BEARER_TOKEN, type TokenAuthenticator } from './bearer-token.ts';
