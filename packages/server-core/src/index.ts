@@ -16,6 +16,7 @@ export {
   type DiscoverySource,
   definitionsOf,
   discoveryETag,
+  type ExtraSubresourceInfo,
   RESOURCE_VERBS,
   resourceDiscoveryOf,
   resourceDiscoveryOfVirtual,

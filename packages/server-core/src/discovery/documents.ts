@@ -34,10 +34,24 @@ export interface VirtualResourceInfo {
   readonly categories?: readonly string[];
 }
 
+/**
+ * A subresource served by code beside a definition's own (status, scale, finalize), e.g. serviceaccounts/token: listed
+ * under its parent with its own response kind and verbs.
+ */
+export interface ExtraSubresourceInfo {
+  /** The parent: its group and plural. */
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly responseKind: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly verbs: readonly string[];
+}
+
 /** Definitions plus resources served without one (listed after the definitions' groups, sorted like them). */
 export interface DiscoveryEntries {
   readonly definitions: readonly ResourceDefinition[];
   readonly virtual: readonly VirtualResourceInfo[];
+  readonly subresources?: readonly ExtraSubresourceInfo[];
 }
 
 /** Where discovery reads the kinds from: a Scheme, definitions in registration order, or definitions plus virtual resources. */
@@ -48,6 +62,12 @@ const isEntries = (source: DiscoverySource): source is DiscoveryEntries => !(sou
 /** The virtual resources of a source (none for a Scheme or a list of definitions). */
 export function virtualResourcesOf(source: DiscoverySource): readonly VirtualResourceInfo[] {
   return isEntries(source) ? source.virtual : [];
+}
+
+/** The extra subresources of a definition in a source. */
+function extrasOf(source: DiscoverySource, def: ResourceDefinition): ExtraSubresourceInfo[] {
+  if (!isEntries(source) || !source.subresources) return [];
+  return source.subresources.filter((x) => x.group === def.group && x.resource === def.plural);
 }
 
 /** The verbs of a resource kapi serves through its Store, sorted as kube lists them. */
@@ -150,8 +170,8 @@ const isNamespace = (def: ResourceDefinition): boolean => def.group === '' && de
 const verbsOf = (def: ResourceDefinition): string[] =>
   isNamespace(def) ? RESOURCE_VERBS.filter((v) => v !== 'deletecollection') : [...RESOURCE_VERBS];
 
-/** A definition's entries in an APIResourceList: the resource, then its status and scale subresources. */
-export function apiResourcesOf(def: ResourceDefinition): APIResource[] {
+/** A definition's entries in an APIResourceList: the resource, then its status and scale subresources, then `extra`. */
+export function apiResourcesOf(def: ResourceDefinition, extra: readonly ExtraSubresourceInfo[] = []): APIResource[] {
   const main: APIResource = {
     name: def.plural,
     singularName: def.singular,
@@ -179,6 +199,16 @@ export function apiResourcesOf(def: ResourceDefinition): APIResource[] {
       verbs: [...SUBRESOURCE_VERBS],
     });
   }
+  for (const x of extra)
+    out.push({
+      name: `${def.plural}/${x.subresource}`,
+      singularName: '',
+      namespaced: def.namespaced,
+      group: x.responseKind.group,
+      version: x.responseKind.version,
+      kind: x.responseKind.kind,
+      verbs: [...x.verbs],
+    });
   return out;
 }
 
@@ -192,15 +222,19 @@ export function apiResourceList(source: DiscoverySource, groupVersion: string): 
   const served = servedIn(source, gv.group, gv.version);
   const virtual = virtualIn(source, gv.group, gv.version);
   if (served.length === 0 && virtual.length === 0) return undefined;
-  const resources = [...served.flatMap(({ def }) => apiResourcesOf(def)), ...virtual.map(apiResourceOfVirtual)].sort((a, b) =>
-    byCodePoint(a.name, b.name),
+  const resources = [...served.flatMap(({ def }) => apiResourcesOf(def, extrasOf(source, def))), ...virtual.map(apiResourceOfVirtual)].sort(
+    (a, b) => byCodePoint(a.name, b.name),
   );
   const head = gv.group === '' ? { kind: 'APIResourceList' as const } : { kind: 'APIResourceList' as const, apiVersion: 'v1' as const };
   return { ...head, groupVersion: groupVersionString(gv.group, gv.version), resources };
 }
 
 /** A definition's entry in one version of aggregated discovery (apiextensions' CRD discovery controller). */
-export function resourceDiscoveryOf(def: ResourceDefinition, version: string): APIResourceDiscovery {
+export function resourceDiscoveryOf(
+  def: ResourceDefinition,
+  version: string,
+  extra: readonly ExtraSubresourceInfo[] = [],
+): APIResourceDiscovery {
   const out: APIResourceDiscovery = {
     resource: def.plural,
     responseKind: { group: def.group, version, kind: def.kind },
@@ -221,6 +255,7 @@ export function resourceDiscoveryOf(def: ResourceDefinition, version: string): A
     });
   }
   if (def.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { ...SCALE_KIND }, verbs: [...SUBRESOURCE_VERBS] });
+  for (const x of extra) subresources.push({ subresource: x.subresource, responseKind: { ...x.responseKind }, verbs: [...x.verbs] });
   if (subresources.length > 0) out.subresources = subresources;
   return out;
 }
@@ -272,7 +307,7 @@ export function aggregatedDiscovery(source: DiscoverySource, options: Aggregated
       versions: versions.map((version) => ({
         version,
         resources: [
-          ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version)),
+          ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version, extrasOf(source, def))),
           ...virtualIn(source, name, version).map(resourceDiscoveryOfVirtual),
         ].sort((a, b) => byCodePoint(a.resource, b.resource)),
         freshness: 'Current' as const,

@@ -14,7 +14,7 @@ import {
 import type { Storage } from '@kapi/storage';
 import { Cacher, type CacherStats } from '@kapi/watchcache';
 import { recordAuditObjects } from '../audit/context.ts';
-import type { DiscoverySource } from '../discovery/documents.ts';
+import type { DiscoverySource, ExtraSubresourceInfo } from '../discovery/documents.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
 import { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from '../endpoints/resource-handler.ts';
 import { pathNotFound } from '../endpoints/response.ts';
@@ -145,6 +145,7 @@ export class GenericAPIServer {
   readonly #allDefinitions: readonly ResourceDefinition[];
   readonly #allVirtual: readonly VirtualResource[];
   readonly #discoverySource: DiscoverySource;
+  readonly #allSubresources: readonly ExtraSubresourceInfo[];
 
   constructor(options: GenericAPIServerOptions) {
     this.#options = options;
@@ -227,11 +228,30 @@ export class GenericAPIServer {
       ...this.#virtual.values(),
       ...(delegate?.virtualResources() ?? []).filter((v) => !this.#virtual.has(virtualKey(v))),
     ];
-    // Discovery of the definitions alone while nothing is virtual (the documents of before), else of both.
-    this.#discoverySource = this.#allVirtual.length
-      ? { definitions: this.#allDefinitions, virtual: this.#allVirtual }
-      : this.#allDefinitions;
+    // Create-only subresources (serviceaccounts/token) of this server's kinds and its delegate's.
+    this.#allSubresources = [
+      ...[...new Set(this.#endpoints.values())].flatMap((ep) =>
+        [...(ep.creaters ?? [])].map(([subresource, c]) => ({
+          group: ep.definition.group,
+          resource: ep.definition.plural,
+          subresource,
+          responseKind: { group: c.group, version: c.version, kind: c.kind },
+          verbs: ['create'],
+        })),
+      ),
+      ...(delegate?.extraSubresources() ?? []),
+    ];
+    // Discovery of the definitions alone while nothing is virtual or extra (the documents of before), else of all.
+    this.#discoverySource =
+      this.#allVirtual.length || this.#allSubresources.length
+        ? { definitions: this.#allDefinitions, virtual: this.#allVirtual, subresources: this.#allSubresources }
+        : this.#allDefinitions;
     this.#handlerOptions = this.#buildHandlerOptions();
+  }
+
+  /** The create-only subresources (e.g. serviceaccounts/token) of this server's kinds and its delegates', for discovery. */
+  extraSubresources(): readonly ExtraSubresourceInfo[] {
+    return this.#allSubresources;
   }
 
   /** The virtual resources of this server and its delegates. */

@@ -269,3 +269,30 @@ describe('service-account issuer discovery', () => {
     expect(payload.sub).toBe('system:serviceaccount:default:x');
   });
 });
+
+describe('discovery', () => {
+  it('lists serviceaccounts/token (kind authentication.k8s.io/v1 TokenRequest, create) as kube does', async () => {
+    const { call } = await start();
+    const legacy = await call('GET', '/api/v1');
+    expect(legacy.body.resources.filter((r: Json) => r.name.startsWith('serviceaccounts'))).toEqual([
+      expect.objectContaining({ name: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] }),
+      {
+        name: 'serviceaccounts/token',
+        singularName: '',
+        namespaced: true,
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        kind: 'TokenRequest',
+        verbs: ['create'],
+      },
+    ]);
+    const aggregated = await call('GET', '/api', undefined, {
+      ...ADMIN,
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    });
+    const sa = aggregated.body.items[0].versions[0].resources.find((r: Json) => r.resource === 'serviceaccounts');
+    expect(sa.subresources).toEqual([
+      { subresource: 'token', responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] },
+    ]);
+  });
+});
