@@ -53,6 +53,7 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
   const whoami = (token: string) => run('--token', token, 'auth', 'whoami');
 
   it('create sa, get sa, create token, auth whoami with it; 401 once deleted or recreated', { timeout: T }, async () => {
+    expect(squash(await k('api-resources')).split('\n')).toContain('serviceaccounts sa v1 true ServiceAccount');
     expect(await k('create', 'serviceaccount', 'x')).toBe('serviceaccount/x created\n');
     expect(squash(await k('get', 'sa', 'x'))).toMatch(/^NAME SECRETS AGE\nx 0 \d+s\n$/);
     const uid = (await k('get', 'sa', 'x', '-o', 'jsonpath={.metadata.uid}')).trim();
