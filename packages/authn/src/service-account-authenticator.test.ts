@@ -221,6 +221,11 @@ describe('ServiceAccountAuthenticator', () => {
       const ahead = new ServiceAccountTokenIssuer({ issuer: ISSUER, key: PEM, clock: new FakeClock(clock.now() + 7_200_000) });
       const early = (await ahead.issue({ namespace: 'default', serviceAccount: { name: 'x', uid: 'uid-x' }, audiences: [ISSUER] })).token;
       expect(await refused(check(early), early)).toBe('service account token is not valid yet');
+      // Valid from now (nbf) but issued two hours from now.
+      const claims = decodeJwt(token);
+      const now = Math.floor(clock.now() / 1000);
+      const future = await craft({ ...claims, nbf: now, exp: now + 3600, iat: now + 7200 }, serviceAccountKeySet(PEM).signingKey, 'RS256');
+      expect(await refused(check(future), future)).toBe('service account token is issued in the future');
     });
 
     it('a token for another audience, and one from another issuer', async () => {

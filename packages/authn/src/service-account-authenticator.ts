@@ -74,7 +74,7 @@ function verifyError(err: unknown): Error {
 /**
  * kube's service-account token authenticator (pkg/serviceaccount JWTTokenAuthenticator with its bound-token and,
  * optionally, legacy validators): a JWT from one of `issuers` is verified against `keys` (RS256/ES256 only: `none`
- * and HMAC never verify), its time claims with a minute's leeway, its audiences against the requested (or API)
+ * and HMAC never verify), its time claims (exp, nbf, iat) with a minute's leeway, its audiences against the requested (or API)
  * audiences, and the ServiceAccount it names — and the pod, secret or node it is bound to — must still exist with the
  * same uid. User `system:serviceaccount:<ns>:<name>` with the account's uid, groups `system:serviceaccounts` and
  * `system:serviceaccounts:<ns>`, extra credential-id `JTI=<jti>` and the bound pod's (and node's) name and uid.
@@ -127,6 +127,9 @@ export class ServiceAccountAuthenticator implements Authenticator, TokenAuthenti
     } catch (err) {
       throw verifyError(err);
     }
+    // go-jose (and so kube) also refuses an iat past the leeway; jose checks iat only for a maximum age.
+    if (typeof payload.iat === 'number' && payload.iat > this.#clock.now() / 1000 + LEEWAY_SECONDS)
+      throw new Error('service account token is issued in the future');
     // kube: a token without audiences (a legacy one) is good for the API audiences only.
     const own = audiencesOf(payload);
     const tokenAuds = own.length ? own : this.#audiences;
