@@ -53,6 +53,8 @@ export interface ControlPlaneOptions extends TokenAuthenticationOptions, Service
   minRequestTimeoutSeconds?: number;
   /** ID tokens of this OIDC issuer are accepted besides the token file (kube's --oidc-* flags; see oidc-flags.ts). */
   oidc?: OIDCOptions;
+  /** More JWT issuers, e.g. those of kube's --authentication-config file (see jwtOptionsFromFlags). */
+  jwt?: readonly OIDCOptions[];
   /**
    * A front proxy's X-Remote-User / X-Remote-Group / X-Remote-Extra-* are believed on a client certificate of `ca`
    * (kube's --requestheader-client-ca-file, --requestheader-allowed-names, --requestheader-*-headers).
@@ -138,14 +140,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     ...(options.serviceAccountLegacyTokens ? { legacy: true } : {}),
   });
   let url = '';
-  const oidc = options.oidc
-    ? new OIDCAuthenticator({
+  const oidc = [...(options.oidc ? [options.oidc] : []), ...(options.jwt ?? [])].map(
+    (o) =>
+      new OIDCAuthenticator({
         onDiscoveryError: (e) => console.error(`oidc authenticator: initializing plugin: ${e.message}`),
         // kube wraps OIDC as audience-agnostic: its ID tokens are good for the server's API audiences.
         apiAudiences: options.apiAudiences ?? [],
-        ...options.oidc,
-      })
-    : undefined;
+        ...o,
+      }),
+  );
   // Bootstrap tokens read Secrets through the server's watch cache; webhook and basic auth as the options say.
   const moreTokens = tokenAuthenticators(
     options,
@@ -162,7 +165,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         unionAuthenticator(
           TokenFileAuthenticator.fromCSV(csv, 'tokens.csv', { apiAudiences: options.apiAudiences ?? [] }),
           serviceAccounts,
-          ...(oidc ? [oidc] : []),
+          ...oidc,
           ...moreTokens,
         ),
       ),
@@ -210,7 +213,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       stopping ??= server
         .shutdown({ serving, gracePeriodMs: 5000 })
         .finally(() => clientCABundle.close())
-        .finally(() => oidc?.close());
+        .finally(() => {
+          for (const o of oidc) o.close();
+        });
       return stopping;
     },
   };

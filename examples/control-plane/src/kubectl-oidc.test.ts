@@ -128,6 +128,51 @@ describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
     }
   });
 
+  it('--authentication-config (YAML, jwt issuers with claim mappings) instead of the flags; both together are refused', {
+    timeout: T,
+  }, async () => {
+    const config = join(tmp, 'authn.yaml');
+    await writeFile(
+      config,
+      [
+        'apiVersion: apiserver.config.k8s.io/v1',
+        'kind: AuthenticationConfiguration',
+        'jwt:',
+        '- issuer:',
+        `    url: ${issuer.url}`,
+        '    audiences: [kubernetes]',
+        '    certificateAuthority: |',
+        ...issuer.ca
+          .trimEnd()
+          .split('\n')
+          .map((l) => `      ${l}`),
+        '  claimMappings:',
+        '    username: {claim: email, prefix: "cfg:"}',
+        '    groups: {claim: roles, prefix: ""}',
+        '  claimValidationRules:',
+        '  - {claim: tier, requiredValue: gold}',
+        '',
+      ].join('\n'),
+    );
+    const dataDir = join(tmp, 'config-data');
+    const plane = startMain(['--port', '0', '--data-dir', dataDir, '--authentication-config', config]);
+    try {
+      await plane.serving;
+      const token = await issuer.sign({ email: 'carol@example.com', roles: 'admin', tier: 'gold' });
+      const r = await run('--kubeconfig', join(dataDir, 'kubeconfig'), `--token=${token}`, 'auth', 'whoami');
+      expect(squash(r.stdout)).toBe('ATTRIBUTE VALUE\nUsername cfg:carol@example.com\nGroups [admin system:authenticated]\n');
+      const unverified = await issuer.sign({ email: 'carol@example.com', email_verified: false, tier: 'gold' });
+      const denied = await run('--kubeconfig', join(dataDir, 'kubeconfig'), `--token=${unverified}`, 'auth', 'whoami');
+      expect(denied.stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
+    } finally {
+      plane.child.kill('SIGTERM');
+      await plane.exited;
+    }
+    const both = await startMain(['--port', '0', '--data-dir', dataDir, '--authentication-config', config, '--oidc-client-id', 'k']).exited;
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('authentication-config file and oidc-* flags are mutually exclusive');
+  });
+
   it('--oidc-issuer-url without --oidc-client-id, or over http, is refused at startup', { timeout: T }, async () => {
     const alone = startMain(['--port', '0', '--data-dir', join(tmp, 'other'), '--oidc-issuer-url', issuer.url]);
     const e1 = await alone.exited;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Storage } from '@kapi/storage';
 import type { ControlPlane } from './control-plane.ts';
-import { OIDC_FLAGS, OIDC_USAGE, oidcOptionsFromFlags } from './oidc-flags.ts';
+import { jwtOptionsFromFlags, OIDC_FLAGS, OIDC_USAGE } from './oidc-flags.ts';
 import { SERVICE_ACCOUNT_FLAGS, SERVICE_ACCOUNT_USAGE, serviceAccountOptionsFromFlags } from './service-account-flags.ts';
 import { TOKEN_FLAGS, TOKEN_USAGE, tokenOptionsFromFlags } from './token-flags.ts';
 
@@ -42,11 +42,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-let oidc: ReturnType<typeof oidcOptionsFromFlags>;
+let jwt: Awaited<ReturnType<typeof jwtOptionsFromFlags>>;
 let tokenOptions: ReturnType<typeof tokenOptionsFromFlags>;
 let serviceAccountOptions: ReturnType<typeof serviceAccountOptionsFromFlags>;
 try {
-  oidc = oidcOptionsFromFlags(values);
+  jwt = await jwtOptionsFromFlags(values);
   tokenOptions = tokenOptionsFromFlags(values);
   serviceAccountOptions = serviceAccountOptionsFromFlags(values);
 } catch (err) {
@@ -70,7 +70,7 @@ try {
     port,
     bind: values.bind,
     dataDir: values['data-dir'],
-    ...(oidc ? { oidc } : {}),
+    ...(jwt.length > 0 ? { jwt } : {}),
     ...tokenOptions,
     ...serviceAccountOptions,
   });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { OIDCOptions } from '@kapi/authn';
+import { type AuthenticationConfigurationOptions, jwtOptionsFromConfiguration, type OIDCOptions } from '@kapi/authn';
 
 /** kube-apiserver's --oidc-* flags, as node:util parseArgs options. */
 export const OIDC_FLAGS = {
@@ -12,10 +12,11 @@ export const OIDC_FLAGS = {
   'oidc-groups-prefix': { type: 'string' },
   'oidc-required-claim': { type: 'string', multiple: true },
   'oidc-signing-algs': { type: 'string' },
+  'authentication-config': { type: 'string' },
 } as const;
 
 export const OIDC_USAGE =
-  '[--oidc-issuer-url https://… --oidc-client-id ID [--oidc-ca-file PEM] [--oidc-username-claim sub] [--oidc-username-prefix P|-] [--oidc-groups-claim C] [--oidc-groups-prefix P] [--oidc-required-claim k=v]… [--oidc-signing-algs RS256,…]]';
+  '[--authentication-config FILE | --oidc-issuer-url https://… --oidc-client-id ID [--oidc-ca-file PEM] [--oidc-username-claim sub] [--oidc-username-prefix P|-] [--oidc-groups-claim C] [--oidc-groups-prefix P] [--oidc-required-claim k=v]… [--oidc-signing-algs RS256,…]]';
 
 export interface OIDCFlagValues {
   'oidc-issuer-url'?: string | undefined;
@@ -27,6 +28,37 @@ export interface OIDCFlagValues {
   'oidc-groups-prefix'?: string | undefined;
   'oidc-required-claim'?: readonly string[] | undefined;
   'oidc-signing-algs'?: string | undefined;
+  'authentication-config'?: string | undefined;
+}
+
+/**
+ * The JWT issuers the flags ask for: those of kube's structured --authentication-config file (YAML or JSON; its jwt
+ * part, see jwtOptionsFromConfiguration), or the one of the --oidc-* flags; the two are mutually exclusive, as in
+ * kube-apiserver. None without either.
+ */
+export async function jwtOptionsFromFlags(flags: OIDCFlagValues, options: AuthenticationConfigurationOptions = {}): Promise<OIDCOptions[]> {
+  const path = flags['authentication-config'];
+  if (path === undefined) {
+    const oidc = oidcOptionsFromFlags(flags);
+    return oidc ? [oidc] : [];
+  }
+  if (Object.entries(flags).some(([name, v]) => name.startsWith('oidc-') && v !== undefined)) {
+    throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`failed to read --authentication-config: ${(err as Error).message}`);
+  }
+  const { decodeYAML } = await import('@kapi/server-core');
+  let config: unknown;
+  try {
+    config = decodeYAML(text);
+  } catch (err) {
+    throw new Error(`failed to decode --authentication-config ${path}: ${(err as Error).message}`);
+  }
+  return jwtOptionsFromConfiguration(config, options);
 }
 
 /**
