@@ -167,6 +167,19 @@ describe('TokenRequest (serviceaccounts/<name>/token)', () => {
     expect(pod.status).toBe(400);
     expect(pod.body.message).toBe('cannot bind token to object of type v1, Kind=Pod');
     expect((await requestToken('x', { boundObjectRef: { kind: 'ConfigMap', name: 'c' } })).status).toBe(400);
+    // Bad bodies are 4xx Statuses, never a 500.
+    for (const spec of [
+      { boundObjectRef: { kind: 'Secret' } },
+      { boundObjectRef: 'Secret' },
+      { audiences: [1] },
+      { expirationSeconds: 1.5 },
+    ]) {
+      const bad = await requestToken('x', spec);
+      expect([400, 404, 422], JSON.stringify(bad.body)).toContain(bad.status);
+      expect(bad.body.kind).toBe('Status');
+    }
+    const notJson = await call('POST', `${SA_PATH}/x/token`, undefined, { ...ADMIN });
+    expect(notJson.status).toBe(400);
 
     await call('DELETE', '/api/v1/namespaces/default/secrets/s');
     expect((await whoami(token)).status).toBe(401);
