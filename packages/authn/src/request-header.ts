@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
 import type { CABundle } from './ca-bundle.ts';
-import { peerCertificates, subjectValues } from './peer-certificates.ts';
+import { ClientCertificateVerifier } from './client-certificate-verifier.ts';
+import { subjectValues } from './peer-certificates.ts';
 import type { UserInfo } from './user-info.ts';
-import { verifyClientCertificate } from './verify-chain.ts';
 
 /** Which headers carry the front proxy's identity (kube's --requestheader-*-headers flags). */
 export interface RequestHeaderNames {
@@ -137,11 +137,11 @@ export function userFromRequestHeaders(
  */
 export class RequestHeaderAuthenticator implements Authenticator {
   readonly #options: RequestHeaderAuthenticatorOptions;
-  readonly #now: () => number;
+  readonly #verifier: ClientCertificateVerifier;
 
   constructor(options: RequestHeaderAuthenticatorOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    this.#verifier = new ClientCertificateVerifier(options.ca, options.now);
   }
 
   /** The header names this authenticator reads (for the authentication filter to clear). */
@@ -151,11 +151,10 @@ export class RequestHeaderAuthenticator implements Authenticator {
   }
 
   async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult | null> {
-    const presented = peerCertificates(req.socket);
-    const leaf = presented[0];
-    if (!leaf) return null;
     // kube verifies the proxy before it reads the headers.
-    verifyClientCertificate(leaf, presented.slice(1), this.#options.ca, this.#now());
+    const chain = this.#verifier.verify(req.socket);
+    const leaf = chain?.[0];
+    if (!leaf) return null;
     const allowed = this.#options.allowedNames ?? [];
     if (allowed.length > 0) {
       const cn = subjectValues(leaf, 'CN')[0] ?? '';

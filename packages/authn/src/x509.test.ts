@@ -1,4 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
+import { Agent } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, httpsServer, type Issued, issue, makeCA } from '../test/pki.ts';
 import { staticCABundle } from './ca-bundle.ts';
@@ -83,8 +84,8 @@ describe('X509Authenticator over a real TLS connection', () => {
     expect((await get(srv.url, srv.ca, { cert: carol.cert + intermediate.cert, key: carol.key })).result).toMatchObject({
       user: { name: 'carol', groups: ['ops'] },
     });
-    // Without the intermediate the chain does not reach the CA.
-    expect((await get(srv.url, srv.ca, carol)).error).toMatch(/unknown authority/);
+    // Without the intermediate the chain does not reach the CA (a leaf not seen before: a verified one is remembered).
+    expect((await get(srv.url, srv.ca, await issue(intermediate, { cn: 'carol' }))).error).toMatch(/unknown authority/);
     const notCA = await issue(ca, { cn: 'leaf-as-issuer', ca: false, eku: null });
     const dave = await issue(notCA, { cn: 'dave' });
     expect((await get(srv.url, srv.ca, { cert: dave.cert + notCA.cert, key: dave.key })).error).toMatch(
@@ -96,6 +97,42 @@ describe('X509Authenticator over a real TLS connection', () => {
     const intermediate = await issue(ca, { cn: 'serving-intermediate', ca: true, eku: ['serverAuth'] });
     const erin = await issue(intermediate, { cn: 'erin' });
     expect((await get(srv.url, srv.ca, { cert: erin.cert + intermediate.cert, key: erin.key })).error).toMatch(/incompatible key usage/);
+  });
+
+  it('a remembered verification ends when the certificate does', async () => {
+    let now = Date.now();
+    const authn = new X509Authenticator({ ca: staticCABundle(ca.cert), now: () => now });
+    const clocked = await httpsServer((headers, socket) => authn.authenticate({ headers, socket }));
+    try {
+      const frank = await issue(ca, { cn: 'frank', notAfter: new Date(now + 60_000) });
+      expect((await get(clocked.url, clocked.ca, frank)).result).toMatchObject({ user: { name: 'frank' } });
+      now += 120_000;
+      expect((await get(clocked.url, clocked.ca, frank)).error).toMatch(/expired or is not yet valid: current time .* is after/);
+    } finally {
+      await clocked.close();
+    }
+  });
+
+  it('every request of a kept-open connection sees the intermediates it sent, even when verified anew', async () => {
+    const pem = ca.cert;
+    // A bundle whose list is new on every read, as after a reload: nothing verified is reused.
+    const reloading = { certificates: () => [new X509Certificate(pem)], pem: () => pem, onChange: () => () => {} };
+    const authn = new X509Authenticator({ ca: reloading });
+    const fresh = await httpsServer((headers, socket) => authn.authenticate({ headers, socket }));
+    const intermediate = await issue(ca, { cn: 'intermediate', ca: true, eku: null });
+    const gina = await issue(intermediate, { cn: 'gina' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const sockets = new Set<unknown>();
+      for (let i = 0; i < 3; i++) {
+        const r = await get(fresh.url, fresh.ca, { cert: gina.cert + intermediate.cert, key: gina.key }, {}, agent, (s) => sockets.add(s));
+        expect(r.result).toMatchObject({ user: { name: 'gina' } });
+      }
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+      await fresh.close();
+    }
   });
 
   it('the CA bundle may hold several CAs', async () => {

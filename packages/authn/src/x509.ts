@@ -1,10 +1,10 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
 import type { CABundle } from './ca-bundle.ts';
-import { peerCertificates, subjectValues } from './peer-certificates.ts';
+import { ClientCertificateVerifier } from './client-certificate-verifier.ts';
+import { subjectValues } from './peer-certificates.ts';
 import { CREDENTIAL_ID_KEY } from './service-account-claims.ts';
 import type { UserInfo } from './user-info.ts';
-import { verifyClientCertificate } from './verify-chain.ts';
 
 export interface X509AuthenticatorOptions {
   /** The client CAs (kube's --client-ca-file); read on every request, so a reloading bundle takes effect at once. */
@@ -44,22 +44,24 @@ export function commonNameUser(chain: readonly X509Certificate[]): UserInfo | nu
  * const x509 = new X509Authenticator({ ca: await DynamicCABundle.fromFile('/etc/kapi/client-ca.crt') });
  */
 export class X509Authenticator implements Authenticator {
-  readonly #ca: CABundle;
-  readonly #now: () => number;
+  readonly #verifier: ClientCertificateVerifier;
   readonly #user: (chain: readonly X509Certificate[]) => UserInfo | null;
+  // The user of a remembered chain (the verifier hands back the same array while it remembers it).
+  readonly #users = new WeakMap<readonly X509Certificate[], UserInfo | null>();
 
   constructor(options: X509AuthenticatorOptions) {
-    this.#ca = options.ca;
-    this.#now = options.now ?? Date.now;
+    this.#verifier = new ClientCertificateVerifier(options.ca, options.now);
     this.#user = options.user ?? commonNameUser;
   }
 
   async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult | null> {
-    const presented = peerCertificates(req.socket);
-    const leaf = presented[0];
-    if (!leaf) return null;
-    const chain = verifyClientCertificate(leaf, presented.slice(1), this.#ca, this.#now());
-    const user = this.#user(chain);
+    const chain = this.#verifier.verify(req.socket);
+    if (!chain) return null;
+    let user = this.#users.get(chain);
+    if (user === undefined) {
+      user = this.#user(chain);
+      this.#users.set(chain, user);
+    }
     return user ? { user } : null;
   }
 }

@@ -140,9 +140,12 @@ export function get(
   ca: string,
   client?: { cert: string; key: string },
   headers: Record<string, string | string[]> = {},
+  agent: Agent | false = false,
+  onSocket?: (socket: unknown) => void,
 ): Promise<{ result?: unknown; error?: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { ca, ...(client ?? {}), headers, agent: false }, (res) => {
+    const req = request(url, { ca, ...(client ?? {}), headers, agent }, (res) => {
+      onSocket?.(res.socket);
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
