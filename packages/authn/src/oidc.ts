@@ -81,7 +81,9 @@ type Claims = Record<string, unknown>;
  * and every required claim must match.
  *
  * Discovery starts at construction and is retried every 10 s until it succeeds (the issuer may run on this very
- * cluster, as kube allows); until then tokens of this issuer fail with `oidc: authenticator not initialized`.
+ * cluster, as kube allows); until then tokens of this issuer fail with `oidc: authenticator not initialized`. Unlike
+ * kube, a token arriving while the very first attempt is still under way waits for it (bounded by `timeoutMs`), so a
+ * server that has just started does not refuse its first OIDC requests.
  *
  * @example
  * const oidc = new OIDCAuthenticator({ issuerURL: 'https://issuer.example', clientID: 'kubernetes', groupsClaim: 'groups' });
