@@ -96,6 +96,11 @@ describe('ServiceAccountTokenIssuer', () => {
     expect(decodeProtectedHeader((await issue()).token).alg).toBe('ES256');
   });
 
+  it('refuses to issue a token without audiences', async () => {
+    const { issue } = setup();
+    await expect(issue({ audiences: [] })).rejects.toThrow('needs at least one audience');
+  });
+
   it('caps the expiration at maxExpirationSeconds', async () => {
     const clock = new FakeClock(0);
     const issuer = new ServiceAccountTokenIssuer({ issuer: ISSUER, key: PEM, clock, maxExpirationSeconds: 1000 });

@@ -80,6 +80,8 @@ export class ServiceAccountTokenIssuer {
 
   /** Signs a bound token. Expiration is not validated here (TokenRequest's validation is), only capped by the maximum. */
   async issue(req: TokenClaimsRequest): Promise<IssuedToken> {
+    // A token without `aud` would read as a legacy one, good for any API audience: a bound token always names its own.
+    if (req.audiences.length === 0) throw new Error('a bound service-account token needs at least one audience');
     const now = Math.floor(this.#clock.now() / 1000);
     let seconds = req.expirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS;
     if (this.maxExpirationSeconds !== undefined) seconds = Math.min(seconds, this.maxExpirationSeconds);
