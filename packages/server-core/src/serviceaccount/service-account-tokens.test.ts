@@ -11,7 +11,7 @@ import {
 } from '@kapi/authn';
 import { Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
-import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { base64url, createLocalJWKSet, decodeJwt, jwtVerify, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogAuditBackend } from '../audit/log-backend.ts';
 import { policyAtLevel } from '../audit/policy.ts';
@@ -196,6 +196,36 @@ describe('TokenRequest (serviceaccounts/<name>/token)', () => {
     running.push({ server: plain, http });
     const res = await fetch(`${http.url}${SA_PATH}/x/token`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('forged tokens over HTTP', () => {
+  it("alg none, HS256 keyed with the public key, and an edited payload are 401 with kube's Status", async () => {
+    const { createSA, requestToken, whoami, issuer } = await start();
+    await createSA('x');
+    const token = (await requestToken('x')).body.status.token as string;
+    const claims = decodeJwt(token);
+    const none = `${base64url.encode(JSON.stringify({ alg: 'none' }))}.${base64url.encode(JSON.stringify(claims))}.`;
+    const publicPEM = issuer.keys.signing.key.export({ type: 'spki', format: 'pem' }) as string;
+    const hs256 = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid: issuer.keys.signing.kid })
+      .sign(new TextEncoder().encode(publicPEM));
+    const [h, , sig] = token.split('.');
+    const edited = `${h}.${base64url.encode(JSON.stringify({ ...claims, sub: 'system:serviceaccount:kube-system:admin' }))}.${sig}`;
+    for (const forged of [none, hs256, edited]) {
+      const res = await whoami(forged);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      });
+    }
+    expect((await whoami(token)).status).toBe(201);
   });
 });
 
