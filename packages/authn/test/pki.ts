@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { createPrivateKey, webcrypto } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer, request, type Server } from 'node:https';
+import { type Agent, createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import * as x509 from '@peculiar/x509';
