@@ -11,7 +11,8 @@ import { type ControlPlane, DEFAULT_SERVICE_ACCOUNT_ISSUER, startControlPlane } 
 /**
  * Service accounts with kubectl (1.32, 1.27 and 1.33) against the example control plane (memory backend):
  * `kubectl create serviceaccount`, `kubectl create token` (the TokenRequest subresource), the token used with
- * `kubectl --token=… auth whoami`, and refused (401) once the account is deleted or recreated.
+ * `kubectl --token=… auth whoami`, and refused (401) once the account is deleted or recreated; the `default` account
+ * the serviceaccounts controller keeps in every namespace.
  */
 
 const execFileAsync = promisify(execFile);
@@ -85,6 +86,39 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
     // A new account of the same name has another uid: the old token stays refused.
     await k('create', 'serviceaccount', 'x');
     expect((await whoami(token)).stderr).toContain('Unauthorized');
+  });
+
+  it('create namespace: its default account (the serviceaccounts controller) gets a token at once, and comes back when deleted', {
+    timeout: T,
+  }, async () => {
+    const ns = `fresh-${basename(bin).replace(/\W/g, '-')}`;
+    await k('create', 'namespace', ns);
+    // The controller reacts to the namespace's watch event; kubectl's own start-up usually outlasts it.
+    const token = async (): Promise<string> => {
+      for (let i = 0; ; i++) {
+        const r = await run('-n', ns, 'create', 'token', 'default');
+        if (r.code === 0 || i === 20) {
+          expect(r.code, r.stderr).toBe(0);
+          return r.stdout.trim();
+        }
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    };
+    const sub = `system:serviceaccount:${ns}:default`;
+    expect(decodeJwt(await token()).sub).toBe(sub);
+    expect(squash(await k('-n', ns, 'get', 'sa'))).toMatch(/^NAME SECRETS AGE\ndefault 0 \d+s\n$/);
+    // Every namespace made at start has one too.
+    expect((await k('get', 'sa', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {end}')).split(' ')).toEqual(
+      expect.arrayContaining(['default/default', 'kube-system/default', 'kube-public/default', 'kube-node-lease/default', `${ns}/default`]),
+    );
+    const uid = (await k('-n', ns, 'get', 'sa', 'default', '-o', 'jsonpath={.metadata.uid}')).trim();
+    await k('-n', ns, 'delete', 'sa', 'default');
+    const again = await token();
+    expect(decodeJwt(again)['kubernetes.io']).toMatchObject({ serviceaccount: { name: 'default' } });
+    expect((decodeJwt(again)['kubernetes.io'] as { serviceaccount: { uid: string } }).serviceaccount.uid).not.toBe(uid);
+    const me = await whoami(again);
+    expect(me.code, me.stderr).toBe(0);
+    expect(squash(me.stdout)).toContain(`Username ${sub}`);
   });
 
   it('create token --bound-object-kind Secret: the token lives as long as the Secret; Pods are not served', { timeout: T }, async () => {

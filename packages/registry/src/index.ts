@@ -13,6 +13,7 @@ export { NAMESPACE_TERMINATING_CAUSE, NamespaceLifecycle } from './builtins/name
 export { NamespaceRegistry, type NamespaceRegistryOptions } from './builtins/namespace-registry.ts';
 export { Secret } from './builtins/secret.ts';
 export { ServiceAccount } from './builtins/service-account.ts';
+export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
 export { convertObject } from './convert.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
 export { invalidError } from './invalid-error.ts';

@@ -8,6 +8,8 @@ import {
   NamespaceRegistry,
   type ResourceDefinition,
   ScaleREST,
+  type ServiceAccount,
+  ServiceAccountsController,
   Store,
   StoreKeys,
 } from '@kapi/registry';
@@ -133,6 +135,7 @@ export class GenericAPIServer {
   readonly #preShutdown = new Map<string, LifecycleHook>();
   readonly #namespaceController: NamespaceController | undefined;
   readonly #namespaces: NamespaceRegistry | undefined;
+  readonly #serviceAccountsController: ServiceAccountsController | undefined;
   #started = false;
   #ready = false;
   #shuttingDown = false;
@@ -192,6 +195,13 @@ export class GenericAPIServer {
               clock: this.#clock,
             })
           : undefined;
+      // kube-controller-manager's serviceaccounts controller: `default` in every namespace.
+      if (this.#namespaces && def.group === '' && def.kind === 'ServiceAccount')
+        this.#serviceAccountsController = new ServiceAccountsController({
+          namespaces: this.#namespaces.store,
+          serviceAccounts: store as Store<ServiceAccount>,
+          clock: this.#clock,
+        });
       this.#add({
         definition: def,
         store,
@@ -202,6 +212,10 @@ export class GenericAPIServer {
     if (this.#namespaceController) {
       const controller = this.#namespaceController;
       this.addPostStartHook('start-namespace-controller', () => controller.start());
+    }
+    if (this.#serviceAccountsController) {
+      const controller = this.#serviceAccountsController;
+      this.addPostStartHook('start-service-account-controller', () => controller.start());
     }
     const virtual = [
       ...(options.authReviews !== false
@@ -354,6 +368,7 @@ export class GenericAPIServer {
     for (const hook of this.#preShutdown.values()) await hook(this);
     await options.serving?.shutdown(options.gracePeriodMs !== undefined ? { gracePeriodMs: options.gracePeriodMs } : {});
     this.#namespaceController?.stop();
+    this.#serviceAccountsController?.stop();
     await Promise.all(this.#caches.map((c) => c.close()));
     if (this.#options.closeStorage !== false) await this.#options.storage.close?.();
     await this.#options.delegate?.shutdown();
