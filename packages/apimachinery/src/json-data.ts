@@ -175,25 +175,45 @@ export function renderJson(value: unknown, how: JsonRendering): string {
   return parts.join('');
 }
 
-/** Deep equality of JSON values at any depth (key order does not matter; undefined members count as absent). */
+/**
+ * Nearly every value is shallow and recursion is the fastest walk, yet an accepted value may nest 10,000 levels: walks
+ * recurse at most this many levels and hand anything deeper to an explicit worklist.
+ */
+const RECURSION_DEPTH = 500;
+
+/** Deep equality of JSON values at any depth (own keys only; key order does not matter; undefined members count as absent). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  const stack: [unknown, unknown][] = [[a, b]];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const [x, y] = item;
-    if (x === y) continue;
-    if (Array.isArray(x)) {
-      if (!Array.isArray(y) || x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
-      continue;
-    }
-    if (!isJsonObject(x) || !isJsonObject(y)) return false;
-    const kx = Object.keys(x).filter((k) => x[k] !== undefined);
-    const ky = Object.keys(y).filter((k) => y[k] !== undefined);
-    if (kx.length !== ky.length) return false;
-    for (const k of kx) {
-      if (!Object.hasOwn(y, k)) return false;
-      stack.push([x[k], y[k]]);
-    }
+  const deeper: unknown[] = [];
+  if (!equalTo(a, b, 0, deeper)) return false;
+  while (deeper.length) {
+    const y = deeper.pop();
+    if (!equalTo(deeper.pop(), y, 0, deeper)) return false;
   }
   return true;
+}
+
+/** Compares `a` and `b` to RECURSION_DEPTH levels below `depth`; pairs further down go to `deeper` (two entries each). */
+function equalTo(a: unknown, b: unknown, depth: number, deeper: unknown[]): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (depth === RECURSION_DEPTH) {
+    deeper.push(a, b);
+    return true;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equalTo(a[i], b[i], depth + 1, deeper)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as JsonObject;
+  const bo = b as JsonObject;
+  let count = 0;
+  for (const k of Object.keys(ao)) {
+    if (ao[k] === undefined) continue;
+    count++;
+    if (!Object.hasOwn(bo, k) || !equalTo(ao[k], bo[k], depth + 1, deeper)) return false;
+  }
+  for (const k of Object.keys(bo)) if (bo[k] !== undefined) count--;
+  return count === 0;
 }

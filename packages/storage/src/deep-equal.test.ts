@@ -10,6 +10,8 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
     expect(jsonEqual(null, {})).toBe(false);
     expect(jsonEqual('1', 1)).toBe(false);
+    // An own __proto__ key is data: it is not the prototype the other side inherits.
+    expect(jsonEqual(JSON.parse('{"__proto__":{}}'), {})).toBe(false);
   });
   it('sameStoredObject ignores metadata.resourceVersion only', () => {
     expect(sameStoredObject({ metadata: { name: 'a', resourceVersion: '1' } }, { metadata: { name: 'a', resourceVersion: '9' } })).toBe(

@@ -1,3 +1,5 @@
+import { jsonEqual } from '@kapi/apimachinery';
+
 /**
  * Walks over stored objects. An accepted object may nest up to 10,000 levels (kube's decoder limit), far beyond what
  * a plain recursive walk survives on Node's default stack, yet nearly every object is shallow and recursion is the
@@ -6,45 +8,8 @@
  */
 const RECURSION_DEPTH = 500;
 
-/**
- * Structural equality of JSON values (object key order ignored, undefined members count as absent), used to detect
- * updates that change nothing. Safe at any depth.
- */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  const deeper: unknown[] = [];
-  if (!equalTo(a, b, 0, deeper)) return false;
-  while (deeper.length) {
-    const y = deeper.pop();
-    if (!equalTo(deeper.pop(), y, 0, deeper)) return false;
-  }
-  return true;
-}
-
-/** Compares `a` and `b` to RECURSION_DEPTH levels below `depth`; pairs further down go to `deeper` (two entries each). */
-function equalTo(a: unknown, b: unknown, depth: number, deeper: unknown[]): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (depth === RECURSION_DEPTH) {
-    deeper.push(a, b);
-    return true;
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equalTo(a[i], b[i], depth + 1, deeper)) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let count = 0;
-  for (const k in ao) {
-    if (ao[k] === undefined) continue;
-    count++;
-    if (!equalTo(ao[k], bo[k], depth + 1, deeper)) return false;
-  }
-  for (const k in bo) if (bo[k] !== undefined) count--;
-  return count === 0;
-}
+/** Structural equality of JSON values, safe at any depth: apimachinery's, one walk for every package. */
+export { jsonEqual } from '@kapi/apimachinery';
 
 /** Equal as stored data: everything but metadata.resourceVersion. */
 export function sameStoredObject(a: { metadata?: object }, b: { metadata?: object }): boolean {
