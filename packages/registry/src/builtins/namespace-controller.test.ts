@@ -1,9 +1,7 @@
 import { FakeClock, isNotFound, type KubeObject } from '@kapi/apimachinery';
-import { MemoryStorage, type Storage } from '@kapi/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
-import { StoreKeys } from '../store/store-keys.ts';
+import { BackendStorages } from '../test-support/backend-storages.ts';
 import { backends } from '../test-support/backends.ts';
 import { ConfigMap } from './configmap.ts';
 import { Namespace } from './namespace.ts';
@@ -15,14 +13,7 @@ import { Secret } from './secret.ts';
 const RETRY_MS = 1000;
 
 describe.each(backends)('over %s', (_label, wrap) => {
-  let memory: MemoryStorage;
-  let closers: (() => Promise<void>)[] = [];
-  /** The storage a Store of `def` is given: the shared backend, or a Cacher of its own in front of it. */
-  async function storageFor(def: ResourceDefinition): Promise<Storage> {
-    const backend = await wrap(memory, new StoreKeys(def).resourcePrefix);
-    closers.push(backend.close);
-    return backend.storage;
-  }
+  let storages: BackendStorages;
   let clock: FakeClock;
   let namespaces: NamespaceRegistry;
   let configMaps: Store<ConfigMap>;
@@ -31,13 +22,12 @@ describe.each(backends)('over %s', (_label, wrap) => {
   let errors: unknown[];
 
   beforeEach(async () => {
-    memory = new MemoryStorage({ compaction: false });
-    closers = [];
+    storages = new BackendStorages(wrap);
     clock = new FakeClock();
-    namespaces = new NamespaceRegistry({ storage: await storageFor(Namespace), clock });
+    namespaces = new NamespaceRegistry({ storage: await storages.for(Namespace), clock });
     const lifecycle = new NamespaceLifecycle(namespaces.store);
-    configMaps = new Store(ConfigMap, { storage: await storageFor(ConfigMap), clock, beforeCreate: lifecycle.beforeCreate });
-    secrets = new Store(Secret, { storage: await storageFor(Secret), clock, beforeCreate: lifecycle.beforeCreate });
+    configMaps = new Store(ConfigMap, { storage: await storages.for(ConfigMap), clock, beforeCreate: lifecycle.beforeCreate });
+    secrets = new Store(Secret, { storage: await storages.for(Secret), clock, beforeCreate: lifecycle.beforeCreate });
     errors = [];
     controller = new NamespaceController({
       namespaces,
@@ -51,8 +41,7 @@ describe.each(backends)('over %s', (_label, wrap) => {
   });
   afterEach(async () => {
     controller.stop();
-    for (const close of closers.splice(0)) await close();
-    await memory.close();
+    await storages.close();
   });
 
   const obj = (kind: string, namespace: string, name: string, meta: Record<string, unknown> = {}): KubeObject => ({

@@ -1,9 +1,11 @@
-import { type Clock, isNotFound, type KubeObject, realClock, type TimerHandle } from '@kapi/apimachinery';
+import { type Clock, isNotFound, realClock } from '@kapi/apimachinery';
 import type { Store } from '../store/store.ts';
 import { rfc3339Seconds } from '../store/timestamp.ts';
+import { listAndWatch } from './list-and-watch.ts';
 import { FINALIZER_KUBERNETES, type Namespace } from './namespace.ts';
 import { type ContentTotals, updateNamespaceConditions } from './namespace-conditions.ts';
 import type { NamespaceRegistry } from './namespace-registry.ts';
+import { WorkQueue } from './work-queue.ts';
 
 export interface NamespaceControllerOptions {
   namespaces: NamespaceRegistry;
@@ -31,17 +33,20 @@ export class NamespaceController {
   readonly #clock: Clock;
   readonly #retryAfterMs: number;
   readonly #onError: (err: unknown, namespace?: string) => void;
-  readonly #queue = new Set<string>();
-  readonly #timers = new Map<string, TimerHandle>();
-  #worker: Promise<void> | undefined;
+  readonly #queue: WorkQueue;
   #abort: AbortController | undefined;
-  #wake: (() => void) | undefined;
 
   constructor(options: NamespaceControllerOptions) {
     this.#registry = options.namespaces;
     this.#clock = options.clock ?? realClock;
     this.#retryAfterMs = options.retryAfterMs ?? 1000;
     this.#onError = options.onError ?? (() => {});
+    this.#queue = new WorkQueue({
+      sync: (name) => this.#sync(name),
+      clock: this.#clock,
+      retryAfterMs: this.#retryAfterMs,
+      onError: this.#onError,
+    });
     for (const s of options.stores ?? []) this.register(s);
   }
 
@@ -59,93 +64,21 @@ export class NamespaceController {
     if (this.#abort) return;
     const abort = new AbortController();
     this.#abort = abort;
-    void this.#watchLoop(abort.signal);
+    this.#queue.open();
+    void listAndWatch(this.#registry.store, {
+      onEvent: (type, ns) => type !== 'DELETED' && ns.metadata.deletionTimestamp && ns.metadata.name && this.#queue.add(ns.metadata.name),
+      signal: abort.signal,
+      clock: this.#clock,
+      retryAfterMs: this.#retryAfterMs,
+      onError: this.#onError,
+    });
   }
 
   /** Stops watching and drops pending retries; a sync under way finishes. */
   stop(): void {
     this.#abort?.abort();
     this.#abort = undefined;
-    for (const t of this.#timers.values()) this.#clock.clearTimeout(t);
-    this.#timers.clear();
-    this.#queue.clear();
-    this.#wake?.();
-  }
-
-  /** List, then watch from the list's resourceVersion; any end of the watch starts over (after a pause if it failed). */
-  async #watchLoop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const list = await this.#registry.store.list({});
-        for (const ns of list.items) this.#observe(ns);
-        const watch = this.#registry.store.watch({}, { resourceVersion: list.metadata.resourceVersion ?? '', signal });
-        for await (const ev of watch) {
-          if (signal.aborted) break;
-          // An expired or failed watch: list again.
-          if (ev.type === 'ERROR') break;
-          if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.#observe(ev.object);
-        }
-      } catch (err) {
-        if (signal.aborted) return;
-        this.#onError(err);
-        await this.#pause(signal);
-      }
-    }
-  }
-
-  #pause(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = this.#clock.setTimeout(done, this.#retryAfterMs);
-      function done(): void {
-        signal.removeEventListener('abort', cancel);
-        resolve();
-      }
-      const cancel = (): void => {
-        this.#clock.clearTimeout(timer);
-        done();
-      };
-      signal.addEventListener('abort', cancel);
-    });
-  }
-
-  #observe(obj: KubeObject): void {
-    if (obj.metadata.deletionTimestamp && obj.metadata.name) this.#enqueue(obj.metadata.name);
-  }
-
-  #enqueue(name: string): void {
-    if (!this.#abort) return;
-    this.#queue.add(name);
-    this.#worker ??= this.#work();
-  }
-
-  /** One worker: a namespace is never synced twice at once, and a name queued while it runs is synced again after. */
-  async #work(): Promise<void> {
-    try {
-      for (let name = first(this.#queue); name !== undefined && this.#abort; name = first(this.#queue)) {
-        this.#queue.delete(name);
-        try {
-          if (await this.#sync(name)) this.#retryLater(name);
-        } catch (err) {
-          this.#onError(err, name);
-          this.#retryLater(name);
-        }
-      }
-    } finally {
-      this.#worker = undefined;
-    }
-    // Something queued between the loop's last check and now.
-    if (this.#queue.size && this.#abort) this.#worker ??= this.#work();
-  }
-
-  #retryLater(name: string): void {
-    if (!this.#abort || this.#timers.has(name)) return;
-    this.#timers.set(
-      name,
-      this.#clock.setTimeout(() => {
-        this.#timers.delete(name);
-        this.#enqueue(name);
-      }, this.#retryAfterMs),
-    );
+    this.#queue.close();
   }
 
   /** namespacedResourcesDeleter.Delete; true when content remains and the namespace is to be looked at again. */
@@ -239,9 +172,4 @@ export class NamespaceController {
       if (!isNotFound(err)) throw err;
     }
   }
-}
-
-function first(set: Set<string>): string | undefined {
-  for (const v of set) return v;
-  return undefined;
 }

@@ -1,9 +1,7 @@
 import { FakeClock, isNotFound } from '@kapi/apimachinery';
-import { MemoryStorage, type Storage } from '@kapi/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
-import { StoreKeys } from '../store/store-keys.ts';
+import { BackendStorages } from '../test-support/backend-storages.ts';
 import { backends } from '../test-support/backends.ts';
 import { Namespace } from './namespace.ts';
 import { NamespaceLifecycle } from './namespace-lifecycle.ts';
@@ -14,13 +12,7 @@ import { ServiceAccountsController } from './service-accounts-controller.ts';
 const RETRY_MS = 1000;
 
 describe.each(backends)('over %s', (_label, wrap) => {
-  let memory: MemoryStorage;
-  let closers: (() => Promise<void>)[] = [];
-  async function storageFor(def: ResourceDefinition): Promise<Storage> {
-    const backend = await wrap(memory, new StoreKeys(def).resourcePrefix);
-    closers.push(backend.close);
-    return backend.storage;
-  }
+  let storages: BackendStorages;
   let clock: FakeClock;
   let namespaces: NamespaceRegistry;
   let serviceAccounts: Store<ServiceAccount>;
@@ -28,12 +20,15 @@ describe.each(backends)('over %s', (_label, wrap) => {
   let errors: unknown[];
 
   beforeEach(async () => {
-    memory = new MemoryStorage({ compaction: false });
-    closers = [];
+    storages = new BackendStorages(wrap);
     clock = new FakeClock();
-    namespaces = new NamespaceRegistry({ storage: await storageFor(Namespace), clock });
+    namespaces = new NamespaceRegistry({ storage: await storages.for(Namespace), clock });
     const lifecycle = new NamespaceLifecycle(namespaces.store, { clock });
-    serviceAccounts = new Store(ServiceAccount, { storage: await storageFor(ServiceAccount), clock, beforeCreate: lifecycle.beforeCreate });
+    serviceAccounts = new Store(ServiceAccount, {
+      storage: await storages.for(ServiceAccount),
+      clock,
+      beforeCreate: lifecycle.beforeCreate,
+    });
     errors = [];
     controller = new ServiceAccountsController({
       namespaces: namespaces.store,
@@ -45,8 +40,7 @@ describe.each(backends)('over %s', (_label, wrap) => {
   });
   afterEach(async () => {
     controller.stop();
-    for (const close of closers.splice(0)) await close();
-    await memory.close();
+    await storages.close();
   });
 
   const createNamespace = (name: string) => namespaces.store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });

@@ -1,8 +1,10 @@
-import { type Clock, isAlreadyExists, isForbidden, isNotFound, type KubeObject, realClock, type TimerHandle } from '@kapi/apimachinery';
+import { type Clock, isAlreadyExists, isForbidden, isNotFound, realClock } from '@kapi/apimachinery';
 import type { Store } from '../store/store.ts';
+import { listAndWatch } from './list-and-watch.ts';
 import type { Namespace } from './namespace.ts';
 import { NAMESPACE_TERMINATING_CAUSE } from './namespace-lifecycle.ts';
 import type { ServiceAccount } from './service-account.ts';
+import { WorkQueue } from './work-queue.ts';
 
 export interface ServiceAccountsControllerOptions {
   namespaces: Store<Namespace>;
@@ -30,9 +32,7 @@ export class ServiceAccountsController {
   readonly #clock: Clock;
   readonly #retryAfterMs: number;
   readonly #onError: (err: unknown, namespace?: string) => void;
-  readonly #queue = new Set<string>();
-  readonly #timers = new Map<string, TimerHandle>();
-  #worker: Promise<void> | undefined;
+  readonly #queue: WorkQueue;
   #abort: AbortController | undefined;
 
   constructor(options: ServiceAccountsControllerOptions) {
@@ -42,6 +42,12 @@ export class ServiceAccountsController {
     this.#clock = options.clock ?? realClock;
     this.#retryAfterMs = options.retryAfterMs ?? 1000;
     this.#onError = options.onError ?? (() => {});
+    this.#queue = new WorkQueue({
+      sync: (ns) => this.#sync(ns),
+      clock: this.#clock,
+      retryAfterMs: this.#retryAfterMs,
+      onError: this.#onError,
+    });
   }
 
   get running(): boolean {
@@ -52,104 +58,29 @@ export class ServiceAccountsController {
     if (this.#abort) return;
     const abort = new AbortController();
     this.#abort = abort;
+    this.#queue.open();
+    const loop = { signal: abort.signal, clock: this.#clock, retryAfterMs: this.#retryAfterMs, onError: this.#onError };
     // Every namespace listed or changed is looked at (kube's namespace add/update handlers).
-    void this.#watchLoop(this.#namespaces, (type, ns) => type !== 'DELETED' && this.#enqueue(ns.metadata.name), abort.signal);
+    void listAndWatch(this.#namespaces, { ...loop, onEvent: (type, ns) => type !== 'DELETED' && this.#enqueue(ns.metadata.name) });
     // A managed account deleted: its namespace is looked at again. A relist may have missed deletions: all are.
-    void this.#watchLoop(
-      this.#serviceAccounts,
-      (type, sa) => type === 'DELETED' && this.#names.includes(sa.metadata.name ?? '') && this.#enqueue(sa.metadata.namespace),
-      abort.signal,
-      async () => {
+    void listAndWatch(this.#serviceAccounts, {
+      ...loop,
+      onEvent: (type, sa) => type === 'DELETED' && this.#names.includes(sa.metadata.name ?? '') && this.#enqueue(sa.metadata.namespace),
+      onList: async () => {
         for (const ns of (await this.#namespaces.list({})).items) this.#enqueue(ns.metadata.name);
       },
-    );
+    });
   }
 
   /** Stops watching and drops pending retries; a sync under way finishes. */
   stop(): void {
     this.#abort?.abort();
     this.#abort = undefined;
-    for (const t of this.#timers.values()) this.#clock.clearTimeout(t);
-    this.#timers.clear();
-    this.#queue.clear();
-  }
-
-  /** List, then watch from the list's resourceVersion; any end of the watch starts over (after a pause if it failed). */
-  async #watchLoop(
-    store: Store,
-    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject) => unknown,
-    signal: AbortSignal,
-    onList?: () => Promise<void>,
-  ): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const list = await store.list({});
-        for (const obj of list.items) onEvent('ADDED', obj);
-        await onList?.();
-        const watch = store.watch({}, { resourceVersion: list.metadata.resourceVersion ?? '', signal });
-        for await (const ev of watch) {
-          if (signal.aborted) break;
-          // An expired or failed watch: list again.
-          if (ev.type === 'ERROR') break;
-          if (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED') onEvent(ev.type, ev.object);
-        }
-      } catch (err) {
-        if (signal.aborted) return;
-        this.#onError(err);
-        await this.#pause(signal);
-      }
-    }
-  }
-
-  #pause(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = this.#clock.setTimeout(done, this.#retryAfterMs);
-      function done(): void {
-        signal.removeEventListener('abort', cancel);
-        resolve();
-      }
-      const cancel = (): void => {
-        this.#clock.clearTimeout(timer);
-        done();
-      };
-      signal.addEventListener('abort', cancel);
-    });
+    this.#queue.close();
   }
 
   #enqueue(name: string | undefined): void {
-    if (!this.#abort || !name) return;
-    this.#queue.add(name);
-    this.#worker ??= this.#work();
-  }
-
-  /** One worker: a namespace is never synced twice at once, and a name queued while it runs is synced again after. */
-  async #work(): Promise<void> {
-    try {
-      for (let name = first(this.#queue); name !== undefined && this.#abort; name = first(this.#queue)) {
-        this.#queue.delete(name);
-        try {
-          await this.#sync(name);
-        } catch (err) {
-          this.#onError(err, name);
-          this.#retryLater(name);
-        }
-      }
-    } finally {
-      this.#worker = undefined;
-    }
-    // Something queued between the loop's last check and now.
-    if (this.#queue.size && this.#abort) this.#worker ??= this.#work();
-  }
-
-  #retryLater(name: string): void {
-    if (!this.#abort || this.#timers.has(name)) return;
-    this.#timers.set(
-      name,
-      this.#clock.setTimeout(() => {
-        this.#timers.delete(name);
-        this.#enqueue(name);
-      }, this.#retryAfterMs),
-    );
+    if (name) this.#queue.add(name);
   }
 
   /** syncNamespace: each managed account missing from an Active namespace is created. */
@@ -184,9 +115,4 @@ function isNamespaceTerminating(err: unknown): boolean {
   // A StatusCause's type is `reason` on the wire.
   const causes = (err as { status?: { details?: { causes?: { reason?: string }[] } } }).status?.details?.causes ?? [];
   return causes.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE);
-}
-
-function first(set: Set<string>): string | undefined {
-  for (const v of set) return v;
-  return undefined;
 }
