@@ -1,19 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
-import { type ControlPlane, startControlPlane } from './control-plane.ts';
+import type { ControlPlane } from './control-plane.ts';
+import { runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } from './test-support/kubectl.ts';
 
 /**
  * `kubectl auth whoami` and `kubectl auth can-i` (1.32, 1.27 and 1.33) against the example control plane: the admin of
  * the token file, impersonation with --as, AlwaysAllow's answers and rules. kubectl 1.27 sends JSON and asks for
  * authentication.k8s.io/v1beta1; later ones send protobuf and ask for v1 first.
  */
-
-const execFileAsync = promisify(execFile);
 
 const binaries = kubectlBinaries(['kubectl', 'kubectl.1.27', 'kubectl.1.33']);
 
@@ -27,31 +23,12 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s auth aga
   let tmp: string;
 
   beforeAll(async () => {
-    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-auth-'));
-    cp = await startControlPlane({ port: 0, dataDir: join(tmp, 'data') });
+    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-auth-'));
   }, T);
-  afterAll(async () => {
-    await cp?.stop();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  }, T);
+  afterAll(() => stopTempControlPlane(cp, tmp), T);
 
-  async function run(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await execFileAsync(bin, ['--kubeconfig', cp.kubeconfigPath, '--cache-dir', join(tmp, 'cache'), ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: tmp, KUBECACHEDIR: join(tmp, 'cache') },
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; code?: number };
-      if (typeof e.code !== 'number') throw err;
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
-    }
-  }
-  async function k(...args: string[]): Promise<string> {
-    const r = await run(...args);
-    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    return r.stdout;
-  }
+  const run = (...args: string[]) => runKubectl(bin, tmp, cp.kubeconfigPath, args);
+  const k = async (...args: string[]) => succeeded(args, await run(...args));
 
   it('auth whoami prints the admin of the token file', { timeout: T }, async () => {
     expect(squash(await k('auth', 'whoami'))).toBe(

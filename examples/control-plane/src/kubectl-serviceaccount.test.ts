@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
 import { type ControlPlane, DEFAULT_SERVICE_ACCOUNT_ISSUER, startControlPlane } from './control-plane.ts';
+import { runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } from './test-support/kubectl.ts';
 
 /**
  * Service accounts with kubectl (1.32, 1.27 and 1.33) against the example control plane (memory backend):
@@ -15,7 +14,6 @@ import { type ControlPlane, DEFAULT_SERVICE_ACCOUNT_ISSUER, startControlPlane } 
  * the serviceaccounts controller keeps in every namespace.
  */
 
-const execFileAsync = promisify(execFile);
 const binaries = kubectlBinaries(['kubectl', 'kubectl.1.27', 'kubectl.1.33']);
 const T = 60_000;
 const squash = (s: string): string => s.replace(/[ \t]+/g, ' ');
@@ -25,31 +23,12 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
   let tmp: string;
 
   beforeAll(async () => {
-    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-sa-'));
-    cp = await startControlPlane({ port: 0, dataDir: join(tmp, 'data') });
+    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-sa-'));
   }, T);
-  afterAll(async () => {
-    await cp?.stop();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  }, T);
+  afterAll(() => stopTempControlPlane(cp, tmp), T);
 
-  async function run(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await execFileAsync(bin, ['--kubeconfig', cp.kubeconfigPath, '--cache-dir', join(tmp, 'cache'), ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: tmp, KUBECACHEDIR: join(tmp, 'cache') },
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; code?: number };
-      if (typeof e.code !== 'number') throw err;
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
-    }
-  }
-  async function k(...args: string[]): Promise<string> {
-    const r = await run(...args);
-    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    return r.stdout;
-  }
+  const run = (...args: string[]) => runKubectl(bin, tmp, cp.kubeconfigPath, args);
+  const k = async (...args: string[]) => succeeded(args, await run(...args));
   /** `--token` replaces the kubeconfig's admin token. */
   const whoami = (token: string) => run('--token', token, 'auth', 'whoami');
 

@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
-import { type ControlPlane, startControlPlane } from './control-plane.ts';
+import type { ControlPlane } from './control-plane.ts';
+import { runKubectl, startTempControlPlane, stopTempControlPlane } from './test-support/kubectl.ts';
 
 /**
  * kubectl against `npm start`'s control plane with part D's tokens: a bootstrap token (`kubectl --token`), a TokenReview
  * created with `kubectl create -f` (found through discovery), and a wrong token answered Unauthorized.
  */
 
-const execFileAsync = promisify(execFile);
 const [bin] = kubectlBinaries(['kubectl']);
 const T = 60_000;
 const squash = (s: string): string => s.replace(/[ \t]+/g, ' ');
@@ -22,30 +19,11 @@ describe('kubectl with bootstrap tokens and TokenReview', () => {
   let tmp: string;
 
   beforeAll(async () => {
-    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-tokens-'));
-    cp = await startControlPlane({ port: 0, dataDir: join(tmp, 'data') });
+    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-tokens-'));
   }, T);
-  afterAll(async () => {
-    await cp?.stop();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  }, T);
+  afterAll(() => stopTempControlPlane(cp, tmp), T);
 
-  async function run(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await execFileAsync(
-        bin as string,
-        ['--kubeconfig', cp.kubeconfigPath, '--cache-dir', join(tmp, 'cache'), ...args],
-        {
-          env: { PATH: process.env.PATH ?? '', HOME: tmp, KUBECACHEDIR: join(tmp, 'cache') },
-        },
-      );
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; code?: number };
-      if (typeof e.code !== 'number') throw err;
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
-    }
-  }
+  const run = (...args: string[]) => runKubectl(bin as string, tmp, cp.kubeconfigPath, args);
 
   it('kubectl --token=<bootstrap token> is system:bootstrap:<id> once the Secret exists', { timeout: T }, async () => {
     const token = 'k8sabc.0123456789abcdef';

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { staticCABundle } from '@kapi/authn';
 import { clientCertificateAuthority, issueClientCertificate, kubeconfig } from '@kapi/server-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
 import { type ControlPlane, startControlPlane } from './control-plane.ts';
+import { runKubectl, startTempControlPlane, stopTempControlPlane } from './test-support/kubectl.ts';
 
 /**
  * kubectl with the client-certificate kubeconfig the control plane writes (`<dataDir>/admin.kubeconfig`): the
@@ -17,7 +15,6 @@ import { type ControlPlane, startControlPlane } from './control-plane.ts';
  * client CA written over `<dataDir>/client-ca.crt` takes effect without a restart.
  */
 
-const execFileAsync = promisify(execFile);
 const [bin] = kubectlBinaries(['kubectl']);
 const T = 60_000;
 
@@ -26,26 +23,11 @@ describe('kubectl with a client certificate against the control plane', () => {
   let tmp: string;
 
   beforeAll(async () => {
-    tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-x509-'));
-    cp = await startControlPlane({ port: 0, dataDir: join(tmp, 'data') });
+    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-x509-'));
   }, T);
-  afterAll(async () => {
-    await cp?.stop();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  }, T);
+  afterAll(() => stopTempControlPlane(cp, tmp), T);
 
-  async function run(config: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await execFileAsync(bin as string, ['--kubeconfig', config, '--cache-dir', join(tmp, 'cache'), ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: tmp },
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; code?: number };
-      if (typeof e.code !== 'number') throw err;
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
-    }
-  }
+  const run = (config: string, ...args: string[]) => runKubectl(bin as string, tmp, config, args);
 
   /** A kubeconfig for this server with a client certificate of `ca`. */
   async function certKubeconfig(name: string, ca: { cert: string; key: string }, user: string, groups: string[]): Promise<string> {

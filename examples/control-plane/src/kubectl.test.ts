@@ -1,13 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
-import { type ControlPlane, startControlPlane } from './control-plane.ts';
+import type { ControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
 import { consistentReadFallbacks } from './test-support/consistent-read-fallbacks.ts';
+import { kubectlArgs, kubectlEnv, runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } from './test-support/kubectl.ts';
 
 /**
  * End to end: the real kubectl (1.32, 1.27 and 1.33) against the example control plane over HTTPS — every version on
@@ -15,17 +14,9 @@ import { consistentReadFallbacks } from './test-support/consistent-read-fallback
  * what kubectl prints, as a user would see it against kube-apiserver.
  */
 
-const execFileAsync = promisify(execFile);
-
 const binaries = kubectlBinaries(['kubectl', 'kubectl.1.27', 'kubectl.1.33']);
 
 const T = 60_000;
-
-interface Result {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
 
 /** Collapses runs of blanks, so table assertions don't depend on column widths. */
 const squash = (s: string): string => s.replace(/[ \t]+/g, ' ');
@@ -67,41 +58,14 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     let file = 0;
 
     beforeAll(async () => {
-      tmp = await mkdtemp(join(tmpdir(), 'kapi-kubectl-e2e-'));
-      cp = await startControlPlane({ storage: backend.storage(), port: 0, dataDir: join(tmp, 'data') });
+      ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-e2e-', { storage: backend.storage() }));
     }, T);
-    afterAll(async () => {
-      await cp?.stop();
-      if (tmp) await rm(tmp, { recursive: true, force: true });
-    }, T);
-
-    const env = (): NodeJS.ProcessEnv => ({
-      PATH: process.env.PATH ?? '',
-      HOME: tmp,
-      KUBECACHEDIR: join(tmp, 'cache'),
-    });
-    const baseArgs = (): string[] => ['--kubeconfig', cp.kubeconfigPath, '--cache-dir', join(tmp, 'cache')];
+    afterAll(() => stopTempControlPlane(cp, tmp), T);
 
     /** Runs kubectl; resolves with the exit code instead of throwing. */
-    async function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
-      try {
-        const { stdout, stderr } = await execFileAsync(bin, [...baseArgs(), ...args], {
-          env: { ...env(), ...extraEnv },
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        return { stdout, stderr, code: 0 };
-      } catch (err) {
-        const e = err as { stdout?: string; stderr?: string; code?: number };
-        if (typeof e.code !== 'number') throw err;
-        return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code };
-      }
-    }
+    const run = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runKubectl(bin, tmp, cp.kubeconfigPath, args, extraEnv);
     /** Runs kubectl and expects success; returns stdout. */
-    async function k(...args: string[]): Promise<string> {
-      const r = await run(args);
-      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-      return r.stdout;
-    }
+    const k = async (...args: string[]) => succeeded(args, await run(args));
     async function manifest(text: string): Promise<string> {
       const path = join(tmp, `manifest-${file++}.yaml`);
       await writeFile(path, text);
@@ -171,7 +135,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
     it('get -w shows a change made while it watches', { timeout: T }, async () => {
       await k('create', '-f', await manifest(widgetYAML('watched', 1)));
-      const child: ChildProcess = spawn(bin, [...baseArgs(), 'get', 'widgets', '-w', '--request-timeout=30s'], { env: env() });
+      const child: ChildProcess = spawn(bin, kubectlArgs(tmp, cp.kubeconfigPath, ['get', 'widgets', '-w', '--request-timeout=30s']), {
+        env: kubectlEnv(tmp),
+      });
       let out = '';
       let err = '';
       child.stdout?.on('data', (d: Buffer) => {
