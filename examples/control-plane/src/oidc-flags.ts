@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type AuthenticationConfigurationOptions, jwtOptionsFromConfiguration, type OIDCOptions } from '@kapi/authn';
+import type { FlagValues } from './flag-values.ts';
 
 /** kube-apiserver's --oidc-* flags, as node:util parseArgs options. */
 export const OIDC_FLAGS = {
@@ -18,18 +19,7 @@ export const OIDC_FLAGS = {
 export const OIDC_USAGE =
   '[--authentication-config FILE | --oidc-issuer-url https://… --oidc-client-id ID [--oidc-ca-file PEM] [--oidc-username-claim sub] [--oidc-username-prefix P|-] [--oidc-groups-claim C] [--oidc-groups-prefix P] [--oidc-required-claim k=v]… [--oidc-signing-algs RS256,…]]';
 
-export interface OIDCFlagValues {
-  'oidc-issuer-url'?: string | undefined;
-  'oidc-client-id'?: string | undefined;
-  'oidc-ca-file'?: string | undefined;
-  'oidc-username-claim'?: string | undefined;
-  'oidc-username-prefix'?: string | undefined;
-  'oidc-groups-claim'?: string | undefined;
-  'oidc-groups-prefix'?: string | undefined;
-  'oidc-required-claim'?: readonly string[] | undefined;
-  'oidc-signing-algs'?: string | undefined;
-  'authentication-config'?: string | undefined;
-}
+export type OIDCFlagValues = FlagValues<typeof OIDC_FLAGS>;
 
 /**
  * The JWT issuers the flags ask for: those of kube's structured --authentication-config file (YAML or JSON; its jwt

@@ -1,3 +1,4 @@
+import type { FlagValues } from './flag-values.ts';
 import { parseGoDuration } from './token-flags.ts';
 
 /** kube-apiserver's --service-account-* flags, as node:util parseArgs options. */
@@ -11,12 +12,7 @@ export const SERVICE_ACCOUNT_FLAGS = {
 export const SERVICE_ACCOUNT_USAGE =
   '[--service-account-issuer URL] [--service-account-signing-key-file PEM] [--service-account-key-file PEM]… [--service-account-max-token-expiration 24h]';
 
-export interface ServiceAccountFlagValues {
-  'service-account-issuer'?: string | undefined;
-  'service-account-signing-key-file'?: string | undefined;
-  'service-account-key-file'?: readonly string[] | undefined;
-  'service-account-max-token-expiration'?: string | undefined;
-}
+export type ServiceAccountFlagValues = FlagValues<typeof SERVICE_ACCOUNT_FLAGS>;
 
 /** The control plane's service-account options (see ControlPlaneOptions). */
 export interface ServiceAccountOptions {

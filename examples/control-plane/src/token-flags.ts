@@ -1,3 +1,4 @@
+import type { FlagValues } from './flag-values.ts';
 import type { TokenAuthenticationOptions } from './token-authenticators.ts';
 
 /** kube-apiserver's flags for bootstrap tokens, the token webhook, basic auth and API audiences, as parseArgs options. */
@@ -12,13 +13,7 @@ export const TOKEN_FLAGS = {
 export const TOKEN_USAGE =
   '[--api-audiences a,b] [--enable-bootstrap-token-auth=true|false] [--authentication-token-webhook-config-file KUBECONFIG [--authentication-token-webhook-cache-ttl 2m0s]] [--basic-auth-file CSV (legacy)]';
 
-export interface TokenFlagValues {
-  'api-audiences'?: string | undefined;
-  'enable-bootstrap-token-auth'?: string | undefined;
-  'authentication-token-webhook-config-file'?: string | undefined;
-  'authentication-token-webhook-cache-ttl'?: string | undefined;
-  'basic-auth-file'?: string | undefined;
-}
+export type TokenFlagValues = FlagValues<typeof TOKEN_FLAGS>;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

@@ -27,8 +27,10 @@ export { OIDC_SIGNING_ALGORITHMS, OIDCAuthenticator, type OIDCOptions } from './
 export { peerCertificates } from './peer-certificates.ts';
 export {
   clearRequestHeaders,
+  headersIn,
   RequestHeaderAuthenticator,
   type RequestHeaderAuthenticatorOptions,
+  type RequestHeaderNameSet,
   type RequestHeaderNames,
   requestHeaderNames,
   requestHeadersToClear,

@@ -34,16 +34,27 @@ export interface RequestHeaderAuthenticatorOptions extends RequestHeaderNames {
   now?: () => number;
 }
 
+/** The lower-case header names and extra prefixes of a {@link RequestHeaderNames}, built once (start-up) and matched per request. */
+export interface RequestHeaderNameSet {
+  headers: ReadonlySet<string>;
+  prefixes: readonly string[];
+}
+
 /**
  * The names of the headers `names` uses (lower-case) and its extra prefixes (lower-case): what
  * {@link clearRequestHeaders} removes.
  */
-export function requestHeaderNames(names: RequestHeaderNames = {}): { headers: string[]; prefixes: string[] } {
+export function requestHeaderNames(names: RequestHeaderNames = {}): RequestHeaderNameSet {
   const n = withDefaults(names);
   return {
-    headers: [...n.usernameHeaders, ...n.uidHeaders, ...n.groupHeaders].map((h) => h.toLowerCase()),
+    headers: new Set([...n.usernameHeaders, ...n.uidHeaders, ...n.groupHeaders].map((h) => h.toLowerCase())),
     prefixes: n.extraHeaderPrefixes.map((p) => p.toLowerCase()),
   };
+}
+
+/** The headers of `headers` that `set` names (exactly or by prefix). */
+export function headersIn(headers: IncomingHttpHeaders, set: RequestHeaderNameSet): string[] {
+  return Object.keys(headers).filter((h) => set.headers.has(h) || set.prefixes.some((p) => h.startsWith(p)));
 }
 
 /**
@@ -51,13 +62,16 @@ export function requestHeaderNames(names: RequestHeaderNames = {}): { headers: s
  * that `headers` holds, which the caller removes so nothing after authentication trusts or forwards them.
  */
 export function requestHeadersToClear(headers: IncomingHttpHeaders, names: RequestHeaderNames = {}): string[] {
-  const { headers: exact, prefixes } = requestHeaderNames(names);
-  return Object.keys(headers).filter((h) => exact.includes(h) || prefixes.some((p) => h.startsWith(p)));
+  return headersIn(headers, requestHeaderNames(names));
 }
 
 /** Removes the headers of {@link requestHeadersToClear} from `headers`. */
 export function clearRequestHeaders(headers: IncomingHttpHeaders, names: RequestHeaderNames = {}): void {
-  for (const h of requestHeadersToClear(headers, names)) delete headers[h];
+  removeHeaders(headers, requestHeaderNames(names));
+}
+
+function removeHeaders(headers: IncomingHttpHeaders, set: RequestHeaderNameSet): void {
+  for (const h of headersIn(headers, set)) delete headers[h];
 }
 
 function withDefaults(names: RequestHeaderNames): Required<RequestHeaderNames> {
@@ -138,16 +152,12 @@ export function userFromRequestHeaders(
 export class RequestHeaderAuthenticator implements Authenticator {
   readonly #options: RequestHeaderAuthenticatorOptions;
   readonly #verifier: ClientCertificateVerifier;
+  readonly #clear: RequestHeaderNameSet;
 
   constructor(options: RequestHeaderAuthenticatorOptions) {
     this.#options = options;
     this.#verifier = new ClientCertificateVerifier(options.ca, options.now);
-  }
-
-  /** The header names this authenticator reads (for the authentication filter to clear). */
-  get names(): RequestHeaderNames {
-    const { ca: _ca, allowedNames: _a, now: _n, ...names } = this.#options;
-    return names;
+    this.#clear = requestHeaderNames(options);
   }
 
   async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult | null> {
@@ -162,8 +172,8 @@ export class RequestHeaderAuthenticator implements Authenticator {
     }
     const user = userFromRequestHeaders(req, this.#options);
     if (!user) return null;
-    clearRequestHeaders(req.headers, this.#options);
-    if (req.headersDistinct) clearRequestHeaders(req.headersDistinct as IncomingHttpHeaders, this.#options);
+    removeHeaders(req.headers, this.#clear);
+    if (req.headersDistinct) removeHeaders(req.headersDistinct as IncomingHttpHeaders, this.#clear);
     return { user };
   }
 }

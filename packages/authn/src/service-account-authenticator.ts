@@ -1,5 +1,6 @@
 import { type Clock, type KubeObject, realClock } from '@kapi/apimachinery';
 import { createLocalJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
+import { intersectAudiences } from './audiences.ts';
 import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './authenticator.ts';
 import { BearerTokenAuthenticator, type TokenAuthenticator } from './bearer-token.ts';
 import {
@@ -134,8 +135,7 @@ export class ServiceAccountAuthenticator implements Authenticator, TokenAuthenti
     const own = audiencesOf(payload);
     const tokenAuds = own.length ? own : this.#audiences;
     const requested = audiences?.length ? audiences : this.#audiences;
-    const wanted = new Set(requested);
-    const auds = tokenAuds.filter((a) => wanted.has(a));
+    const auds = intersectAudiences(tokenAuds, requested);
     if (auds.length === 0) throw new Error('service account token audiences are invalid for the target audiences');
     const user = legacy ? await this.#legacyUser(payload, token) : await this.#boundUser(payload);
     return { user, audiences: auds };

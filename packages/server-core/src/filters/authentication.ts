@@ -1,6 +1,13 @@
 import { TLSSocket } from 'node:tls';
 import { newUnauthorized } from '@kapi/apimachinery';
-import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type Authenticator, type RequestHeaderNames, requestHeadersToClear } from '@kapi/authn';
+import {
+  ALL_UNAUTHENTICATED,
+  ANONYMOUS_USER,
+  type Authenticator,
+  headersIn,
+  type RequestHeaderNames,
+  requestHeaderNames,
+} from '@kapi/authn';
 import type { AuthenticationMetrics } from '../metrics/authentication-metrics.ts';
 import type { Filter } from './context.ts';
 import { deleteRequestHeader } from './delete-header.ts';
@@ -40,6 +47,8 @@ export const UNAUTHORIZED_MESSAGE = 'Unauthorized';
  */
 export function withAuthentication(opts: AuthenticationOptions): Filter {
   const apiAudiences = opts.apiAudiences?.length ? [...opts.apiAudiences] : undefined;
+  // The standard front-proxy headers, then the configured ones: built once, matched per request.
+  const toClear = [requestHeaderNames(), ...(opts.requestHeaders ? [requestHeaderNames(opts.requestHeaders)] : [])];
   return async (ctx, next) => {
     const socket = ctx.req.socket instanceof TLSSocket ? ctx.req.socket : undefined;
     let result: Awaited<ReturnType<Authenticator['authenticate']>>;
@@ -71,8 +80,7 @@ export function withAuthentication(opts: AuthenticationOptions): Filter {
     observe('success', result.user.name);
     deleteRequestHeader(ctx.req, 'authorization');
     // kube's ClearAuthenticationHeaders: whoever authenticated, no later handler sees front-proxy identity headers.
-    for (const h of requestHeadersToClear(ctx.req.headers)) deleteRequestHeader(ctx.req, h);
-    if (opts.requestHeaders) for (const h of requestHeadersToClear(ctx.req.headers, opts.requestHeaders)) deleteRequestHeader(ctx.req, h);
+    for (const set of toClear) for (const h of headersIn(ctx.req.headers, set)) deleteRequestHeader(ctx.req, h);
     ctx.user = result.user;
     await next();
   };
