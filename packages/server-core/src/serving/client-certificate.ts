@@ -1,7 +1,7 @@
 import { createPrivateKey, X509Certificate as NodeX509Certificate, webcrypto } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadX509 } from './self-signed.ts';
+import { loadX509, pemOf, selfSignedCA } from './self-signed.ts';
 
 /** A CA that issues client certificates: PEM certificate and key, and where the certificate is kept. */
 export interface ClientCertificateAuthority {
@@ -55,20 +55,14 @@ export async function clientCertificateAuthority(options: ClientCAOptions): Prom
   const x509 = await loadX509();
   const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const notBefore = new Date(now() - 60 * 60 * 1000);
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+  const ca = await selfSignedCA(x509, {
     serialNumber: randomSerial(),
-    name: [{ CN: [`kapi-client-ca@${Math.floor(now() / 1000)}`] }],
+    cn: `kapi-client-ca@${Math.floor(now() / 1000)}`,
+    keys,
     notBefore,
     notAfter: new Date(notBefore.getTime() + (options.validityDays ?? 3650) * DAY_MS),
-    keys,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
   });
-  const cert = pemOf(ca.toString('pem'));
+  const cert = pemOf(ca);
   const key = await pemKey(keys.privateKey);
   await mkdir(options.dir, { recursive: true });
   await writeFile(keyPath, key, { mode: 0o600 });
@@ -109,7 +103,7 @@ export async function issueClientCertificate(
       await x509.AuthorityKeyIdentifierExtension.create(caPublic),
     ],
   });
-  return { cert: pemOf(cert.toString('pem')), key: await pemKey(keys.privateKey) };
+  return { cert: pemOf(cert), key: await pemKey(keys.privateKey) };
 }
 
 /** A positive 128-bit serial number in hex (RFC 5280 allows up to 20 octets; the top bit clear keeps it positive). */
@@ -122,8 +116,4 @@ function randomSerial(): string {
 async function pemKey(key: webcrypto.CryptoKey): Promise<string> {
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
   return createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ format: 'pem', type: 'pkcs8' }).toString();
-}
-
-function pemOf(pem: string): string {
-  return pem.endsWith('\n') ? pem : `${pem}\n`;
 }

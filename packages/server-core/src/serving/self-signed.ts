@@ -76,19 +76,7 @@ async function generate(host: string, dnsNames: string[], ips: string[], nowMs: 
   const notAfter = new Date(notBefore.getTime() + validityDays * DAY_MS);
 
   const caKeys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: [{ CN: [`kapi-ca@${unix}`] }],
-    notBefore,
-    notAfter,
-    keys: caKeys,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
-    ],
-  });
+  const ca = await selfSignedCA(x509, { serialNumber: '01', cn: `kapi-ca@${unix}`, keys: caKeys, notBefore, notAfter });
 
   const keys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const serving = await x509.X509CertificateGenerator.create({
@@ -157,7 +145,28 @@ export function loadX509(): Promise<typeof X509> {
   return x509Module;
 }
 
-function pemOf(cert: X509.X509Certificate): string {
+/** A self-signed CA certificate (ECDSA P-256, CA basic constraints, certificate signing): the serving and client CAs. */
+export async function selfSignedCA(
+  x509: typeof X509,
+  o: { serialNumber: string; cn: string; keys: webcrypto.CryptoKeyPair; notBefore: Date; notAfter: Date },
+): Promise<X509.X509Certificate> {
+  return x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: o.serialNumber,
+    name: [{ CN: [o.cn] }],
+    notBefore: o.notBefore,
+    notAfter: o.notAfter,
+    keys: o.keys,
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(o.keys.publicKey),
+    ],
+  });
+}
+
+/** A certificate as PEM ending in a newline, ready to concatenate into a bundle. */
+export function pemOf(cert: X509.X509Certificate): string {
   const pem = cert.toString('pem');
   return pem.endsWith('\n') ? pem : `${pem}\n`;
 }
