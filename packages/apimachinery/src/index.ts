@@ -48,6 +48,7 @@ export {
 export { duplicateFieldMessage, type JsonWithDuplicates, parseJsonDetectingDuplicates } from './json-decode.ts';
 export {
   everythingLabels,
+  goQuote,
   type LabelOperator,
   type LabelRequirement,
   type LabelSelector,

@@ -43,7 +43,7 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 const ASCII_ESCAPES: Readonly<Record<number, string>> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r' };
 
 /** Go's %q (strconv.Quote), so invalid values print as kube-apiserver prints them. */
-function goQuote(s: string): string {
+export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0) as number;
