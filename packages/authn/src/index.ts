@@ -79,12 +79,14 @@ export { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, SYSTEM_MASTERS,
 export { EKU_CLIENT_AUTH, verifyCertificateChain, verifyClientCertificate } from './verify-chain.ts';
 export {
   DEFAULT_WEBHOOK_RETRY_BACKOFF,
-  loadWebhookKubeconfig,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
   type RetryBackoff,
+  type WebhookAttempt,
+  WebhookCallError,
+  WebhookClient,
   type WebhookClientConfig,
-  WebhookTokenAuthenticator,
-  type WebhookTokenOptions,
-  webhookClientConfigOf,
-  webhookTokenAuthenticator,
-} from './webhook-token.ts';
+  type WebhookClientOptions,
+} from './webhook-client.ts';
+export { loadWebhookKubeconfig, webhookClientConfigOf } from './webhook-kubeconfig.ts';
+export { WebhookTokenAuthenticator, type WebhookTokenOptions, webhookTokenAuthenticator } from './webhook-token.ts';
 export { commonNameUser, UID_OID, X509Authenticator, type X509AuthenticatorOptions } from './x509.ts';

@@ -1,75 +1,18 @@
-import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BearerTokenAuthenticator } from './bearer-token.ts';
+import { makeTestCA, type TestCertificate } from './test-support/test-ca.ts';
 import { TokenCache } from './token-cache.ts';
-import {
-  DEFAULT_WEBHOOK_RETRY_BACKOFF,
-  loadWebhookKubeconfig,
-  type WebhookClientConfig,
-  WebhookTokenAuthenticator,
-  webhookClientConfigOf,
-  webhookTokenAuthenticator,
-} from './webhook-token.ts';
+import { DEFAULT_WEBHOOK_RETRY_BACKOFF, type WebhookClientConfig } from './webhook-client.ts';
+import { loadWebhookKubeconfig, webhookClientConfigOf } from './webhook-kubeconfig.ts';
+import { WebhookTokenAuthenticator, webhookTokenAuthenticator } from './webhook-token.ts';
 
-const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-
-interface Issued {
-  cert: string;
-  key: string;
-}
-
-async function keyPem(key: webcrypto.CryptoKey): Promise<string> {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
-}
-
-/** A CA that issues a serving certificate for 127.0.0.1 and client certificates. */
-async function makeCA(cn: string) {
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const notBefore = new Date(Date.now() - 60_000);
-  const notAfter = new Date(Date.now() + 3_600_000);
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: `CN=${cn}`,
-    notBefore,
-    notAfter,
-    keys,
-    signingAlgorithm: ALG,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-    ],
-  });
-  let serial = 2;
-  const issue = async (subject: string, usage: 'server' | 'client'): Promise<Issued> => {
-    const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-    const cert = await x509.X509CertificateGenerator.create({
-      serialNumber: String(serial++).padStart(2, '0'),
-      subject,
-      issuer: ca.subject,
-      notBefore,
-      notAfter,
-      signingKey: keys.privateKey,
-      publicKey: leafKeys.publicKey,
-      signingAlgorithm: ALG,
-      extensions: [
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-        ...(usage === 'server' ? [new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }])] : []),
-      ],
-    });
-    return { cert: cert.toString('pem'), key: await keyPem(leafKeys.privateKey) };
-  };
-  return { pem: ca.toString('pem'), issue };
-}
+type Issued = TestCertificate;
 
 type Reply = { code: number; body?: unknown };
 
@@ -114,8 +57,8 @@ const ALICE = { username: 'alice', uid: '42', groups: ['dev'], extra: { scopes: 
 
 describe('WebhookTokenAuthenticator against a TokenReview webhook over HTTPS', () => {
   const hook = new ReviewWebhook();
-  let serverCA: Awaited<ReturnType<typeof makeCA>>;
-  let clientCA: Awaited<ReturnType<typeof makeCA>>;
+  let serverCA: Awaited<ReturnType<typeof makeTestCA>>;
+  let clientCA: Awaited<ReturnType<typeof makeTestCA>>;
   let client: Issued;
   let config: WebhookClientConfig;
   const opened: WebhookTokenAuthenticator[] = [];
@@ -127,8 +70,8 @@ describe('WebhookTokenAuthenticator against a TokenReview webhook over HTTPS', (
   };
 
   beforeAll(async () => {
-    serverCA = await makeCA('webhook-ca');
-    clientCA = await makeCA('webhook-client-ca');
+    serverCA = await makeTestCA('webhook-ca');
+    clientCA = await makeTestCA('webhook-client-ca');
     client = await clientCA.issue('CN=kapi-apiserver', 'client');
     await hook.start(await serverCA.issue('CN=webhook', 'server'), clientCA.pem);
     config = { server: hook.url, ca: serverCA.pem, cert: client.cert, key: client.key };
@@ -223,7 +166,7 @@ describe('WebhookTokenAuthenticator against a TokenReview webhook over HTTPS', (
     expect(waits).toHaveLength(1);
 
     hook.reviews.length = 0;
-    const other = await makeCA('someone-else');
+    const other = await makeTestCA('someone-else');
     const w2 = make({ ...config, ca: other.pem }, { sleep: async (ms) => void waits.push(ms) });
     const err = await w2.authenticateToken('good-token').catch((e: Error) => e);
     expect(String(err)).toMatch(/Failed to make webhook authenticator request/);
