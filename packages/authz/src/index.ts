@@ -10,5 +10,8 @@ export type {
   RulesResult,
 } from './authorizer.ts';
 export { forbiddenMessage } from './forbidden-message.ts';
+export { type BootstrapPolicyOptions, bootstrapPolicy } from './rbac/bootstrap/bootstrap-policy.ts';
+export { AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, type BootstrapPolicy, kubeBootstrapPolicy } from './rbac/bootstrap/kube-policy.ts';
+export { restrictRulesToServed, type ServedResource } from './rbac/bootstrap/served-rules.ts';
 export { RULES_NOT_SUPPORTED, rulesOf } from './rules.ts';
 export { unionAuthorizer } from './union.ts';

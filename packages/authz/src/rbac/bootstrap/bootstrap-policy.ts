@@ -1,0 +1,29 @@
+import type { PolicyRule } from '../types.ts';
+import { type BootstrapPolicy, kubeBootstrapPolicy } from './kube-policy.ts';
+import { restrictRulesToServed, type ServedResource } from './served-rules.ts';
+
+export interface BootstrapPolicyOptions {
+  /**
+   * The resources this server serves. Rules keep what is served and wildcards and lose the groups and resources that
+   * name nothing served; unset, the policy is kube's as it is.
+   */
+  served?: readonly ServedResource[];
+}
+
+/**
+ * The bootstrap policy this server reconciles at start: kube-apiserver's cluster roles (cluster-admin, admin, edit, view
+ * and their system:aggregate-to-* parts, system:basic-user, system:discovery, system:public-info-viewer,
+ * system:monitoring) and their bindings, restricted to the served kinds only where kube's rules name kinds not served.
+ */
+export function bootstrapPolicy(options: BootstrapPolicyOptions = {}): BootstrapPolicy {
+  const policy = kubeBootstrapPolicy();
+  const { served } = options;
+  if (!served) return policy;
+  const restrict = <T extends { rules?: PolicyRule[] }>(owner: T): T => {
+    if (owner.rules) owner.rules = restrictRulesToServed(owner.rules, served);
+    return owner;
+  };
+  policy.clusterRoles = policy.clusterRoles.map(restrict);
+  policy.roles = policy.roles.map(restrict);
+  return policy;
+}
