@@ -203,6 +203,7 @@ export function defineResource<const V extends readonly VersionInput[], S extend
     selectableFields: Object.freeze(selectableFields),
     groupKind: Object.freeze({ group, kind: input.kind }),
     groupResource: Object.freeze({ group, resource: input.plural }),
+    ...(input.validateName ? { validateName: input.validateName } : {}),
     version: (name) => versions.find((v) => v.name === name),
   };
   return Object.freeze(def);

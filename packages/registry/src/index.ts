@@ -1,5 +1,6 @@
 export { ConfigMap } from './builtins/configmap.ts';
 export { Event } from './builtins/event.ts';
+export { type ListAndWatchOptions, type ListWatchSource, listAndWatch } from './builtins/list-and-watch.ts';
 export {
   FINALIZER_KUBERNETES,
   LABEL_METADATA_NAME,
@@ -14,6 +15,7 @@ export { NamespaceRegistry, type NamespaceRegistryOptions } from './builtins/nam
 export { Secret } from './builtins/secret.ts';
 export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
+export { WorkQueue, type WorkQueueOptions } from './builtins/work-queue.ts';
 export { convertObject } from './convert.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
 export { invalidError } from './invalid-error.ts';

@@ -1,6 +1,7 @@
 import type { GroupKind, GroupResource, KubeObject, ObjectMeta } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import type { Strategy } from './strategy.ts';
+import type { NameValidator } from './validate-object-meta.ts';
 
 /**
  * A resource definition: what kube-apiserver knows of a kind from its CustomResourceDefinition (or its
@@ -78,9 +79,10 @@ export interface PrinterColumn {
   readonly format?: 'int32' | 'int64' | 'float' | 'double' | 'byte' | 'date' | 'date-time' | 'password' | 'name';
   /**
    * Computes the cell instead of reading `jsonPath` (which then only documents the column): for columns kube's
-   * built-in printers compute, such as a ConfigMap's number of keys. undefined gives an empty cell.
+   * built-in printers compute, such as a ConfigMap's number of keys. The value is the cell as it is (a `date`
+   * column's value is not turned into an age); undefined gives an empty cell.
    */
-  readonly value?: (obj: KubeObject, nowMs: number) => unknown;
+  readonly value?: (obj: KubeObject, nowMs: number) => string | number | boolean | null | undefined;
 }
 
 /** A field that field selectors may name, beside metadata.name and metadata.namespace. */
@@ -112,6 +114,11 @@ export interface ResourceInput<V extends readonly VersionInput[], S extends Obje
   /** false leaves out the leading Name column of tables (kube's Event table has none). Default true. */
   nameColumn?: boolean;
   selectableFields?: readonly SelectableField[];
+  /**
+   * The rule for metadata.name and generateName instead of a DNS-1123 subdomain: kube's ValidateObjectMeta takes one
+   * per kind (RBAC kinds take path segment names, e.g. `system:basic-user`).
+   */
+  validateName?: NameValidator;
 }
 
 /** A checked, frozen definition of one kind; `T` is the storage version's object type. */
@@ -135,6 +142,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly selectableFields: readonly SelectableField[];
   readonly groupKind: GroupKind;
   readonly groupResource: GroupResource;
+  /** The kind's name rule, when it is not a DNS-1123 subdomain. */
+  readonly validateName?: NameValidator;
   /** The version named `name`, if the kind has it. */
   version(name: string): ResourceVersion | undefined;
 }

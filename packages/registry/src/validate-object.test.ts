@@ -186,6 +186,23 @@ describe('validateObject', () => {
     expect(errs.map((e) => `${e.type} ${e.field}`)).toEqual(['FieldValueInvalid metadata.name', 'FieldValueRequired metadata.namespace']);
   });
 
+  it("checks names by the definition's validateName rule when it has one", () => {
+    const Segment = defineResource({
+      group: 'example.kapi.dev',
+      kind: 'Segment',
+      plural: 'segments',
+      namespaced: false,
+      versions: [{ name: 'v1', schema: z.object({}) }],
+      validateName: (name) => (name.includes('/') ? ["may not contain '/'"] : []),
+    });
+    expect(validateObject(Segment, 'v1', { metadata: { name: 'system:basic-user' } })).toEqual([]);
+    expect(validateObject(Segment, 'v1', { metadata: { name: 'a/b' } })).toEqual([
+      { type: 'FieldValueInvalid', field: 'metadata.name', badValue: 'a/b', detail: "may not contain '/'" },
+    ]);
+    // An explicit rule still wins.
+    expect(validateObject(Segment, 'v1', { metadata: { name: 'a:b' } }, { validateName: () => ['no'] })).toHaveLength(1);
+  });
+
   it('rejects a body that is not an object', () => {
     expect(validateObject(Widget, 'v1', [])).toEqual([
       { type: 'FieldValueTypeInvalid', field: '', badValue: 'array', detail: 'body must be of type object: "array"' },

@@ -13,7 +13,7 @@ import { type NameValidator, validateObjectMeta } from './validate-object-meta.t
  */
 
 export interface ValidateOptions {
-  /** Overrides the DNS-1123 subdomain rule for metadata.name (e.g. nameIsDNSLabel for namespaces). */
+  /** Overrides the definition's rule for metadata.name (its validateName, else a DNS-1123 subdomain). */
   validateName?: NameValidator;
   /**
    * Check that map lists' keys and set lists' items are unique (default true). An update skips it when the old
@@ -150,8 +150,8 @@ function check(
   const parts = split(obj);
   if (!parts)
     return { errors: [fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`)] };
-  const { listSetsAndMaps = true, ...metaOpts } = opts;
-  const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...metaOpts });
+  const { listSetsAndMaps = true, validateName = def.validateName } = opts;
+  const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...(validateName ? { validateName } : {}) });
   const result = safeParseData(v.schema, parts.body, { reportInput: true });
   if (!result.success) for (const issue of result.error.issues) mapIssue(v.schema, parts.body, issue, [], errors);
   // After the schema's errors, as kube appends them; on the defaulted object when there is one (kube defaults first).

@@ -274,8 +274,10 @@ describe('toTable: computed columns and the built-in kinds', () => {
     const table = tableConvertor([
       { name: 'Keys', type: 'integer', jsonPath: '.data', value: (o) => Object.keys((o as { data?: object }).data ?? {}).length },
       { name: 'Nothing', type: 'string', jsonPath: '.spec', value: () => undefined },
+      // kube's DefaultTableConvertor: a date column whose cell is the timestamp itself, not an age.
+      { name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp', value: (o) => o.metadata.creationTimestamp },
     ]).convert({ apiVersion: 'v1', kind: 'Thing', metadata: meta, data: { a: '1', b: '2' } } as KubeObject, { clock });
-    expect(table.rows[0]?.cells).toEqual(['x', 2, null]);
+    expect(table.rows[0]?.cells).toEqual(['x', 2, null, '2026-01-01T00:00:00Z']);
   });
 
   it("gives ConfigMap, Secret and Namespace kube-apiserver's built-in columns", () => {

@@ -2,7 +2,7 @@ import type { Clock, KubeObject, ListMeta, ObjectList } from '@kapi/apimachinery
 import type { PrinterColumn, ResourceDefinition } from '../resource-definition.ts';
 import { columnCell } from './cell.ts';
 import { type ColumnPath, ColumnPathError, compileColumnPath } from './column-path.ts';
-import type { IncludeObjectPolicy, Table, TableColumnDefinition, TableRow } from './table-types.ts';
+import type { IncludeObjectPolicy, Table, TableCell, TableColumnDefinition, TableRow } from './table-types.ts';
 
 /**
  * Table conversion as kube-apiserver does it for custom resources (apiextensions' tableconvertor), which kapi
@@ -100,7 +100,9 @@ export function tableConvertor(printerColumns: readonly PrinterColumn[], nameCol
     ...columns.map((c, i) => {
       if (c.value) {
         const v = c.value(obj, nowMs);
-        return v === undefined || v === null ? null : columnCell(c.type, v, nowMs);
+        // Computed cells are the printer's own (kube's built-in printers): kept as they are, e.g. a `date` cell
+        // holding a timestamp rather than an age (DefaultTableConvertor's "Created At").
+        return v === undefined || v === null ? null : (v as TableCell);
       }
       let found: unknown[];
       try {
