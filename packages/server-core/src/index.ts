@@ -141,12 +141,20 @@ export { type RequestInfo, RequestInfoError, RequestInfoResolver, type RequestIn
 export { authReviewResources } from './reviews/auth-reviews.ts';
 export {
   AUTHORIZATION_GROUP,
+  accessReviewStatus,
   reviewAttributes,
   selfSubjectAccessReviewResource,
   validateSelfSubjectAccessReview,
 } from './reviews/self-subject-access-review.ts';
 export { AUTHENTICATION_GROUP, SELF_SUBJECT_REVIEW_VERSIONS, selfSubjectReviewResources } from './reviews/self-subject-review.ts';
 export { selfSubjectRulesReviewResource } from './reviews/self-subject-rules-review.ts';
+export {
+  localSubjectAccessReviewResource,
+  reviewedUser,
+  subjectAccessReviewResource,
+  validateLocalSubjectAccessReview,
+  validateSubjectAccessReview,
+} from './reviews/subject-access-review.ts';
 export { type TokenReviewOptions, tokenReviewResource } from './reviews/token-review.ts';
 export {
   type CertificateAuthenticationOptions,

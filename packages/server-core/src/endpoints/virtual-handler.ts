@@ -26,10 +26,11 @@ export async function handleVirtual(
   info: RequestInfo,
   options: Pick<ResourceHandlerOptions, 'admission' | 'onObjects'>,
 ): Promise<void> {
-  if (info.verb === 'create' && info.subresource === '' && !info.name && resource.create) {
+  // kube routes a create only at the resource's scope: namespaced under namespaces/{ns}, cluster-scoped without.
+  if (info.verb === 'create' && info.subresource === '' && !info.name && resource.create && resource.namespaced === !!info.namespace) {
     const w = writeOptionsOf(ctx.url.searchParams, 'CreateOptions');
     const out = negotiateOutput(ctx.req.headers.accept);
-    const body = await readKindBody(ctx, resource);
+    const body = withRequestNamespace(await readKindBody(ctx, resource), info.namespace);
     options.onObjects?.(ctx, { requestObject: resource.auditObject ? resource.auditObject(body) : body });
     const user = ctx.user ?? ANONYMOUS;
     if (options.admission) {
@@ -53,9 +54,24 @@ export async function handleVirtual(
     return writeObject(ctx, 201, result, out.mediaType);
   }
   if (resource.handle) return resource.handle(ctx, info);
-  // kube's router has no route for a name under a create-only resource (404), nor for other methods on it (405).
-  if (info.name) throw pathNotFound();
+  // kube's router has no route for a name under a create-only resource, nor outside its scope (404), nor for other
+  // methods on it (405).
+  if (info.name || resource.namespaced !== !!info.namespace) throw pathNotFound();
   throw methodNotAllowed();
+}
+
+/**
+ * kube's EnsureObjectNamespaceMatchesRequestNamespace, as its create handler applies it to every body: a namespace left
+ * out is the path's, a cluster-scoped object's is cleared, and one that names another namespace is a 400.
+ */
+function withRequestNamespace(body: KubeObject, namespace: string): KubeObject {
+  const own = body.metadata.namespace ?? '';
+  if (own === namespace) return body;
+  if (own === '' || namespace === '') {
+    const { namespace: _n, ...metadata } = body.metadata;
+    return { ...body, metadata: namespace ? { ...metadata, namespace } : metadata };
+  }
+  throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
 /** The request body as an object of this group-version and kind (both defaulted when left out). */

@@ -10,7 +10,8 @@ type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-const RESOURCE_KEYS = ['namespace', 'verb', 'group', 'version', 'resource', 'subresource', 'name'] as const;
+/** The string fields of ResourceAttributes. */
+export const RESOURCE_KEYS = ['namespace', 'verb', 'group', 'version', 'resource', 'subresource', 'name'] as const;
 
 /** Whether a value is Go's zero value as JSON sees it (metadata validation compares against an empty ObjectMeta). */
 function isZero(v: unknown): boolean {
@@ -19,17 +20,11 @@ function isZero(v: unknown): boolean {
   return isRecord(v) && Object.keys(v).length === 0;
 }
 
-/** Go's %#v of the internal NonResourceAttributes, as field.Invalid prints the value kube validation reports. */
-function goNonResourceAttributes(v: Json): string {
-  return `authorization.NonResourceAttributes{Path:${JSON.stringify(str(v.path))}, Verb:${JSON.stringify(str(v.verb))}}`;
-}
-
 /**
- * kube's ValidateSelfSubjectAccessReview: exactly one of spec.resourceAttributes and spec.nonResourceAttributes, and
- * metadata empty (managedFields aside).
+ * kube's ValidateSelfSubjectAccessReviewSpec, the part every access review shares: exactly one of
+ * spec.resourceAttributes and spec.nonResourceAttributes.
  */
-export function validateSelfSubjectAccessReview(body: KubeObject): FieldError[] {
-  const spec = isRecord((body as Json).spec) ? ((body as Json).spec as Json) : {};
+export function validateAccessReviewAttributes(spec: Json): FieldError[] {
   const ra = spec.resourceAttributes;
   const nra = spec.nonResourceAttributes;
   const errs: FieldError[] = [];
@@ -45,9 +40,36 @@ export function validateSelfSubjectAccessReview(body: KubeObject): FieldError[] 
     errs.push(
       fieldErrors.invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'),
     );
-  const { managedFields: _m, ...meta } = (body.metadata ?? {}) as Json;
-  if (Object.values(meta).some((v) => !isZero(v))) errs.push(fieldErrors.invalid('metadata', meta, 'must be empty'));
   return errs;
+}
+
+/** The metadata kube's review validation compares against an empty ObjectMeta: all of it but managedFields and `except`. */
+export function nonEmptyMetadata(body: KubeObject, except: readonly string[] = []): Json | undefined {
+  const meta: Json = { ...((body.metadata ?? {}) as Json) };
+  for (const k of ['managedFields', ...except]) delete meta[k];
+  return Object.values(meta).some((v) => !isZero(v)) ? meta : undefined;
+}
+
+/**
+ * kube's ValidateSelfSubjectAccessReview: exactly one of spec.resourceAttributes and spec.nonResourceAttributes, and
+ * metadata empty (managedFields aside).
+ */
+export function validateSelfSubjectAccessReview(body: KubeObject): FieldError[] {
+  const errs = validateAccessReviewAttributes(specOf(body));
+  const meta = nonEmptyMetadata(body);
+  if (meta) errs.push(fieldErrors.invalid('metadata', meta, 'must be empty'));
+  return errs;
+}
+
+/** The body's spec, `{}` when it has none. */
+export function specOf(body: KubeObject): Json {
+  const spec = (body as Json).spec;
+  return isRecord(spec) ? spec : {};
+}
+
+/** Go's %#v of the internal NonResourceAttributes, as field.Invalid prints the value kube validation reports. */
+export function goNonResourceAttributes(v: Json): string {
+  return `authorization.NonResourceAttributes{Path:${JSON.stringify(str(v.path))}, Verb:${JSON.stringify(str(v.verb))}}`;
 }
 
 /** kube's ResourceAttributesFrom / NonResourceAttributesFrom: what the review asks the authorizer about. */
@@ -82,8 +104,8 @@ export function reviewAttributes(user: UserInfo, spec: Json): AuthorizationAttri
   };
 }
 
-/** The spec as Go writes it back: known fields only, empty strings left out (omitempty). */
-function normalizedSpec(spec: Json): Json {
+/** The attributes of a review's spec as Go writes them back: known fields only, empty strings left out (omitempty). */
+export function normalizedSpec(spec: Json): Json {
   const out: Json = {};
   if (isRecord(spec.resourceAttributes)) {
     const ra = spec.resourceAttributes;
@@ -104,6 +126,25 @@ function normalizedSpec(spec: Json): Json {
 }
 
 /**
+ * What kube's access-review REST answers: asks `authorizer` and reports {allowed, denied (on Deny), reason,
+ * evaluationError (an authorizer that threw)}, each left out when empty (omitempty).
+ */
+export async function accessReviewStatus(authorizer: Authorizer, attrs: AuthorizationAttributes): Promise<Json> {
+  let result: AuthorizationResult = { decision: 'NoOpinion', reason: '' };
+  let evaluationError = '';
+  try {
+    result = await authorizer.authorize(attrs);
+  } catch (err) {
+    evaluationError = err instanceof Error ? err.message : String(err);
+  }
+  const status: Json = { allowed: result.decision === 'Allow' };
+  if (result.decision === 'Deny') status.denied = true;
+  if (result.reason) status.reason = result.reason;
+  if (evaluationError) status.evaluationError = evaluationError;
+  return status;
+}
+
+/**
  * authorization.k8s.io/v1 SelfSubjectAccessReview (`kubectl auth can-i`): validates the spec (422 as kube), asks
  * `authorizer` (AlwaysAllow when the server has none) whether the requesting user may do what the spec says, and
  * answers the review with status {allowed, denied (when Deny), reason, evaluationError (an authorizer that threw)}.
@@ -121,18 +162,8 @@ export function selfSubjectAccessReviewResource(authorizer: Authorizer = new Alw
       const errs = validateSelfSubjectAccessReview(body);
       // The internal object kube validates has an empty kind, hence `.authorization.k8s.io "" is invalid`.
       if (errs.length) throw newInvalid({ group: AUTHORIZATION_GROUP, kind: '' }, '', errs);
-      const spec = isRecord((body as Json).spec) ? ((body as Json).spec as Json) : {};
-      let result: AuthorizationResult = { decision: 'NoOpinion', reason: '' };
-      let evaluationError = '';
-      try {
-        result = await authorizer.authorize(reviewAttributes(user, spec));
-      } catch (err) {
-        evaluationError = err instanceof Error ? err.message : String(err);
-      }
-      const status: Json = { allowed: result.decision === 'Allow' };
-      if (result.decision === 'Deny') status.denied = true;
-      if (result.reason) status.reason = result.reason;
-      if (evaluationError) status.evaluationError = evaluationError;
+      const spec = specOf(body);
+      const status = await accessReviewStatus(authorizer, reviewAttributes(user, spec));
       return {
         kind: 'SelfSubjectAccessReview',
         apiVersion: `${AUTHORIZATION_GROUP}/v1`,

@@ -55,7 +55,7 @@ const get = async (url: string, accept = 'application/json'): Promise<{ status: 
 };
 
 describe('virtual resources', () => {
-  it('routes create to `create` (201, namespace and user passed) and other verbs to `handle`', async () => {
+  it('routes create to `create` (201, namespace defaulted into the body, user passed) and other verbs to `handle`', async () => {
     const { url } = await start({ virtualResources: [echoes] });
     const res = await fetch(`${url}/apis/tools.kapi.dev/v1/namespaces/default/echoes?dryRun=All`, {
       method: 'POST',
@@ -66,7 +66,7 @@ describe('virtual resources', () => {
     expect(await res.json()).toEqual({
       apiVersion: 'tools.kapi.dev/v1',
       kind: 'Echo',
-      metadata: {},
+      metadata: { namespace: 'default' },
       spec: { say: 'hi' },
       status: { namespace: 'default', user: 'system:anonymous', dryRun: true },
     });
@@ -134,6 +134,13 @@ describe('virtual resources', () => {
     ]);
     expect((await get(`${url}/apis/authorization.k8s.io/v1`)).body.resources).toEqual([
       {
+        name: 'localsubjectaccessreviews',
+        singularName: 'localsubjectaccessreview',
+        namespaced: true,
+        kind: 'LocalSubjectAccessReview',
+        verbs: ['create'],
+      },
+      {
         name: 'selfsubjectaccessreviews',
         singularName: 'selfsubjectaccessreview',
         namespaced: false,
@@ -145,6 +152,13 @@ describe('virtual resources', () => {
         singularName: 'selfsubjectrulesreview',
         namespaced: false,
         kind: 'SelfSubjectRulesReview',
+        verbs: ['create'],
+      },
+      {
+        name: 'subjectaccessreviews',
+        singularName: 'subjectaccessreview',
+        namespaced: false,
+        kind: 'SubjectAccessReview',
         verbs: ['create'],
       },
     ]);
@@ -183,9 +197,11 @@ describe('virtual resources', () => {
       'authentication.k8s.io/v1beta1/selfsubjectreviews',
       'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'authorization.k8s.io/v1/selfsubjectrulesreviews',
+      'authorization.k8s.io/v1/subjectaccessreviews',
+      'authorization.k8s.io/v1/localsubjectaccessreviews',
       'tools.kapi.dev/v1/echoes',
     ]);
-    expect((await get(`${url}/apis/authorization.k8s.io/v1`)).body.resources).toHaveLength(2);
+    expect((await get(`${url}/apis/authorization.k8s.io/v1`)).body.resources).toHaveLength(4);
     const res = await fetch(`${url}/apis/tools.kapi.dev/v1/namespaces/default/echoes`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
