@@ -1,3 +1,13 @@
+export { ABAC_NO_POLICY_MATCHED, ABACAuthorizer } from './abac/abac-authorizer.ts';
+export {
+  ABAC_GROUP,
+  ABAC_V0,
+  ABAC_V1BETA1,
+  type ABACPolicy,
+  ABACPolicyLoadError,
+  loadABACPolicyFile,
+  parseABACPolicies,
+} from './abac/policy.ts';
 export { AlwaysAllowAuthorizer } from './always-allow.ts';
 export { AlwaysDenyAuthorizer, EVERYTHING_IS_FORBIDDEN } from './always-deny.ts';
 export type {
