@@ -23,5 +23,34 @@ export { forbiddenMessage } from './forbidden-message.ts';
 export { type BootstrapPolicyOptions, bootstrapPolicy } from './rbac/bootstrap/bootstrap-policy.ts';
 export { AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, type BootstrapPolicy, kubeBootstrapPolicy } from './rbac/bootstrap/kube-policy.ts';
 export { restrictRulesToServed, type ServedResource } from './rbac/bootstrap/served-rules.ts';
+export { compactRules, compactString } from './rbac/escalation/compact-rules.ts';
+export { confirmNoEscalation } from './rbac/escalation/confirm-no-escalation.ts';
+export { breakdownRule, covers } from './rbac/escalation/covers.ts';
+export { bindingAuthorized, escalationAllowed, roleEscalationAuthorized } from './rbac/escalation/escalation-check.ts';
+export { isOnlyMutatingGCFields } from './rbac/escalation/gc-fields.ts';
+export { type RBACWriteCheckOptions, rbacWriteChecks } from './rbac/escalation/rbac-write-checks.ts';
+export type { WriteCheck, WriteCheckAttributes } from './rbac/escalation/write-check.ts';
+export type { RBACPolicySource } from './rbac/policy-source.ts';
+export { RBACAuthorizer } from './rbac/rbac-authorizer.ts';
+export { RBACCache, type RBACCacheFeed, type RBACEventType } from './rbac/rbac-cache.ts';
+export {
+  apiGroupMatches,
+  nonResourceURLMatches,
+  RBAC_WILDCARD,
+  resourceMatches,
+  resourceNameMatches,
+  ruleAllows,
+  rulesAllow,
+  verbMatches,
+} from './rbac/rule-matching.ts';
+export {
+  type AuthorizationRuleResolver,
+  appliesToUser,
+  type PolicyRulesResult,
+  RBACRuleResolver,
+  RuleSource,
+  type RuleVisitor,
+} from './rbac/rule-resolver.ts';
+export { SubjectIndex, serviceAccountUsername } from './rbac/subject-index.ts';
 export { RULES_NOT_SUPPORTED, rulesOf } from './rules.ts';
 export { unionAuthorizer } from './union.ts';
