@@ -157,6 +157,13 @@ export {
 } from './reviews/subject-access-review.ts';
 export { type TokenReviewOptions, tokenReviewResource } from './reviews/token-review.ts';
 export {
+  type APIProvider,
+  type PostStartHook,
+  type PreShutdownHook,
+  qualifiedResource,
+  type WriteCheck,
+} from './server/api-provider.ts';
+export {
   type CertificateAuthenticationOptions,
   certificateAuthentication,
   clientCAsOf,

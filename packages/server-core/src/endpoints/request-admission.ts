@@ -66,7 +66,11 @@ export async function admitDeletion(
   return { ...del, validateDeletion: (current) => runAdmission('validate', ctx, def, info, 'DELETE', dryRun, null, current, options) };
 }
 
-/** The Store's admission hooks for one write: CREATE when there is no stored object, UPDATE otherwise. */
+/**
+ * The Store's hooks for one write, CREATE when there is no stored object and UPDATE otherwise: mutating admission, then
+ * on the final object the resource's write checks (kube's policy-based REST wrappers) and validating admission. None
+ * when there is neither admission nor a check.
+ */
 export function writeAdmission(
   ctx: RequestContext,
   def: ResourceDefinition,
@@ -74,9 +78,20 @@ export function writeAdmission(
   dryRun: boolean,
   options: ResourceHandlerOptions,
 ): WriteAdmission | undefined {
-  if (!options.admission) return undefined;
+  const checks = options.writeChecks?.get(def) ?? [];
+  const admission = options.admission;
+  if (!admission && !checks.length) return undefined;
   return {
-    mutate: (obj, old) => runAdmission('admit', ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
-    validate: (obj, old) => runAdmission('validate', ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, options),
+    ...(admission
+      ? {
+          mutate: (obj: KubeObject, old: KubeObject | null) =>
+            admission.admit(attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old)),
+        }
+      : {}),
+    async validate(obj, old) {
+      const attrs = attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old);
+      for (const c of checks) await c.check(attrs);
+      await admission?.validate(attrs);
+    },
   };
 }

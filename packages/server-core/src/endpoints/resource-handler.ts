@@ -13,6 +13,7 @@ import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
 import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
+import type { WriteCheck } from '../server/api-provider.ts';
 import { bodyTypeOf, contentTypeOf, type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
 import { storeVersion, transform } from './output-transform.ts';
 import { admitDeletion, writeAdmission } from './request-admission.ts';
@@ -43,6 +44,8 @@ export interface Admission {
 
 export interface ResourceHandlerOptions {
   readonly admission?: Admission;
+  /** The checks on each served kind's writes (from the server's providers), run even without admission. */
+  readonly writeChecks?: ReadonlyMap<ResourceDefinition, readonly WriteCheck[]>;
   readonly clock: Clock;
   /** A watch without timeoutSeconds ends after a random time in [min, 2·min) seconds, as kube-apiserver's. */
   readonly minRequestTimeoutSeconds: number;

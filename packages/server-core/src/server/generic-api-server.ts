@@ -44,6 +44,7 @@ import { authReviewResources } from '../reviews/auth-reviews.ts';
 import { issuerDiscoveryHandler } from '../serviceaccount/issuer-discovery.ts';
 import { type ServiceAccountTokenOptions, tokenRequestCreater } from '../serviceaccount/token-request.ts';
 import { type VersionOptions, versionHandler } from '../version/version.ts';
+import { type APIProvider, qualifiedResource, type WriteCheck } from './api-provider.ts';
 import { type CertificateAuthenticationOptions, certificateAuthentication, clientCAsOf } from './certificate-authentication.ts';
 import type { VirtualResource } from './virtual-resource.ts';
 
@@ -52,6 +53,13 @@ export interface GenericAPIServerOptions extends CertificateAuthenticationOption
   storage: Storage;
   /** The kinds to serve. Namespace (if listed) brings namespace lifecycle, its controller and default namespaces. */
   resources: readonly ResourceDefinition[];
+  /**
+   * Packages installed into the server (kube's RESTStorageProvider and post-start hooks): their kinds are served like
+   * `resources`, their write checks run on every create, update and patch of those kinds (with or without
+   * `admission`), their post-start hooks run in start() after this server's own and their pre-shutdown hooks in
+   * shutdown().
+   */
+  providers?: readonly APIProvider[];
   /** Serve reads and watches from a watch cache (Cacher) per resource. Default true. */
   watchCache?: boolean;
   /** Close `storage` at the end of shutdown. Default true. */
@@ -162,7 +170,9 @@ export class GenericAPIServer {
       this.#cacheOf.set(def, cacher);
       return cacher;
     };
-    const nsDef = options.resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
+    const providers = options.providers ?? [];
+    const resources = [...options.resources, ...providers.flatMap((p) => p.resources ?? [])];
+    const nsDef = resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
     let lifecycle: NamespaceLifecycle | undefined;
     if (nsDef) {
       const clock = this.#clock;
@@ -175,7 +185,7 @@ export class GenericAPIServer {
       this.#namespaceController = new NamespaceController({ namespaces: this.#namespaces, clock: this.#clock });
       this.#add({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces });
     }
-    for (const def of options.resources) {
+    for (const def of resources) {
       if (def === nsDef) continue;
       const store = new Store(def, {
         storage: storageFor(def),
@@ -217,6 +227,11 @@ export class GenericAPIServer {
       const controller = this.#serviceAccountsController;
       this.addPostStartHook('start-service-account-controller', () => controller.start());
     }
+    for (const provider of providers) {
+      for (const hook of provider.postStartHooks ?? []) this.addPostStartHook(hook.name, (server) => hook.run(server));
+      for (const hook of provider.preShutdownHooks ?? []) this.addPreShutdownHook(hook.name, () => hook.run());
+    }
+    const writeChecks = this.#writeChecksOf(providers);
     const virtual = [
       ...(options.authReviews !== false
         ? authReviewResources({
@@ -260,7 +275,20 @@ export class GenericAPIServer {
       this.#allVirtual.length || this.#allSubresources.length
         ? { definitions: this.#allDefinitions, virtual: this.#allVirtual, subresources: this.#allSubresources }
         : this.#allDefinitions;
-    this.#handlerOptions = this.#buildHandlerOptions();
+    this.#handlerOptions = this.#buildHandlerOptions(writeChecks);
+  }
+
+  /** The providers' write checks by the definition they guard; a check of a kind this server does not serve is an error. */
+  #writeChecksOf(providers: readonly APIProvider[]): Map<ResourceDefinition, WriteCheck[]> {
+    const out = new Map<ResourceDefinition, WriteCheck[]>();
+    for (const provider of providers)
+      for (const check of provider.writeChecks ?? []) {
+        const def = this.#definitions.find((d) => qualifiedResource(d) === check.resource);
+        // A check that guards nothing would leave its kind unguarded without a word.
+        if (!def) throw new Error(`write check of ${provider.name}: resource ${check.resource} is not served by this server`);
+        out.set(def, [...(out.get(def) ?? []), check]);
+      }
+    return out;
   }
 
   /** The create-only subresources (e.g. serviceaccounts/token) of this server's kinds and its delegates', for discovery. */
@@ -279,7 +307,7 @@ export class GenericAPIServer {
    */
   watchCacheStats(): Map<string, CacherStats> {
     const out = new Map<string, CacherStats>();
-    for (const [def, cacher] of this.#cacheOf) out.set(def.group ? `${def.plural}.${def.group}` : def.plural, cacher.stats());
+    for (const [def, cacher] of this.#cacheOf) out.set(qualifiedResource(def), cacher.stats());
     return out;
   }
 
@@ -458,11 +486,12 @@ export class GenericAPIServer {
   }
 
   /** Built once in the constructor: per-request work that can be done at start-up is (DESIGN.md). */
-  #buildHandlerOptions(): ResourceHandlerOptions {
+  #buildHandlerOptions(writeChecks: ReadonlyMap<ResourceDefinition, readonly WriteCheck[]>): ResourceHandlerOptions {
     return {
       clock: this.#clock,
       minRequestTimeoutSeconds: this.#options.minRequestTimeoutSeconds ?? 1800,
       ...(this.#options.admission ? { admission: this.#options.admission } : {}),
+      ...(writeChecks.size ? { writeChecks } : {}),
       ...(this.#options.audit ? { onObjects: recordAuditObjects } : {}),
       onWatch: (def, version, delta) => {
         const gvk = { group: def.group, version, kind: def.kind };
