@@ -54,3 +54,14 @@ export {
 export { SubjectIndex, serviceAccountUsername } from './rbac/subject-index.ts';
 export { RULES_NOT_SUPPORTED, rulesOf } from './rules.ts';
 export { unionAuthorizer } from './union.ts';
+export {
+  DEFAULT_AUTHORIZED_TTL_MS,
+  DEFAULT_UNAUTHORIZED_TTL_MS,
+  DEFAULT_WEBHOOK_NAME,
+  WEBHOOK_RULES_NOT_SUPPORTED,
+  WebhookAuthorizer,
+  WebhookAuthorizerError,
+  type WebhookAuthorizerMetrics,
+  type WebhookAuthorizerOptions,
+  type WebhookEvaluationResult,
+} from './webhook/webhook-authorizer.ts';
