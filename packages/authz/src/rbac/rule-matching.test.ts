@@ -35,7 +35,9 @@ describe('ruleAllows (kube RuleAllows)', () => {
 
   it('takes * for any verb, group or resource', () => {
     expect(ruleAllows(req({ verb: 'deletecollection' }), { ...pods, verbs: ['*'] })).toBe(true);
-    expect(ruleAllows(req({ apiGroup: 'apps', resource: 'deployments' }), { verbs: ['get'], apiGroups: ['*'], resources: ['*'] })).toBe(true);
+    expect(ruleAllows(req({ apiGroup: 'apps', resource: 'deployments' }), { verbs: ['get'], apiGroups: ['*'], resources: ['*'] })).toBe(
+      true,
+    );
     expect(ruleAllows(req({ apiGroup: 'apps' }), { verbs: ['get'], apiGroups: ['apps'], resources: ['*'] })).toBe(true);
   });
 
@@ -82,7 +84,12 @@ describe('ruleAllows (kube RuleAllows)', () => {
   });
 
   it('rulesAllow: any rule', () => {
-    expect(rulesAllow(req({}), [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: [''], resources: ['pods'] }])).toBe(true);
+    expect(
+      rulesAllow(req({}), [
+        { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
+        { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+      ]),
+    ).toBe(true);
     expect(rulesAllow(req({}), [])).toBe(false);
   });
 });
