@@ -114,6 +114,14 @@ export {
   compressUsername,
 } from './metrics/authentication-metrics.ts';
 export {
+  AuthorizationMetrics,
+  type AuthorizationResultLabel,
+  type AuthorizerLabels,
+  authorizerLabelsForMode,
+  instrumentedAuthorizer,
+} from './metrics/authorization-metrics.ts';
+export { type AuthorizationWebhookMetrics, authorizationWebhookMetrics } from './metrics/authorization-webhook-metrics.ts';
+export {
   APISERVER_COMPONENT,
   canonicalVerb,
   cleanDryRun,

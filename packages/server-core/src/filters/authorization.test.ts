@@ -1,8 +1,14 @@
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from '@kapi/authz';
 import { AlwaysDenyAuthorizer } from '@kapi/authz';
+import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditBackend } from '../audit/backend.ts';
+import { policyAtLevel } from '../audit/policy.ts';
+import type { AuditEvent } from '../audit/types.ts';
+import { AuthorizationMetrics, authorizerLabelsForMode } from '../metrics/authorization-metrics.ts';
 import { RequestInfoResolver } from '../request-info.ts';
-import { withAuthorization } from './authorization.ts';
+import { withAudit } from './audit.ts';
+import { type AuthorizationOptions, withAuthorization } from './authorization.ts';
 import { compose } from './compose.ts';
 import type { Filter } from './context.ts';
 import { type Listening, listen } from './serve.ts';
@@ -23,9 +29,13 @@ const asBob: Filter = async (ctx, next) => {
   await next();
 };
 
-async function serve(authorizer: Authorizer, filters: Filter[] = [requestInfo, asBob]): Promise<string> {
+async function serve(
+  authorizer: Authorizer,
+  filters: Filter[] = [requestInfo, asBob],
+  options: Omit<AuthorizationOptions, 'authorizer'> = {},
+): Promise<string> {
   srv = await listen(
-    compose([...filters, withAuthorization({ authorizer })], async (ctx) => {
+    compose([...filters, withAuthorization({ authorizer, ...options })], async (ctx) => {
       ctx.res.end('ok');
     }),
   );
@@ -113,5 +123,84 @@ describe('withAuthorization', () => {
     r = await fetch(`${url}/api/v1/pods`);
     expect(r.status).toBe(500);
     expect(await r.json()).toMatchObject({ message: 'Internal error occurred: no RequestInfo found in the context' });
+  });
+});
+
+/** The value of one sample in a Prometheus text exposition, 0 when absent. */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+describe('withAuthorization metrics', () => {
+  it("counts attempts by kube's result and terminal decisions under the authorizer's labels", async () => {
+    const registry = new Registry();
+    const metrics = new AuthorizationMetrics(registry);
+    const byPath: Authorizer = {
+      async authorize(a) {
+        if (a.path.endsWith('/allowed')) return { decision: 'Allow', reason: '' };
+        if (a.path.endsWith('/denied')) return { decision: 'Deny', reason: 'no' };
+        if (a.path.endsWith('/broken')) throw new Error('down');
+        return { decision: 'NoOpinion', reason: '' };
+      },
+    };
+    const url = await serve(byPath, [requestInfo, asBob], { metrics, labels: authorizerLabelsForMode('RBAC') });
+    for (const p of ['allowed', 'allowed', 'denied', 'other', 'broken']) await fetch(`${url}/api/v1/namespaces/ns/configmaps/${p}`);
+    const text = await registry.metrics();
+    expect(sample(text, 'authorization_attempts_total{result="allowed"}')).toBe(2);
+    expect(sample(text, 'authorization_attempts_total{result="denied"}')).toBe(1);
+    expect(sample(text, 'authorization_attempts_total{result="no-opinion"}')).toBe(1);
+    expect(sample(text, 'authorization_attempts_total{result="error"}')).toBe(1);
+    expect(sample(text, 'authorization_duration_seconds_count{result="allowed"}')).toBe(2);
+    // kube counts Allow and Deny only (NoOpinion is not terminal), as "allowed"/"denied", type and name from the mode.
+    expect(sample(text, 'apiserver_authorization_decisions_total{type="RBAC",name="rbac",decision="allowed"}')).toBe(2);
+    expect(sample(text, 'apiserver_authorization_decisions_total{type="RBAC",name="rbac",decision="denied"}')).toBe(1);
+    expect(text).not.toMatch(/apiserver_authorization_decisions_total\{[^}]*decision="(no-opinion|error)"/);
+  });
+
+  it('counts no decision without labels (an instrumented authorizer counts its own)', async () => {
+    const registry = new Registry();
+    const metrics = new AuthorizationMetrics(registry);
+    const url = await serve(fixed({ decision: 'Allow', reason: '' }), [requestInfo, asBob], { metrics });
+    await fetch(`${url}/api/v1/pods`);
+    const text = await registry.metrics();
+    expect(sample(text, 'authorization_attempts_total{result="allowed"}')).toBe(1);
+    expect(text).not.toMatch(/^apiserver_authorization_decisions_total\{/m);
+  });
+});
+
+describe('withAuthorization audit annotations', () => {
+  class MemoryBackend implements AuditBackend {
+    events: AuditEvent[] = [];
+    processEvents(events: readonly AuditEvent[]): void {
+      this.events.push(...events);
+    }
+    async shutdown(): Promise<void> {}
+  }
+
+  it('are kube\'s: decision allow or forbid with the reason, and reason "internal error" alone for an error', async () => {
+    const backend = new MemoryBackend();
+    const byPath: Authorizer = {
+      async authorize(a) {
+        if (a.path.endsWith('/allowed')) return { decision: 'Allow', reason: 'RBAC: allowed by RoleBinding "rb/ns"' };
+        if (a.path.endsWith('/broken')) throw new Error('down');
+        return { decision: 'NoOpinion', reason: 'nobody said yes' };
+      },
+    };
+    const audit = withAudit({ backend, policy: policyAtLevel('Metadata') });
+    const url = await serve(byPath, [requestInfo, asBob, audit]);
+    const annotations = async (path: string): Promise<Record<string, string> | undefined> => {
+      await fetch(`${url}/api/v1/namespaces/ns/configmaps/${path}`);
+      return backend.events.at(-1)?.annotations;
+    };
+    expect(await annotations('allowed')).toEqual({
+      'authorization.k8s.io/decision': 'allow',
+      'authorization.k8s.io/reason': 'RBAC: allowed by RoleBinding "rb/ns"',
+    });
+    expect(await annotations('other')).toEqual({
+      'authorization.k8s.io/decision': 'forbid',
+      'authorization.k8s.io/reason': 'nobody said yes',
+    });
+    expect(await annotations('broken')).toEqual({ 'authorization.k8s.io/reason': 'internal error' });
   });
 });

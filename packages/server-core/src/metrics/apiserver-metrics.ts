@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AuthenticationMetrics } from './authentication-metrics.ts';
+import { AuthorizationMetrics } from './authorization-metrics.ts';
 
 /** Labels of apiserver_request_duration_seconds (apiserver_request_total adds `code`). */
 export interface RequestMetricLabels {
@@ -65,6 +66,8 @@ export class APIServerMetrics {
   readonly storageObjects: Gauge<'resource'>;
   /** authentication_attempts, authentication_duration_seconds, authenticated_user_requests (fed by withAuthentication). */
   readonly authentication: AuthenticationMetrics;
+  /** authorization_attempts_total, authorization_duration_seconds, apiserver_authorization_decisions_total (fed by withAuthorization). */
+  readonly authorization: AuthorizationMetrics;
   #storageSource: StorageObjectCounts | undefined;
   #inflightSource: InflightCounts | undefined;
   /** Resources seen in an earlier scrape, reported as -1 when the source fails (as kube does). */
@@ -121,6 +124,7 @@ export class APIServerMetrics {
       collect: () => this.#collectStorageObjects(),
     });
     this.authentication = new AuthenticationMetrics(registry);
+    this.authorization = new AuthorizationMetrics(registry);
   }
 
   /** Replaces the scrape-time source of apiserver_storage_objects. */

@@ -37,6 +37,7 @@ import { withTimeout } from '../filters/timeout.ts';
 import { withWarnings } from '../filters/warning.ts';
 import { type HealthCheck, healthHandler, namedHealthCheck } from '../health/healthz.ts';
 import { APIServerMetrics } from '../metrics/apiserver-metrics.ts';
+import type { AuthorizerLabels } from '../metrics/authorization-metrics.ts';
 import { metricsHandler } from '../metrics/metrics-handler.ts';
 import { withMetrics } from '../metrics/with-metrics.ts';
 import { openAPIHandler } from '../openapi/handler.ts';
@@ -72,6 +73,12 @@ export interface GenericAPIServerOptions extends CertificateAuthenticationOption
   authentication?: AuthenticationOptions;
   /** What a caller may do (also decides impersonation). Without it everything is allowed. */
   authorizer?: Authorizer;
+  /**
+   * How apiserver_authorization_decisions_total labels `authorizer`'s decisions on requests, as kube labels a mode of
+   * --authorization-mode: `authorizerLabelsForMode('RBAC')` is {type: 'RBAC', name: 'rbac'}. Unset: not counted
+   * there (the modes of a union are counted each by instrumentedAuthorizer).
+   */
+  authorizerLabels?: AuthorizerLabels;
   /** An audit log of every request. */
   audit?: AuditOptions;
   /** Extra filters run just before routing, after authorization and before the request timeout. */
@@ -435,7 +442,15 @@ export class GenericAPIServer {
       ...(authentication ? [withAuthentication({ metrics: this.metrics.authentication, ...authentication })] : []),
       ...(o.authorizer ? [withImpersonation({ authorizer: o.authorizer })] : []),
       ...(o.audit ? [withAudit(o.audit)] : []),
-      ...(o.authorizer ? [withAuthorization({ authorizer: o.authorizer })] : []),
+      ...(o.authorizer
+        ? [
+            withAuthorization({
+              authorizer: o.authorizer,
+              metrics: this.metrics.authorization,
+              ...(o.authorizerLabels ? { labels: o.authorizerLabels } : {}),
+            }),
+          ]
+        : []),
       ...(o.filters ?? []),
       withTimeout({ timeoutMs: (o.requestTimeoutSeconds ?? 60) * 1000, clock: this.#clock }),
       withRequestBodyLimit({ maxBytes: o.maxRequestBodyBytes }),
