@@ -20,6 +20,15 @@ export type {
   RulesResult,
 } from './authorizer.ts';
 export { forbiddenMessage } from './forbidden-message.ts';
+export {
+  GraphAuthorizer,
+  type GraphAuthorizerOptions,
+  type GraphRule,
+  type GraphSubject,
+  nodeIdentity,
+} from './graph/graph-authorizer.ts';
+export { type GraphEventType, GraphFeed, vertexOf } from './graph/graph-feed.ts';
+export { type Edge, Graph, type Vertex } from './graph/graph.ts';
 export { type BootstrapPolicyOptions, bootstrapPolicy } from './rbac/bootstrap/bootstrap-policy.ts';
 export { AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, type BootstrapPolicy, kubeBootstrapPolicy } from './rbac/bootstrap/kube-policy.ts';
 export { restrictRulesToServed, type ServedResource } from './rbac/bootstrap/served-rules.ts';
