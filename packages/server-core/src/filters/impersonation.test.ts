@@ -133,6 +133,34 @@ describe('withImpersonation', () => {
     );
   });
 
+  it('a Deny is a 403 carrying its reason; an authorizer error is a 403 too, never a 500 (kube: err or not Allow)', async () => {
+    await serve({
+      authorize: async (a) => {
+        if (a.name === 'root') return { decision: 'Deny', reason: 'root is never impersonated' };
+        if (a.name === 'bob') return { decision: 'Allow', reason: '' };
+        throw new Error('policy engine down');
+      },
+    });
+    let r = await get(['Impersonate-User', 'root']);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({
+      reason: 'Forbidden',
+      message:
+        'users "root" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: root is never impersonated',
+    });
+    r = await get(['Impersonate-User', 'carol']);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe(
+      'users "carol" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
+    // bob may be impersonated, the group may not: the first refusal ends the request.
+    r = await get(['Impersonate-User', 'bob', 'Impersonate-Group', 'admins']);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe(
+      'groups "admins" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
+    );
+  });
+
   it('groups, uid or extra without a user is kube’s 500', async () => {
     await serve(allowing());
     let r = await get(['Impersonate-Group', 'g1']);

@@ -293,6 +293,75 @@ describe('SelfSubjectRulesReview', () => {
     });
   });
 
+  it("reports an evaluation error beside the rules it could resolve; incomplete only as the authorizer says (RBAC's is not)", async () => {
+    const partial: Authorizer = {
+      authorize: policy.authorize,
+      async rulesFor() {
+        return {
+          resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+          incomplete: false,
+          error: new Error('role.rbac.authorization.k8s.io "gone" not found'),
+        };
+      },
+    };
+    const url = await start({ authorizer: partial });
+    expect((await json(await post(`${url}${SSRR}`, review('dev')))).status).toEqual({
+      resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }],
+      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      incomplete: false,
+      evaluationError: 'role.rbac.authorization.k8s.io "gone" not found',
+    });
+  });
+
+  it('a union with an authorizer that cannot list rules is incomplete, keeping the rules of the others; a throwing rulesFor too', async () => {
+    const lister: Authorizer = {
+      authorize: policy.authorize,
+      rulesFor: async () => ({
+        resourceRules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }],
+        nonResourceRules: [],
+        incomplete: false,
+      }),
+    };
+    const broken: Authorizer = {
+      authorize: policy.authorize,
+      rulesFor: async () => {
+        throw new Error('cache not synced');
+      },
+    };
+    const url = await start({ authorizer: unionAuthorizer(lister, policy, broken) });
+    expect((await json(await post(`${url}${SSRR}`, review('dev')))).status).toEqual({
+      resourceRules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: '[authorizer does not support user rule resolution, cache not synced]',
+    });
+  });
+
+  it('answers for the impersonated user (kubectl auth can-i --list --as), once the impersonation is authorized', async () => {
+    const seen: string[] = [];
+    const authorizer: Authorizer = {
+      async authorize(a) {
+        if (a.verb === 'impersonate') return { decision: a.user.name === 'admin' ? 'Allow' : 'NoOpinion', reason: '' };
+        return { decision: isReview(a) ? 'Allow' : 'NoOpinion', reason: '' };
+      },
+      async rulesFor(user, namespace) {
+        seen.push(`${user.name}@${namespace}`);
+        return { resourceRules: [], nonResourceRules: [], incomplete: false };
+      },
+    };
+    const url = await start({ authorizer });
+    const res = await post(`${url}${SSRR}`, review('dev'), { 'impersonate-user': 'carol' });
+    expect(res.status).toBe(201);
+    expect(seen).toEqual(['carol@dev']);
+    const refused = await post(`${url}${SSRR}`, review('dev'), { authorization: 'Bearer bob-token', 'impersonate-user': 'carol' });
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).message).toBe(
+      'users "carol" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
+    expect(seen).toEqual(['carol@dev']);
+  });
+
   it('answers 400 without a namespace, as kube', async () => {
     const url = await start();
     const res = await post(`${url}${SSRR}`, review());
