@@ -20,6 +20,7 @@ export type {
   RulesResult,
 } from './authorizer.ts';
 export { forbiddenMessage } from './forbidden-message.ts';
+export { type Edge, Graph, type Vertex } from './graph/graph.ts';
 export {
   GraphAuthorizer,
   type GraphAuthorizerOptions,
@@ -28,7 +29,17 @@ export {
   nodeIdentity,
 } from './graph/graph-authorizer.ts';
 export { type GraphEventType, GraphFeed, vertexOf } from './graph/graph-feed.ts';
-export { type Edge, Graph, type Vertex } from './graph/graph.ts';
+export {
+  AUTHORIZATION_MODES,
+  type AuthorizationMode,
+  type AuthorizationOptions,
+  type AuthorizerFactories,
+  buildAuthorizer,
+  isAuthorizationMode,
+  parseAuthorizationModes,
+  validateAuthorizationOptions,
+} from './modes/authorization-modes.ts';
+export { PrivilegedGroupsAuthorizer, systemMastersAuthorizer } from './modes/privileged-groups.ts';
 export { type BootstrapPolicyOptions, bootstrapPolicy } from './rbac/bootstrap/bootstrap-policy.ts';
 export { AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, type BootstrapPolicy, kubeBootstrapPolicy } from './rbac/bootstrap/kube-policy.ts';
 export { restrictRulesToServed, type ServedResource } from './rbac/bootstrap/served-rules.ts';
