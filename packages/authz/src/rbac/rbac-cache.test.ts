@@ -41,6 +41,16 @@ describe('RBACCache', () => {
     expect(names(cache.clusterRoleBindingsFor({ name: 'carol', groups: [] }))).toEqual([]);
   });
 
+  it('gives a binding that names the user several ways once', () => {
+    const cache = new RBACCache();
+    cache.clusterRoleBindings.apply('ADDED', crb('all', [user('Group', 'a'), user('Group', 'b'), user('User', 'bob')]));
+    cache.clusterRoleBindings.apply('ADDED', crb('b-only', [user('Group', 'b')]));
+    const got = (u: { name: string; groups: string[] }) => [...cache.clusterRoleBindingsFor(u)].map((b) => b.metadata.name);
+    expect(got({ name: 'bob', groups: ['a', 'b'] })).toEqual(['all', 'b-only']);
+    expect(got({ name: 'carol', groups: ['b', 'a', 'b'] })).toEqual(['all', 'b-only']);
+    expect(got({ name: 'carol', groups: ['a', 'a'] })).toEqual(['all']);
+  });
+
   it('indexes RoleBindings by namespace, then subject; a service account without a namespace is in the binding namespace', () => {
     const cache = new RBACCache();
     cache.roleBindings.apply('ADDED', rb('ci', 'sa-local', [user('ServiceAccount', 'builder')]));

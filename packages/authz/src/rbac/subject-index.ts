@@ -40,18 +40,30 @@ export class SubjectIndex<B extends RoleBinding> {
 
   /** The bindings naming the user, each once: by user name first, then by each of its groups in order. */
   candidates(user: UserInfo): B[] {
-    const buckets: Map<string, B>[] = [];
+    const out: B[] = [];
     const byName = this.#byUser.get(user.name);
-    if (byName) buckets.push(byName);
-    for (const g of user.groups) {
-      const byGroup = this.#byGroup.get(g);
-      if (byGroup) buckets.push(byGroup);
+    if (byName) for (const b of byName.values()) out.push(b);
+    const groups = user.groups;
+    for (let i = 0; i < groups.length; i++) {
+      const bucket = this.#byGroup.get(groups[i] as string);
+      if (!bucket) continue;
+      for (const [key, b] of bucket) {
+        // A binding naming the user by several subjects is in several buckets: it is given once, from the first.
+        if (byName?.has(key) || this.#inEarlierGroup(groups, i, key)) continue;
+        out.push(b);
+      }
     }
-    if (buckets.length === 0) return [];
-    if (buckets.length === 1) return [...(buckets[0] as Map<string, B>).values()];
-    const seen = new Set<B>();
-    for (const bucket of buckets) for (const b of bucket.values()) seen.add(b);
-    return [...seen];
+    return out;
+  }
+
+  /** Whether an earlier group of the user gave `key` already (a group listed twice gave its whole bucket). */
+  #inEarlierGroup(groups: readonly string[], i: number, key: string): boolean {
+    const group = groups[i];
+    for (let j = 0; j < i; j++) {
+      const earlier = groups[j] as string;
+      if (earlier === group || this.#byGroup.get(earlier)?.has(key)) return true;
+    }
+    return false;
   }
 
   /** How many subjects (user names and groups) have bindings. */
