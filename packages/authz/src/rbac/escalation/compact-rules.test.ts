@@ -3,11 +3,15 @@ import { compactRules, compactString } from './compact-rules.ts';
 
 describe('compactString (kube CompactString)', () => {
   it('prints the set fields in kube order with Go %q lists', () => {
-    expect(compactString({ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] })).toBe('{APIGroups:[""], Resources:["pods"], Verbs:["get" "list"]}');
+    expect(compactString({ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] })).toBe(
+      '{APIGroups:[""], Resources:["pods"], Verbs:["get" "list"]}',
+    );
     expect(compactString({ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], resourceNames: ['web'] })).toBe(
       '{APIGroups:["apps"], Resources:["deployments"], ResourceNames:["web"], Verbs:["get"]}',
     );
-    expect(compactString({ verbs: ['get'], nonResourceURLs: ['/healthz', '/api/*'] })).toBe('{NonResourceURLs:["/healthz" "/api/*"], Verbs:["get"]}');
+    expect(compactString({ verbs: ['get'], nonResourceURLs: ['/healthz', '/api/*'] })).toBe(
+      '{NonResourceURLs:["/healthz" "/api/*"], Verbs:["get"]}',
+    );
     expect(compactString({ verbs: [] })).toBe('{}');
   });
 

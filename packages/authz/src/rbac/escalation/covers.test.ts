@@ -12,7 +12,15 @@ const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ verb
 
 describe('breakdownRule', () => {
   it('one rule per group, resource, verb and name, then per URL and verb', () => {
-    expect(breakdownRule({ verbs: ['get', 'list'], apiGroups: ['', 'apps'], resources: ['pods'], resourceNames: ['a', 'b'], nonResourceURLs: ['/x'] })).toEqual([
+    expect(
+      breakdownRule({
+        verbs: ['get', 'list'],
+        apiGroups: ['', 'apps'],
+        resources: ['pods'],
+        resourceNames: ['a', 'b'],
+        nonResourceURLs: ['/x'],
+      }),
+    ).toEqual([
       rule(['get'], [''], ['pods'], ['a']),
       rule(['get'], [''], ['pods'], ['b']),
       rule(['list'], [''], ['pods'], ['a']),
@@ -39,11 +47,15 @@ describe('covers (kube Covers)', () => {
   });
 
   it('* verb, group and resource cover anything', () => {
-    expect(covers([rule(['*'], ['*'], ['*'])], [rule(['get', 'delete'], ['apps', ''], ['deployments', 'pods/log'], ['x'])]).covered).toBe(true);
+    expect(covers([rule(['*'], ['*'], ['*'])], [rule(['get', 'delete'], ['apps', ''], ['deployments', 'pods/log'], ['x'])]).covered).toBe(
+      true,
+    );
   });
 
   it('multiple owner rules together cover one servant rule', () => {
-    expect(covers([rule(['get'], [''], ['builds']), rule(['delete'], [''], ['builds'])], [rule(['get', 'delete'], [''], ['builds'])]).covered).toBe(true);
+    expect(
+      covers([rule(['get'], [''], ['builds']), rule(['delete'], [''], ['builds'])], [rule(['get', 'delete'], [''], ['builds'])]).covered,
+    ).toBe(true);
   });
 
   it('a named owner rule covers only those names; an unnamed servant rule needs an unnamed owner rule', () => {
