@@ -8,8 +8,7 @@ export type RBACEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /**
  * How one kind reaches the cache: each watch event, and the end of each list. Fits registry's `listAndWatch`:
- * `onEvent: (type, obj) => feed.apply(type, obj)`, `onList: async () => feed.listed()` (or `feed.listed(items)`
- * where the list's items are at hand).
+ * `onEvent: (type, obj) => feed.apply(type, obj)`, `onList: async (items) => feed.listed(items)`.
  */
 export interface RBACCacheFeed {
   /** ADDED and MODIFIED store the object (replacing the one of that namespace/name), DELETED drops it. */
