@@ -43,6 +43,13 @@ export { PrivilegedGroupsAuthorizer, systemMastersAuthorizer } from './modes/pri
 export { type BootstrapPolicyOptions, bootstrapPolicy } from './rbac/bootstrap/bootstrap-policy.ts';
 export { AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, type BootstrapPolicy, kubeBootstrapPolicy } from './rbac/bootstrap/kube-policy.ts';
 export { restrictRulesToServed, type ServedResource } from './rbac/bootstrap/served-rules.ts';
+export { ClusterRoleResource } from './rbac/cluster-role.ts';
+export {
+  ClusterRoleAggregationController,
+  type ClusterRoleAggregationControllerOptions,
+  type ClusterRoleClient,
+} from './rbac/cluster-role-aggregation-controller.ts';
+export { ClusterRoleBindingResource } from './rbac/cluster-role-binding.ts';
 export { compactRules, compactString } from './rbac/escalation/compact-rules.ts';
 export { confirmNoEscalation } from './rbac/escalation/confirm-no-escalation.ts';
 export { breakdownRule, covers } from './rbac/escalation/covers.ts';
@@ -53,6 +60,9 @@ export type { WriteCheck, WriteCheckAttributes } from './rbac/escalation/write-c
 export type { RBACPolicySource } from './rbac/policy-source.ts';
 export { RBACAuthorizer } from './rbac/rbac-authorizer.ts';
 export { RBACCache, type RBACCacheFeed, type RBACEventType } from './rbac/rbac-cache.ts';
+export { rbacResources } from './rbac/rbac-resources.ts';
+export { CREATED_AT_COLUMN, RoleResource } from './rbac/role.ts';
+export { RoleBindingResource } from './rbac/role-binding.ts';
 export {
   apiGroupMatches,
   nonResourceURLMatches,
@@ -72,6 +82,36 @@ export {
   type RuleVisitor,
 } from './rbac/rule-resolver.ts';
 export { SubjectIndex, serviceAccountUsername } from './rbac/subject-index.ts';
+export {
+  type AggregationRule,
+  type ClusterRole,
+  type ClusterRoleBinding,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type PolicyRule,
+  RBAC_GROUP,
+  type Role,
+  type RoleBinding,
+  type RoleRef,
+  type Subject,
+} from './rbac/types.ts';
+export {
+  type ClusterRoleValidationOptions,
+  hasInvalidLabelValueInSelectors,
+  type LabelSelectorValidationOptions,
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateClusterRoleUpdate,
+  validateLabelSelector,
+  validatePolicyRule,
+  validateRBACName,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingSubject,
+  validateRoleBindingUpdate,
+  validateRoleUpdate,
+} from './rbac/validation.ts';
 export { RULES_NOT_SUPPORTED, rulesOf } from './rules.ts';
 export { unionAuthorizer } from './union.ts';
 export {
