@@ -59,6 +59,12 @@ describe('ABAC policy file (kube abac.NewFromFile)', () => {
     ]);
   });
 
+  it('reads a null line as kube does: an empty unversioned policy, which allows every authenticated user everything', () => {
+    expect(parseABACPolicies('null\n', 'f')).toEqual([
+      { user: '', group: 'system:authenticated', readonly: false, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' },
+    ]);
+  });
+
   it('reads v1beta1 Policies as they are, except a * user or group (every authenticated subject)', () => {
     const p = parseABACPolicies(
       `${v1({ user: 'bob', namespace: 'ns', resource: 'pods', apiGroup: '' })}\n${v1({ user: '*', nonResourcePath: '/version' })}\n${v1({ group: 'system:unauthenticated', readonly: true, nonResourcePath: '*' })}`,
@@ -94,6 +100,8 @@ describe('ABAC policy file (kube abac.NewFromFile)', () => {
     expect(err(v1({ readonly: 'yes' }))).toBe(
       `error reading policy file /etc/abac.jsonl, line 1: ${v1({ readonly: 'yes' })}: json: cannot unmarshal string into Go struct field PolicySpec.spec.readonly of type bool`,
     );
+    expect(err('"x"')).toContain('json parse error: json: cannot unmarshal string into Go value of type struct {');
+    expect(err('{"kind": 5}')).toContain('json parse error: json: cannot unmarshal number into Go struct field .kind of type string');
     expect(err('{"user": 5}')).toContain('json: cannot unmarshal number into Go struct field Policy.user of type string');
     expect(err('{"apiVersion":"abac.authorization.kubernetes.io/v2","kind":"Policy"}')).toContain(
       'no kind "Policy" is registered for version "abac.authorization.kubernetes.io/v2"',

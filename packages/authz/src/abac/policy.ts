@@ -95,8 +95,10 @@ const V0_FIELDS = ['user', 'group', 'readonly', 'resource', 'namespace'] as cons
 function decodePolicy(line: string): ABACPolicy {
   const syntax = goJSONSyntaxError(line);
   if (syntax) throw new Error(`couldn't get version/kind; json parse error: ${syntax}`);
-  const value: unknown = JSON.parse(line);
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
+  const parsed: unknown = JSON.parse(line);
+  // Go's json.Unmarshal of null into a struct changes nothing: kube reads a `null` line as an empty v0 policy.
+  const value = parsed === null ? {} : parsed;
+  if (typeof value !== 'object' || Array.isArray(value))
     throw new Error(
       `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
     );
