@@ -32,7 +32,10 @@ export interface AuthorizerFactories {
   readonly Node?: () => Authorizer;
   readonly ABAC?: (policyFile: string) => Authorizer;
   readonly Webhook?: (configFile: string) => Authorizer;
-  /** Options for the default Webhook factory (TTLs, version, metrics, …). */
+  /**
+   * Options for the default Webhook factory (TTLs, version, metrics, …). Its version defaults to v1; kube's
+   * --authorization-webhook-version defaults to v1beta1, so a flag with kube's default passes `version: 'v1beta1'`.
+   */
   readonly webhook?: WebhookAuthorizerOptions;
 }
 

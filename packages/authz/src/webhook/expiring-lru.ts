@@ -6,7 +6,7 @@ export interface NowClock {
 
 /**
  * kube's cache.LRUExpireCache: at most `size` entries, each with its own TTL; the least recently used goes first when
- * full, and an expired entry is dropped when read.
+ * full, and an entry read after its expiry is dropped (at the expiry instant it is still served, as kube's).
  */
 export class ExpiringLRU<V> {
   readonly #size: number;
@@ -22,7 +22,7 @@ export class ExpiringLRU<V> {
     const e = this.#entries.get(key);
     if (!e) return undefined;
     this.#entries.delete(key);
-    if (this.#clock.now() >= e.expires) return undefined;
+    if (this.#clock.now() > e.expires) return undefined; // kube: expired once now is after the expiry
     this.#entries.set(key, e); // most recently used last
     return e.value;
   }

@@ -174,7 +174,10 @@ describe('WebhookAuthorizer against a SubjectAccessReview webhook over HTTPS', (
     await w.authorize(getPods({ ...JANE, extra: {} }, 'ok'));
     expect(hook.bodies).toHaveLength(4);
 
-    now += 30_000; // the unauthorized entry expires, the authorized one stays
+    now += 30_000; // at its expiry the unauthorized entry is still served (kube's LRUExpireCache) …
+    await w.authorize(getPods(JANE, 'no'));
+    expect(hook.bodies).toHaveLength(4);
+    now += 1; // … and after it, it is not; the authorized one stays
     await w.authorize(getPods(JANE, 'ok'));
     await w.authorize(getPods(JANE, 'no'));
     expect(hook.bodies).toHaveLength(5);
@@ -194,7 +197,7 @@ describe('WebhookAuthorizer against a SubjectAccessReview webhook over HTTPS', (
     await w.authorize(getPods(JANE, 'no'));
     expect(hook.bodies).toHaveLength(2);
     await w.authorize(getPods(JANE, 'ok'));
-    now += 999;
+    now += 1000;
     await w.authorize(getPods(JANE, 'ok'));
     expect(hook.bodies).toHaveLength(3);
     now += 1;
