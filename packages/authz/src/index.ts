@@ -42,6 +42,14 @@ export {
 export { PrivilegedGroupsAuthorizer, systemMastersAuthorizer } from './modes/privileged-groups.ts';
 export { type BootstrapPolicyOptions, bootstrapPolicy } from './rbac/bootstrap/bootstrap-policy.ts';
 export { AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, type BootstrapPolicy, kubeBootstrapPolicy } from './rbac/bootstrap/kube-policy.ts';
+export type { RbacObjectStore, RbacStores } from './rbac/bootstrap/rbac-object-store.ts';
+export {
+  type BootstrapReconcileResult,
+  type ReconcileBootstrapPolicyOptions,
+  reconcileBootstrapPolicy,
+} from './rbac/bootstrap/reconcile-bootstrap-policy.ts';
+export { computeReconciledRole, type ReconciledRole, type RuleOwner } from './rbac/bootstrap/reconcile-role.ts';
+export { computeReconciledRoleBinding, type ReconciledRoleBinding } from './rbac/bootstrap/reconcile-role-binding.ts';
 export { restrictRulesToServed, type ServedResource } from './rbac/bootstrap/served-rules.ts';
 export { ClusterRoleResource } from './rbac/cluster-role.ts';
 export {

@@ -5,7 +5,9 @@ import type { ServedResource } from './served-rules.ts';
 // kube's plugin/pkg/auth/authorizer/rbac/bootstrappolicy/testdata/cluster-roles.yaml and cluster-role-bindings.yaml
 // (the objects this policy bootstraps, creationTimestamp: null and `rules: null` left out), as JSON.
 import kubeBindings from './testdata/kube-cluster-role-bindings.json' with { type: 'json' };
-import kubeRoles from './testdata/kube-cluster-roles.json' with { type: 'json' };
+import kubeRolesJson from './testdata/kube-cluster-roles.json' with { type: 'json' };
+
+const kubeRoles = kubeRolesJson as unknown as ClusterRole[];
 
 const byName = <T extends { metadata: { name?: string } }>(items: readonly T[]): T[] =>
   [...items].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
@@ -72,7 +74,7 @@ const KUBE_ORDER = [
 describe('bootstrapPolicy', () => {
   it('is kube-apiserver’s cluster roles and bindings when nothing restricts it', () => {
     const policy = bootstrapPolicy();
-    expect(byName(policy.clusterRoles)).toEqual(byName(kubeRoles as ClusterRole[]));
+    expect(byName(policy.clusterRoles)).toEqual(byName(kubeRoles));
     expect(byName(policy.clusterRoleBindings)).toEqual(byName(kubeBindings));
     expect(policy.roles).toEqual([]);
     expect(policy.roleBindings).toEqual([]);
@@ -80,7 +82,7 @@ describe('bootstrapPolicy', () => {
 
   it('is kube’s, unchanged, on a server that serves every kind kube’s rules name', () => {
     const policy = bootstrapPolicy({ served: everythingNamed() });
-    expect(byName(policy.clusterRoles)).toEqual(byName(kubeRoles as ClusterRole[]));
+    expect(byName(policy.clusterRoles)).toEqual(byName(kubeRoles));
     expect(byName(policy.clusterRoleBindings)).toEqual(byName(kubeBindings));
   });
 
@@ -91,7 +93,7 @@ describe('bootstrapPolicy', () => {
       { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
       { verbs: ['*'], nonResourceURLs: ['*'] },
     ]);
-    expect(rulesOf(clusterRoles, 'system:aggregate-to-admin')).toEqual(rulesOf(kubeRoles as ClusterRole[], 'system:aggregate-to-admin'));
+    expect(rulesOf(clusterRoles, 'system:aggregate-to-admin')).toEqual(rulesOf(kubeRoles, 'system:aggregate-to-admin'));
     expect(rulesOf(clusterRoles, 'system:aggregate-to-edit')).toEqual([
       { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] },
       { verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'] },
@@ -107,9 +109,9 @@ describe('bootstrapPolicy', () => {
       { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['events', 'namespaces/status'] },
       { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['namespaces'] },
     ]);
-    expect(rulesOf(clusterRoles, 'system:basic-user')).toEqual(rulesOf(kubeRoles as ClusterRole[], 'system:basic-user'));
+    expect(rulesOf(clusterRoles, 'system:basic-user')).toEqual(rulesOf(kubeRoles, 'system:basic-user'));
     for (const name of ['system:discovery', 'system:public-info-viewer', 'system:monitoring']) {
-      expect(rulesOf(clusterRoles, name)).toEqual(rulesOf(kubeRoles as ClusterRole[], name));
+      expect(rulesOf(clusterRoles, name)).toEqual(rulesOf(kubeRoles, name));
     }
     // the aggregated roles are untouched: their rules come from the aggregate-to-* roles
     for (const name of ['admin', 'edit', 'view']) {

@@ -1,0 +1,23 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { RequestContext } from '@kapi/registry';
+import type { Preconditions } from '@kapi/storage';
+
+/**
+ * What reconciliation needs of the store of one RBAC kind: registry Store's get, create, update and delete, so a
+ * Store fits as it is. `ctx.namespace` is the object's namespace (none for cluster-scoped kinds). Failures are
+ * StatusErrors (NotFound, AlreadyExists, Conflict…), as the Store throws them.
+ */
+export interface RbacObjectStore {
+  get(ctx: RequestContext, name: string): Promise<KubeObject>;
+  create(ctx: RequestContext, input: unknown): Promise<{ object: KubeObject }>;
+  update(ctx: RequestContext, name: string, input: unknown): Promise<{ object: KubeObject }>;
+  delete(ctx: RequestContext, name: string, opts?: { preconditions?: Preconditions }): Promise<unknown>;
+}
+
+/** The stores of the four RBAC kinds. */
+export interface RbacStores {
+  clusterRoles: RbacObjectStore;
+  clusterRoleBindings: RbacObjectStore;
+  roles: RbacObjectStore;
+  roleBindings: RbacObjectStore;
+}
