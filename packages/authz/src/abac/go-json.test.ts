@@ -31,6 +31,8 @@ describe("goJSONSyntaxError (Go encoding/json's scanner messages)", () => {
     expect(goJSONSyntaxError('nul!')).toBe("invalid character '!' in literal null (expecting 'l')");
     expect(goJSONSyntaxError('{"a":')).toBe('unexpected end of JSON input');
     expect(goJSONSyntaxError('"abc')).toBe('unexpected end of JSON input');
+    expect(goJSONSyntaxError(`${'['.repeat(10_000)}${']'.repeat(10_000)}`)).toBeNull();
+    expect(goJSONSyntaxError(`${'['.repeat(10_000)}{`)).toBe("invalid character '{' exceeded max depth");
   });
 
   it('accepts exactly what JSON.parse accepts', () => {

@@ -22,6 +22,8 @@ type Step = (c: number) => void;
 const Parse = { ObjectKey: 0, ObjectValue: 1, ArrayValue: 2 } as const;
 type Parse = (typeof Parse)[keyof typeof Parse];
 
+const MAX_NESTING_DEPTH = 10_000;
+
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
@@ -52,12 +54,10 @@ class Scanner {
     if (isSpace(c)) return;
     switch (c) {
       case 0x7b: // {
-        this.#parse.push(Parse.ObjectKey);
-        this.#step = (d) => this.#beginStringOrEmpty(d);
+        this.#push(c, Parse.ObjectKey, (d) => this.#beginStringOrEmpty(d));
         return;
       case 0x5b: // [
-        this.#parse.push(Parse.ArrayValue);
-        this.#step = (d) => this.#beginValueOrEmpty(d);
+        this.#push(c, Parse.ArrayValue, (d) => this.#beginValueOrEmpty(d));
         return;
       case 0x22:
         this.#step = (d) => this.#inString(d);
@@ -83,6 +83,13 @@ class Scanner {
       return;
     }
     this.#error(c, 'looking for beginning of value');
+  }
+
+  /** Go's pushParseState: nesting deeper than encoding/json's maxNestingDepth (10000) is an error. */
+  #push(c: number, state: Parse, next: Step): void {
+    this.#parse.push(state);
+    if (this.#parse.length <= MAX_NESTING_DEPTH) this.#step = next;
+    else this.#error(c, 'exceeded max depth');
   }
 
   #beginValueOrEmpty(c: number): void {
