@@ -82,6 +82,8 @@ export class WebhookClient {
   readonly #maxResponseBytes: number;
 
   constructor(config: WebhookClientConfig, options: WebhookClientOptions = {}) {
+    const steps = (options.retryBackoff ?? DEFAULT_WEBHOOK_RETRY_BACKOFF).steps;
+    if (steps <= 0) throw new Error(`number of webhook retry attempts must be greater than 0, but is: ${steps}`);
     this.#config = config;
     this.#url = new URL(config.server);
     if (this.#url.protocol !== 'https:' && this.#url.protocol !== 'http:')
@@ -98,8 +100,6 @@ export class WebhookClient {
           })
         : new HttpAgent({ keepAlive: true });
     this.#backoff = options.retryBackoff ?? DEFAULT_WEBHOOK_RETRY_BACKOFF;
-    if (this.#backoff.steps <= 0)
-      throw new Error(`number of webhook retry attempts must be greater than 0, but is: ${this.#backoff.steps}`);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.#sleep = options.sleep ?? sleepReal;
     this.#maxResponseBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;

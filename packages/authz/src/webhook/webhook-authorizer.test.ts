@@ -282,13 +282,16 @@ describe('WebhookAuthorizer against a SubjectAccessReview webhook over HTTPS', (
     }
   });
 
-  it("cannot list rules (kube's text), and refuses an unknown version", async () => {
+  it("cannot list rules (kube's text), and refuses an unknown version or no attempts", async () => {
     expect(await make().rulesFor(JANE, 'x')).toEqual({
       resourceRules: [],
       nonResourceRules: [],
       incomplete: true,
       error: new Error(WEBHOOK_RULES_NOT_SUPPORTED),
     });
+    expect(() => new WebhookAuthorizer(config, { retryBackoff: { initialDelayMs: 1, factor: 1, jitter: 0, steps: 0 } })).toThrow(
+      'number of webhook retry attempts must be greater than 0, but is: 0',
+    );
     expect(() => new WebhookAuthorizer(config, { version: 'v2' as 'v1' })).toThrow(
       'unsupported webhook authorizer version "v2", supported versions are "v1", "v1beta1"',
     );
