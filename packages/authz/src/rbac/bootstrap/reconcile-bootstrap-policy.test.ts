@@ -1,8 +1,9 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { type RequestContext, Store } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClusterRoleResource } from '../cluster-role.ts';
+import { ClusterRoleAggregationController } from '../cluster-role-aggregation-controller.ts';
 import { ClusterRoleBindingResource } from '../cluster-role-binding.ts';
 import { covers } from '../escalation/covers.ts';
 import { RoleResource } from '../role.ts';
@@ -76,6 +77,31 @@ describe('reconcileBootstrapPolicy', () => {
       failed: [],
     });
     expect(await stores.storage.currentResourceVersion()).toBe(revision);
+  });
+
+  it('writes nothing once the aggregation controller has filled admin, edit and view', async () => {
+    const stores = rbacStores();
+    await reconcileBootstrapPolicy(stores, bootstrapPolicy());
+    const controller = new ClusterRoleAggregationController({ clusterRoles: stores.clusterRoles });
+    controller.start();
+    try {
+      const kube = (...names: string[]) => names.flatMap(kubeRulesOf);
+      const holds = async (name: string, rules: PolicyRule[]) => {
+        const role = await stores.clusterRoles.get(CLUSTER, name);
+        expect(covers(role.rules ?? [], rules).covered).toBe(true);
+      };
+      await vi.waitFor(() => holds('admin', kube('system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view')), {
+        timeout: 10_000,
+        interval: 10,
+      });
+      await holds('edit', kube('system:aggregate-to-edit', 'system:aggregate-to-view'));
+      await holds('view', kube('system:aggregate-to-view'));
+      // (the controller's own writes may still land: what is checked is that reconciliation has nothing to write)
+      const again = await reconcileBootstrapPolicy(stores, bootstrapPolicy());
+      expect([...again.created, ...again.updated, ...again.recreated, ...again.skipped, ...again.failed]).toEqual([]);
+    } finally {
+      controller.stop();
+    }
   });
 
   it('keeps a rule a user added to edit, and the aggregation controller’s rules of an aggregated role', async () => {
