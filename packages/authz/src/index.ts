@@ -86,6 +86,7 @@ export {
   appliesToUser,
   type PolicyRulesResult,
   RBACRuleResolver,
+  type RBACRuleResolverOptions,
   RuleSource,
   type RuleVisitor,
 } from './rbac/rule-resolver.ts';

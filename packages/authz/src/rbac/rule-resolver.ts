@@ -80,28 +80,41 @@ function firstApplying(user: UserInfo, subjects: readonly Subject[] | undefined,
   return undefined;
 }
 
+export interface RBACRuleResolverOptions {
+  /**
+   * How a missing role is named in errors: kube's authorizer reads roles through informer listers
+   * (`clusterrole.rbac.authorization.k8s.io "x" not found`, the default), its escalation checks through the registry
+   * (`clusterroles.rbac.authorization.k8s.io "x" not found`).
+   */
+  notFound?: 'lister' | 'registry';
+}
+
 /**
- * kube's DefaultRuleResolver over an RBACPolicySource. A missing role is a resolution error worded as kube's
- * listers word it (`clusterrole.rbac.authorization.k8s.io "x" not found`), reported and skipped: rules only add,
- * so the others still count.
+ * kube's DefaultRuleResolver over an RBACPolicySource. A missing role is a resolution error (a 404 StatusError),
+ * reported and skipped: rules only add, so the others still count.
  */
 export class RBACRuleResolver implements AuthorizationRuleResolver {
   readonly #source: RBACPolicySource;
+  readonly #roleResource: string;
+  readonly #clusterRoleResource: string;
 
-  constructor(source: RBACPolicySource) {
+  constructor(source: RBACPolicySource, options: RBACRuleResolverOptions = {}) {
     this.#source = source;
+    const registry = options.notFound === 'registry';
+    this.#roleResource = registry ? 'roles' : 'role';
+    this.#clusterRoleResource = registry ? 'clusterroles' : 'clusterrole';
   }
 
   getRoleReferenceRules(roleRef: RoleRef, namespace: string): readonly PolicyRule[] {
     switch (roleRef.kind) {
       case 'Role': {
         const role = this.#source.getRole(namespace, roleRef.name);
-        if (!role) throw newNotFound({ group: RBAC_GROUP, resource: 'role' }, roleRef.name);
+        if (!role) throw newNotFound({ group: RBAC_GROUP, resource: this.#roleResource }, roleRef.name);
         return role.rules ?? [];
       }
       case 'ClusterRole': {
         const role = this.#source.getClusterRole(roleRef.name);
-        if (!role) throw newNotFound({ group: RBAC_GROUP, resource: 'clusterrole' }, roleRef.name);
+        if (!role) throw newNotFound({ group: RBAC_GROUP, resource: this.#clusterRoleResource }, roleRef.name);
         return role.rules ?? [];
       }
       default:

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuthorizationAttributes, Authorizer } from '../../authorizer.ts';
 import { RBACAuthorizer } from '../rbac-authorizer.ts';
 import { RBACCache } from '../rbac-cache.ts';
+import { RBACRuleResolver } from '../rule-resolver.ts';
 import type { PolicyRule, RoleRef, Subject } from '../types.ts';
 import { rbacWriteChecks } from './rbac-write-checks.ts';
 import type { WriteCheck, WriteCheckAttributes } from './write-check.ts';
@@ -235,6 +236,18 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
     expect(err.message).toBe(
       `roles.rbac.authorization.k8s.io "x" is forbidden: user "bob" (groups=["g1" "system:authenticated"]) ${HELD}` +
         '{APIGroups:[""], Resources:["pods"], Verbs:["create"]}; resolution errors: [clusterrole.rbac.authorization.k8s.io "gone" not found]',
+    );
+  });
+
+  it('with a registry-worded resolver, resolution errors read as kube write path words them', async () => {
+    const cache = new RBACCache();
+    crb(cache, 'dangling', [Group('g1')], clusterRoleRef('gone'));
+    const resolver = new RBACRuleResolver(cache, { notFound: 'registry' });
+    const [roles] = rbacWriteChecks({ authorizer: () => new RBACAuthorizer(cache), ruleResolver: resolver });
+    const err = await refusal(roles?.check(write({ object: role('x', 'dev', podReader) })) as Promise<void>);
+    expect(err.message).toBe(
+      `roles.rbac.authorization.k8s.io "x" is forbidden: user "bob" (groups=["g1" "system:authenticated"]) ${HELD}` +
+        '{APIGroups:[""], Resources:["pods"], Verbs:["get" "list"]}; resolution errors: [clusterroles.rbac.authorization.k8s.io "gone" not found]',
     );
   });
 

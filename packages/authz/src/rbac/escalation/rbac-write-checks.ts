@@ -10,7 +10,11 @@ import type { WriteCheck, WriteCheckAttributes } from './write-check.ts';
 export interface RBACWriteCheckOptions {
   /** The server's whole authorizer (all modes), asked about the `escalate` and `bind` verbs; read at each check. */
   authorizer: () => Authorizer;
-  /** Resolves the writer's own rules and the rules of a binding's role (RBACAuthorizer's `ruleResolver`). */
+  /**
+   * Resolves the writer's own rules and the rules of a binding's role: `new RBACRuleResolver(cache, { notFound:
+   * 'registry' })` words missing roles in resolution errors as kube's write path does (RBACAuthorizer's `ruleResolver`
+   * words them as kube's authorizer does).
+   */
   ruleResolver: AuthorizationRuleResolver;
 }
 
