@@ -88,6 +88,23 @@ describe('RoleBinding', () => {
     ]);
   });
 
+  it("reads null as Go's zero value before defaulting, as kube decodes it", async () => {
+    const { object } = await store.create(
+      ctx,
+      binding('b', {
+        roleRef: { apiGroup: null, kind: 'Role', name: 'r' },
+        subjects: [{ kind: 'User', apiGroup: null, name: 'u', namespace: null }],
+      }),
+    );
+    expect(object.roleRef).toEqual({ apiGroup: RBAC, kind: 'Role', name: 'r' });
+    expect(object.subjects).toEqual([{ kind: 'User', apiGroup: RBAC, name: 'u' }]);
+    expect((await store.create(ctx, binding('c', { subjects: null }))).object.subjects).toBeUndefined();
+    expect(await causes(store.create(ctx, binding('d', { roleRef: null })))).toEqual([
+      'roleRef.kind: Unsupported value: "": supported values: "Role", "ClusterRole"',
+      'roleRef.name: Required value',
+    ]);
+  });
+
   it("refuses bad subjects in kube's words", async () => {
     const subjects = [
       { kind: 'ServiceAccount', name: 'Not_A_Subdomain', namespace: 'ns' },

@@ -9,6 +9,7 @@ import {
   type ResourceDefinition,
 } from '@kapi/registry';
 import { z } from 'zod';
+import { dropNulls } from './role.ts';
 import { RBAC_GROUP, type RoleBinding, type Subject } from './types.ts';
 import { validateRBACName, validateRoleBinding, validateRoleBindingUpdate } from './validation.ts';
 
@@ -60,9 +61,10 @@ export function bindingSchema(roleRefDoc: string) {
 /**
  * SetDefaults_RoleBinding / _ClusterRoleBinding and SetDefaults_Subject of rbac/v1: roleRef's apiGroup, and a
  * subject's by its kind (rbac's for User and Group). Applied to the decoded object before validation, as kube's
- * decoder defaults it; anything of the wrong shape is left for validation to refuse.
+ * decoder defaults it (nulls read as zero values first); anything of the wrong shape is left for validation to refuse.
  */
 export function defaultBinding(obj: KubeObject): void {
+  dropNulls(obj);
   const b = obj as { roleRef?: unknown; subjects?: unknown };
   if (b.roleRef === undefined) b.roleRef = { apiGroup: RBAC_GROUP };
   else if (typeof b.roleRef === 'object' && b.roleRef !== null && !Array.isArray(b.roleRef)) {

@@ -134,6 +134,14 @@ describe('Role', () => {
     );
   });
 
+  it("reads null as Go's zero value, as kube decodes it (kube itself writes rules: null)", async () => {
+    const { object } = await store.create(ctx, { ...role('empty'), rules: null });
+    expect(object.rules).toBeUndefined();
+    expect(
+      await causes(store.create(ctx, role('r', [{ verbs: null, apiGroups: [''], resources: ['pods'], resourceNames: null }]))),
+    ).toEqual(['rules[0].verbs: Required value: verbs must contain at least one value']);
+  });
+
   it('creates on update and updates without a resourceVersion', async () => {
     const created = await store.update(ctx, 'new', role('new', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]));
     expect(created.created).toBe(true);

@@ -39,6 +39,27 @@ export const policyRuleSchema = z.object({
 /** Rules of a Role or ClusterRole: atomic for patches and apply, as kube's `+listType=atomic`. */
 export const rulesSchema = atomicList(z.array(policyRuleSchema));
 
+/**
+ * Go's JSON decoding reads null as the zero value (a nil list, an empty string or struct), which for every RBAC field
+ * is the same as leaving it out: kube itself writes `"rules": null`. Nulls are dropped from the body (not metadata)
+ * before defaults and validation, so such objects are taken as kube takes them.
+ */
+export function dropNulls(obj: KubeObject): void {
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const item of v) walk(item);
+    else if (typeof v === 'object' && v !== null)
+      for (const [k, child] of Object.entries(v)) {
+        if (child === null) delete (v as Record<string, unknown>)[k];
+        else walk(child);
+      }
+  };
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
+    if (v === null) delete (obj as Record<string, unknown>)[k];
+    else walk(v);
+  }
+}
+
 /** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
@@ -70,8 +91,8 @@ export const RoleResource: ResourceDefinition<Role> = defineResource({
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate() {},
-    prepareForUpdate() {},
+    prepareForCreate: (_ctx, role) => dropNulls(role),
+    prepareForUpdate: (_ctx, role) => dropNulls(role),
     validate: (_ctx, role) => validateRole(role as Role),
     // kube's strategy runs ValidateRole and then ValidateRoleUpdate, which runs it again: its causes come twice.
     validateUpdate: (_ctx, role, old) => [...validateRole(role as Role), ...validateRoleUpdate(role as Role, old as Role)],
