@@ -68,6 +68,14 @@ describe('restrictRulesToServed', () => {
     expect(restrictRulesToServed(rules, [])).toEqual([rules[0]]);
   });
 
+  it('keeps a rule for every group and resource whatever is served, since kinds may be served later', () => {
+    const everything = [
+      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+      { verbs: ['*'], nonResourceURLs: ['*'] },
+    ];
+    expect(restrictRulesToServed(everything, [])).toEqual(everything);
+  });
+
   it('does not change the rules it is given', () => {
     const rules = [{ verbs: ['get'], apiGroups: [''], resources: ['events', 'pods'] }];
     restrictRulesToServed(rules, served);

@@ -7,8 +7,12 @@ export interface ServedResource {
   subresources?: readonly string[];
 }
 
-/** Whether rule patterns `group` and `resource` (each may be `*`; resource `r/sub` or `*\/sub`) name anything served. */
+/**
+ * Whether rule patterns `group` and `resource` (each may be `*`; resource `r/sub` or `*\/sub`) may name anything
+ * served: every part the pattern names must be served, a wildcard matches anything, even kinds served later (CRDs).
+ */
 function namesServed(served: readonly ServedResource[], group: string, resource: string): boolean {
+  if (group === '*' && resource === '*') return true;
   const slash = resource.indexOf('/');
   const main = slash < 0 ? resource : resource.slice(0, slash);
   const sub = slash < 0 ? undefined : resource.slice(slash + 1);
