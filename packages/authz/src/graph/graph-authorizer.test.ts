@@ -165,11 +165,11 @@ describe('GraphFeed from a registry Store watch', () => {
 
   /** Waits until `check` holds (the watch delivers asynchronously). */
   async function eventually(check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 1000; i++) {
       if (await check()) return;
       await new Promise((r) => setTimeout(r, 5));
     }
-    throw new Error('condition not met within 1 s');
+    throw new Error('condition not met within 5 s');
   }
 
   it('follows Gizmos as they are created, rebound, unbound and deleted', async () => {
