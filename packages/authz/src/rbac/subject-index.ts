@@ -56,13 +56,9 @@ export class SubjectIndex<B extends RoleBinding> {
     return out;
   }
 
-  /** Whether an earlier group of the user gave `key` already (a group listed twice gave its whole bucket). */
+  /** Whether an earlier group of the user (the same group listed twice included) gave `key` already. */
   #inEarlierGroup(groups: readonly string[], i: number, key: string): boolean {
-    const group = groups[i];
-    for (let j = 0; j < i; j++) {
-      const earlier = groups[j] as string;
-      if (earlier === group || this.#byGroup.get(earlier)?.has(key)) return true;
-    }
+    for (let j = 0; j < i; j++) if (this.#byGroup.get(groups[j] as string)?.has(key)) return true;
     return false;
   }
 
