@@ -157,6 +157,9 @@ describe('Role', () => {
       ['Created At', 'date', '', 0],
     ]);
     expect(table.rows[0]?.cells).toEqual(['system:r', '2026-03-01T10:00:00Z']);
+    // Without a (readable) creation time: Go's zero time, as kube prints it.
+    const noTime = toTable(RoleResource, { ...object, metadata: { name: 'x', creationTimestamp: 'garbage' } });
+    expect(noTime.rows[0]?.cells).toEqual(['x', '0001-01-01T00:00:00Z']);
   });
 
   it('publishes rules and their lists as atomic (kube: +listType=atomic)', () => {

@@ -70,8 +70,9 @@ export const CREATED_AT_COLUMN: PrinterColumn = Object.freeze({
   jsonPath: '.metadata.creationTimestamp',
   description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
   value: (o: KubeObject) => {
-    const t = o.metadata.creationTimestamp;
-    return t ? new Date(Date.parse(t)).toISOString().replace(/\.\d{3}Z$/, 'Z') : GO_ZERO_TIME;
+    const ms = Date.parse(o.metadata.creationTimestamp ?? '');
+    // Formatted as Go's time.RFC3339 in UTC: whole seconds.
+    return Number.isNaN(ms) ? GO_ZERO_TIME : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   },
 });
 
