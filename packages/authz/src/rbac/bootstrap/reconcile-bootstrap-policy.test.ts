@@ -213,6 +213,48 @@ describe('reconcileBootstrapPolicy', () => {
     expect(after.metadata.labels).toEqual({ 'kubernetes.io/bootstrapping': 'rbac-defaults' });
   });
 
+  it('deletes a binding to recreate only if it is the one it read (uid precondition), and looks again if not', async () => {
+    const stores = rbacStores();
+    await reconcileBootstrapPolicy(stores, bootstrapPolicy());
+    const wrong = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'system:discovery' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'first' }],
+    };
+    await stores.clusterRoleBindings.delete(CLUSTER, 'system:discovery');
+    await stores.clusterRoleBindings.create(CLUSTER, wrong);
+
+    // between reconciliation's read and its delete, another writer replaces the binding (a new uid)
+    let replaced: KubeObject | undefined;
+    const deletes: string[] = [];
+    const racing: RbacObjectStore = {
+      get: (ctx, name) => stores.clusterRoleBindings.get(ctx, name),
+      create: (ctx, input) => stores.clusterRoleBindings.create(ctx, input),
+      update: (ctx, name, input) => stores.clusterRoleBindings.update(ctx, name, input),
+      delete: async (ctx, name, opts) => {
+        if (!replaced) {
+          await stores.clusterRoleBindings.delete(ctx, name);
+          replaced = (await stores.clusterRoleBindings.create(ctx, { ...wrong, subjects: [] })).object;
+        }
+        try {
+          return await stores.clusterRoleBindings.delete(ctx, name, opts);
+        } finally {
+          deletes.push(String(opts?.preconditions?.uid));
+        }
+      },
+    };
+    const result = await reconcileBootstrapPolicy({ ...stores, clusterRoleBindings: racing }, bootstrapPolicy());
+    expect(result.failed).toEqual([]);
+    expect(result.recreated).toEqual(['clusterrolebinding.rbac.authorization.k8s.io/system:discovery']);
+    // the first delete named the binding read before, refused; the second the replacement
+    expect(deletes).toHaveLength(2);
+    expect(deletes[1]).toBe(replaced?.metadata.uid);
+    expect(deletes[0]).not.toBe(replaced?.metadata.uid);
+    expect((await stores.clusterRoleBindings.get(CLUSTER, 'system:discovery')).roleRef.name).toBe('system:discovery');
+  });
+
   it('retries an update that lost a race with another writer, keeping that writer’s change', async () => {
     const stores = rbacStores();
     await reconcileBootstrapPolicy(stores, bootstrapPolicy());
