@@ -41,7 +41,8 @@ export interface WebhookClientOptions {
 }
 
 /**
- * A failed webhook call. `retriable` is kube's DefaultShouldRetry (transport errors, 429, 5xx); `timeout` tells a
+ * A failed webhook call. `retriable` is kube's DefaultShouldRetry (see {@link retriableStatus}; of transport errors only
+ * a reset connection); `timeout` tells a
  * timed-out call from other failures (kube's metrics count them apart); `statusCode` is the answer's, when there was one.
  */
 export class WebhookCallError extends Error {
@@ -63,7 +64,15 @@ export interface WebhookAttempt {
   error?: WebhookCallError;
 }
 
-const RETRIABLE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+/**
+ * kube's DefaultShouldRetry for an answer: 500 (client-go's InternalError), 504 (Timeout), 429 (TooManyRequests), or any
+ * error answer with a positive Retry-After (SuggestsClientDelay). Other 5xx, e.g. 502 and 503 without Retry-After, fail
+ * at once.
+ */
+export function retriableStatus(code: number, retryAfter: string | undefined): boolean {
+  if (code === 500 || code === 504 || code === 429) return true;
+  return retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) && Number(retryAfter) > 0;
+}
 
 const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -158,8 +167,10 @@ export class WebhookClient {
         res.on('end', () => {
           const code = res.statusCode ?? 0;
           const opts = { statusCode: code, timeout: code === 504 };
-          if (code === 429 || code >= 500) return reject(new WebhookCallError(`the webhook answered ${code}`, true, opts));
-          if (code < 200 || code > 299) return reject(new WebhookCallError(`the webhook answered ${code}`, false, opts));
+          if (code < 200 || code > 299) {
+            const retryAfter = res.headers['retry-after'];
+            return reject(new WebhookCallError(`the webhook answered ${code}`, retriableStatus(code, retryAfter), opts));
+          }
           try {
             resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
           } catch {
@@ -169,9 +180,10 @@ export class WebhookClient {
       });
       req.on('timeout', () => req.destroy(Object.assign(new Error(`timeout after ${this.#timeoutMs} ms`), { code: 'ETIMEDOUT' })));
       // Node's messages name the address and the cause, never the request body (which may hold a token). As kube's
-      // DefaultShouldRetry, a dropped connection or timeout is retried; a TLS failure or refused connection is not.
+      // DefaultShouldRetry (utilnet.IsConnectionReset), a reset connection is retried; a timeout, a TLS failure or a
+      // refused connection is not.
       req.on('error', (e: NodeJS.ErrnoException) =>
-        reject(new WebhookCallError(e.message, RETRIABLE_CODES.has(e.code ?? ''), { timeout: e.code === 'ETIMEDOUT' })),
+        reject(new WebhookCallError(e.message, e.code === 'ECONNRESET', { timeout: e.code === 'ETIMEDOUT' })),
       );
       req.end(body);
     });

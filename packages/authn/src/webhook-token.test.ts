@@ -14,7 +14,7 @@ import { WebhookTokenAuthenticator, webhookTokenAuthenticator } from './webhook-
 
 type Issued = TestCertificate;
 
-type Reply = { code: number; body?: unknown };
+type Reply = { code: number; body?: unknown; retryAfter?: string };
 
 /** A TokenReview webhook on loopback over HTTPS: records each review and the caller, answers with `respond`. */
 class ReviewWebhook {
@@ -39,7 +39,7 @@ class ReviewWebhook {
         expect(review).toMatchObject({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview' });
         const reply = this.respond(review.spec, this.reviews.length);
         if (reply.code === 0) return void req.socket.destroy(); // a dropped connection
-        res.writeHead(reply.code, { 'content-type': 'application/json' });
+        res.writeHead(reply.code, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) });
         res.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', ...(reply.body as object) }));
       });
     });
@@ -136,11 +136,25 @@ describe('WebhookTokenAuthenticator against a TokenReview webhook over HTTPS', (
     expect(waits[1]).toBeLessThanOrEqual(900);
 
     hook.reviews.length = 0;
-    hook.respond = () => ({ code: 503 });
+    hook.respond = () => ({ code: 504 });
     const err = await w.authenticateToken('secret-token-xyz').catch((e: Error) => e);
     expect(hook.reviews).toHaveLength(5);
-    expect(String(err)).toMatch(/Failed to make webhook authenticator request: the webhook answered 503/);
+    expect(String(err)).toMatch(/Failed to make webhook authenticator request: the webhook answered 504/);
     expect(String(err)).not.toContain('secret-token-xyz');
+  });
+
+  it("retries other 5xx only with a Retry-After, as kube's DefaultShouldRetry", async () => {
+    const w = make(config);
+    hook.respond = () => ({ code: 503 });
+    await expect(w.authenticateToken('good-token')).rejects.toThrow(/answered 503/);
+    expect(hook.reviews).toHaveLength(1);
+    hook.respond = () => ({ code: 502 });
+    await expect(w.authenticateToken('good-token')).rejects.toThrow(/answered 502/);
+    expect(hook.reviews).toHaveLength(2);
+    hook.respond = (_spec, n) =>
+      n === 3 ? { code: 503, retryAfter: '1' } : { code: 200, body: { status: { authenticated: true, user: ALICE } } };
+    expect((await w.authenticateToken('good-token'))?.user.name).toBe('alice');
+    expect(hook.reviews).toHaveLength(4);
   });
 
   it('refuses an answer past maxResponseBytes, without retrying', async () => {

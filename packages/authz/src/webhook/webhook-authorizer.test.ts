@@ -234,15 +234,16 @@ describe('WebhookAuthorizer against a SubjectAccessReview webhook over HTTPS', (
     await expect(unionAuthorizer(make()).authorize(getPods())).rejects.toThrow(/answered 403/);
   });
 
-  it('a timeout is a failure labelled timeout', async () => {
-    const w = make({ timeoutMs: 100, retryBackoff: { initialDelayMs: 1, factor: 1, jitter: 0, steps: 2 } });
+  it('a timeout is a failure labelled timeout (not retried, as kube), and so is a 504 (retried)', async () => {
+    const w = make({ timeoutMs: 100 });
     hook.respond = () => ({ code: 200, status: { allowed: true }, delayMs: 400 });
     await expect(w.authorize(getPods())).rejects.toThrow(/Failed to make webhook authorizer request: timeout after 100 ms/);
-    expect(evaluations).toEqual([
-      ['default', 'timeout'],
-      ['default', 'timeout'],
-    ]);
+    expect(evaluations).toEqual([['default', 'timeout']]);
     expect(failOpen).toEqual([['default', 'timeout']]);
+
+    hook.respond = () => ({ code: 504 });
+    await expect(w.authorize(getPods())).rejects.toThrow(/answered 504/);
+    expect(evaluations.slice(1)).toEqual(Array(5).fill(['default', 'timeout']));
   });
 
   it('refuses a webhook whose serving certificate is not from the configured CA, and a refused connection, without retrying', async () => {
