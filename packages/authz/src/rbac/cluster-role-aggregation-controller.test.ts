@@ -163,13 +163,20 @@ describe('ClusterRoleAggregationController', () => {
     expect(errors).toEqual([]);
   });
 
-  it('starts again after a stop, from a fresh list', async () => {
+  it('starts again after a stop, from a fresh list; a registry Store is its client as it is', async () => {
     await adminEditView();
-    controller.start();
-    controller.stop();
-    expect(controller.running).toBe(false);
-    await store.create(ctx, clusterRole('viewer', { labels: { [`${AGG}view`]: 'true' }, rules: [rule(['get'], ['pods'])] }));
-    controller.start();
-    await eventually(async () => expect(await rulesOf('admin')).toEqual([rule(['get'], ['pods'])]));
+    const direct = new ClusterRoleAggregationController({ clusterRoles: store, clock: new FakeClock(), onError: (e) => errors.push(e) });
+    try {
+      direct.start();
+      direct.stop();
+      expect(direct.running).toBe(false);
+      await store.create(ctx, clusterRole('viewer', { labels: { [`${AGG}view`]: 'true' }, rules: [rule(['get'], ['pods'])] }));
+      direct.start();
+      expect(direct.running).toBe(true);
+      await eventually(async () => expect(await rulesOf('admin')).toEqual([rule(['get'], ['pods'])]));
+      expect(errors).toEqual([]);
+    } finally {
+      direct.stop();
+    }
   });
 });
