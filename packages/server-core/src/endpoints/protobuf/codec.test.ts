@@ -233,6 +233,57 @@ describe('round trips', () => {
     expect(roundTrip(bare)).toStrictEqual(bare);
   });
 
+  it('rbac.authorization.k8s.io/v1 kinds (kubectl create role/clusterrole/rolebinding/clusterrolebinding and auth reconcile send them so)', () => {
+    const rbac = 'rbac.authorization.k8s.io/v1';
+    const role: KubeObject = {
+      apiVersion: rbac,
+      kind: 'Role',
+      metadata: { name: 'system:r', namespace: 'ns' },
+      rules: [
+        { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', 'pods/log'], resourceNames: ['a'] },
+        { verbs: [], apiGroups: ['apps'], resources: ['*'] },
+      ],
+    };
+    expect(roundTrip(role)).toStrictEqual(role);
+    const clusterRole: KubeObject = {
+      apiVersion: rbac,
+      kind: 'ClusterRole',
+      metadata: { name: 'edit' },
+      rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/api/*'] }],
+      aggregationRule: {
+        clusterRoleSelectors: [
+          { matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' } },
+          {
+            matchExpressions: [
+              { key: 'k', operator: 'In', values: ['a', 'b'] },
+              { key: 'x', operator: 'Exists' },
+            ],
+          },
+          {},
+        ],
+      },
+    };
+    expect(roundTrip(clusterRole)).toStrictEqual(clusterRole);
+    const binding: KubeObject = {
+      apiVersion: rbac,
+      kind: 'RoleBinding',
+      metadata: { name: 'b', namespace: 'ns' },
+      subjects: [
+        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+        { kind: 'ServiceAccount', name: 'default', namespace: 'ns' },
+      ],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'system:r' },
+    };
+    expect(roundTrip(binding)).toStrictEqual(binding);
+    const bare = { apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: { name: 'c' } } as KubeObject;
+    expect(roundTrip(bare)).toStrictEqual({ ...bare, roleRef: { apiGroup: '', kind: '', name: '' } });
+    expect(roundTrip({ apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'empty' } } as KubeObject)).toStrictEqual({
+      apiVersion: rbac,
+      kind: 'ClusterRole',
+      metadata: { name: 'empty' },
+    });
+  });
+
   it('authentication.k8s.io/v1 TokenRequest: the request (audiences always written) and the answer with its token', () => {
     const req: KubeObject = {
       apiVersion: 'authentication.k8s.io/v1',

@@ -434,6 +434,60 @@ const selfSubjectRulesReview: KindCodec = {
   fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
 };
 
+// rbac/v1: rules, subjects and roleRef have no omitempty in Go, nor do a rule's verbs, a subject's kind and name, a
+// roleRef's fields or a selector requirement's key and operator; everything else does.
+
+function policyRuleToJson(r: Json): Json {
+  const out: Json = { verbs: Array.isArray(r.verbs) ? r.verbs : [] };
+  for (const key of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs']) putList(out, key, r[key]);
+  return out;
+}
+
+function labelSelectorToJson(s: Json): Json {
+  const out: Json = {};
+  putMap(out, 'matchLabels', s.matchLabels);
+  putList(out, 'matchExpressions', s.matchExpressions, (e) => {
+    const req: Json = { key: e.key ?? '', operator: e.operator ?? '' };
+    putList(req, 'values', e.values);
+    return req;
+  });
+  return out;
+}
+
+function rulesToJson(w: Json): Json {
+  const out: Json = { metadata: objectMetaToJson(w.metadata) };
+  putList(out, 'rules', w.rules, policyRuleToJson);
+  if (isObject(w.aggregationRule)) {
+    const agg: Json = {};
+    putList(agg, 'clusterRoleSelectors', w.aggregationRule.clusterRoleSelectors, labelSelectorToJson);
+    out.aggregationRule = agg;
+  }
+  return out;
+}
+
+function bindingToJson(w: Json): Json {
+  const out: Json = { metadata: objectMetaToJson(w.metadata) };
+  putList(out, 'subjects', w.subjects, (s) => {
+    const subject: Json = { kind: s.kind ?? '' };
+    putString(subject, 'apiGroup', s.apiGroup);
+    subject.name = s.name ?? '';
+    putString(subject, 'namespace', s.namespace);
+    return subject;
+  });
+  const ref = asObject(w.roleRef);
+  out.roleRef = { apiGroup: ref.apiGroup ?? '', kind: ref.kind ?? '', name: ref.name ?? '' };
+  return out;
+}
+
+const withMeta = (o: Json): Json => ({ ...o, metadata: objectMetaFromJson(o.metadata) });
+
+const RBAC_V1 = new Map<string, KindCodec>([
+  ['Role', { message: 'Role', toJson: rulesToJson, fromJson: withMeta }],
+  ['ClusterRole', { message: 'ClusterRole', toJson: rulesToJson, fromJson: withMeta }],
+  ['RoleBinding', { message: 'RoleBinding', toJson: bindingToJson, fromJson: withMeta }],
+  ['ClusterRoleBinding', { message: 'ClusterRoleBinding', toJson: bindingToJson, fromJson: withMeta }],
+]);
+
 const REVIEWS = new Map<string, KindCodec>([
   ['authentication.k8s.io/v1/SelfSubjectReview', selfSubjectReview],
   ['authentication.k8s.io/v1beta1/SelfSubjectReview', selfSubjectReview],
@@ -456,6 +510,7 @@ function codecFor(apiVersion: string, kind: string): KindCodec | undefined {
   if (kind === 'DeleteOptions') return deleteOptions;
   if (apiVersion === 'v1') return CORE_V1.get(kind);
   if (apiVersion === 'autoscaling/v1' && kind === 'Scale') return scale;
+  if (apiVersion === 'rbac.authorization.k8s.io/v1') return RBAC_V1.get(kind);
   return REVIEWS.get(`${apiVersion}/${kind}`);
 }
 
@@ -495,7 +550,8 @@ export interface KubernetesProtobufDefaults {
  * Decodes a Kubernetes protobuf body (`k8s\0` + runtime.Unknown{typeMeta, raw}) into the object its JSON encoding is:
  * `{apiVersion, kind, metadata, ...}` with `omitempty` fields dropped as Go drops them, bytes as base64, times as
  * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace, Event and
- * ServiceAccount, authentication.k8s.io/v1 TokenRequest,
+ * ServiceAccount, authentication.k8s.io/v1 TokenRequest, rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding and
+ * ClusterRoleBinding,
  * autoscaling/v1 Scale, DeleteOptions in any version (it has no metadata; the result carries none), and the review kinds
  * of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1 SelfSubjectAccessReview and
  * SelfSubjectRulesReview).

@@ -8,7 +8,9 @@ import protobuf from 'protobufjs';
  * - k8s.io/api/autoscaling/v1/generated.proto (Scale),
  * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview, v1beta1 and v1alpha1 have the same numbers;
  *   TokenRequest),
- * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview).
+ * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview),
+ * - k8s.io/api/rbac/v1/generated.proto (Role, ClusterRole, RoleBinding, ClusterRoleBinding: kubectl create role … and
+ *   kubectl auth reconcile send them so).
  *
  * Message names are unqualified in one package (the wire format carries numbers, not names). Fields the upstream
  * schema retired (ObjectMeta.clusterName = 15, ManagedFieldsEntry.fields = 5, EventSeries.state = 3) are left out, so
@@ -120,6 +122,22 @@ message SelfSubjectRulesReviewSpec { optional string namespace = 1; }
 message SelfSubjectRulesReview {
   optional ObjectMeta metadata = 1; optional SelfSubjectRulesReviewSpec spec = 2; optional SubjectRulesReviewStatus status = 3;
 }
+
+// meta/v1 LabelSelector (its LabelSelectorRequirement is the one above: authorization/v1 embeds meta/v1's)
+message LabelSelector { map<string, string> matchLabels = 1; repeated LabelSelectorRequirement matchExpressions = 2; }
+
+// rbac/v1
+message PolicyRule {
+  repeated string verbs = 1; repeated string apiGroups = 2; repeated string resources = 3; repeated string resourceNames = 4;
+  repeated string nonResourceURLs = 5;
+}
+message AggregationRule { repeated LabelSelector clusterRoleSelectors = 1; }
+message Role { optional ObjectMeta metadata = 1; repeated PolicyRule rules = 2; }
+message ClusterRole { optional ObjectMeta metadata = 1; repeated PolicyRule rules = 2; optional AggregationRule aggregationRule = 3; }
+message Subject { optional string kind = 1; optional string apiGroup = 2; optional string name = 3; optional string namespace = 4; }
+message RoleRef { optional string apiGroup = 1; optional string kind = 2; optional string name = 3; }
+message RoleBinding { optional ObjectMeta metadata = 1; repeated Subject subjects = 2; optional RoleRef roleRef = 3; }
+message ClusterRoleBinding { optional ObjectMeta metadata = 1; repeated Subject subjects = 2; optional RoleRef roleRef = 3; }
 `;
 
 const root = protobuf.parse(KUBERNETES_PROTO, { keepCase: true }).root;
