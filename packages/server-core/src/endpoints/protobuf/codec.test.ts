@@ -233,15 +233,15 @@ describe('round trips', () => {
     expect(roundTrip(bare)).toStrictEqual(bare);
   });
 
-  it('rbac.authorization.k8s.io/v1 kinds (kubectl create role/clusterrole/rolebinding/clusterrolebinding and auth reconcile send them so)', () => {
+  it('rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding, ClusterRoleBinding with every field', () => {
     const rbac = 'rbac.authorization.k8s.io/v1';
     const role: KubeObject = {
       apiVersion: rbac,
       kind: 'Role',
-      metadata: { name: 'system:r', namespace: 'ns' },
+      metadata: { name: 'system:r', namespace: 'ns', labels: { a: 'b' } },
       rules: [
         { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', 'pods/log'], resourceNames: ['a'] },
-        { verbs: [], apiGroups: ['apps'], resources: ['*'] },
+        { verbs: ['*'], apiGroups: ['apps'], resources: ['*'] },
       ],
     };
     expect(roundTrip(role)).toStrictEqual(role);
@@ -275,13 +275,73 @@ describe('round trips', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'system:r' },
     };
     expect(roundTrip(binding)).toStrictEqual(binding);
-    const bare = { apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: { name: 'c' } } as KubeObject;
-    expect(roundTrip(bare)).toStrictEqual({ ...bare, roleRef: { apiGroup: '', kind: '', name: '' } });
-    expect(roundTrip({ apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'empty' } } as KubeObject)).toStrictEqual({
+    const clusterBinding: KubeObject = { ...binding, kind: 'ClusterRoleBinding', metadata: { name: 'c' } };
+    expect(roundTrip(clusterBinding)).toStrictEqual(clusterBinding);
+  });
+
+  it('rbac/v1 as Go writes it: rules and verbs without omitempty are null when nil, roleRef always, subjects omitempty', () => {
+    const rbac = 'rbac.authorization.k8s.io/v1';
+    // A list with no element is nil after protobuf, as in Go; rules and verbs have no omitempty, so Go writes null.
+    expect(roundTrip({ apiVersion: rbac, kind: 'Role', metadata: { name: 'r' }, rules: [{ verbs: [], resources: [] }] })).toStrictEqual({
+      apiVersion: rbac,
+      kind: 'Role',
+      metadata: { name: 'r' },
+      rules: [{ verbs: null }],
+    });
+    expect(roundTrip({ apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'c' }, rules: [] })).toStrictEqual({
       apiVersion: rbac,
       kind: 'ClusterRole',
-      metadata: { name: 'empty' },
+      metadata: { name: 'c' },
+      rules: null,
     });
+    // aggregationRule is a pointer: written when set, even empty (kubectl create clusterrole --aggregation-rule).
+    const agg = { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'a' }, aggregationRule: {} } as unknown as KubeObject;
+    expect(roundTrip(agg)).toStrictEqual({ ...agg, rules: null });
+    // null in the JSON (as kube itself writes it) encodes as an absent field.
+    const nulls = { apiVersion: rbac, kind: 'Role', metadata: { name: 'n' }, rules: [{ verbs: null }] } as unknown as KubeObject;
+    expect(roundTrip(nulls)).toStrictEqual(nulls);
+    const bare = { apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: { name: 'c' } } as KubeObject;
+    expect(roundTrip(bare)).toStrictEqual({ ...bare, roleRef: { apiGroup: '', kind: '', name: '' } });
+    expect(roundTrip({ ...bare, subjects: [] } as KubeObject)).toStrictEqual({ ...bare, roleRef: { apiGroup: '', kind: '', name: '' } });
+  });
+
+  it("rbac/v1 decodes gogo's empty strings as Go's JSON would write them", () => {
+    // gogo-protobuf writes every string field, empty or not; a subject's apiGroup/namespace are omitempty, kind/name not.
+    const type = kubeType('RoleBinding');
+    const raw = type
+      .encode(
+        type.fromObject({
+          metadata: { name: 'b', namespace: '' },
+          subjects: [{ kind: 'User', apiGroup: '', name: '', namespace: '' }],
+          roleRef: { apiGroup: '', kind: 'ClusterRole', name: 'view' },
+        }),
+      )
+      .finish();
+    expect(decodeKubernetesProtobuf(envelope('rbac.authorization.k8s.io/v1', 'RoleBinding', raw))).toStrictEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'b' },
+      subjects: [{ kind: 'User', name: '' }],
+      roleRef: { apiGroup: '', kind: 'ClusterRole', name: 'view' },
+    });
+    const cr = kubeType('ClusterRole');
+    const selector = { matchLabels: {}, matchExpressions: [{ key: 'k', operator: 'Exists', values: [] }] };
+    const crRaw = cr.encode(cr.fromObject({ metadata: {}, aggregationRule: { clusterRoleSelectors: [selector] } })).finish();
+    expect(decodeKubernetesProtobuf(envelope('rbac.authorization.k8s.io/v1', 'ClusterRole', crRaw))).toMatchObject({
+      rules: null,
+      aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: 'k', operator: 'Exists' }] }] },
+    });
+  });
+
+  it('rbac/v1: a field of the wrong JSON type is a 400 on encode, malformed bytes a 400 on decode', () => {
+    const bad = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'r' },
+      rules: 'all',
+    } as unknown as KubeObject;
+    expect(statusOf(() => encodeKubernetesProtobuf(bad))).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(statusOf(() => decodeKubernetesProtobuf(envelope('rbac.authorization.k8s.io/v1', 'RoleBinding', hex('1aff01')))).code).toBe(400);
   });
 
   it('authentication.k8s.io/v1 TokenRequest: the request (audiences always written) and the answer with its token', () => {
@@ -373,6 +433,10 @@ describe('envelope', () => {
     expect(supportsKubernetesProtobuf('v1', 'Event')).toBe(true);
     expect(supportsKubernetesProtobuf('autoscaling/v1', 'Scale')).toBe(true);
     expect(supportsKubernetesProtobuf('apps/v1', 'DeleteOptions')).toBe(true);
+    for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'])
+      expect(supportsKubernetesProtobuf('rbac.authorization.k8s.io/v1', kind)).toBe(true);
+    expect(supportsKubernetesProtobuf('rbac.authorization.k8s.io/v1', 'RoleList')).toBe(false);
+    expect(supportsKubernetesProtobuf('rbac.authorization.k8s.io/v1beta1', 'Role')).toBe(false);
     expect(supportsKubernetesProtobuf('v1', 'toString')).toBe(false);
     expect(supportsKubernetesProtobuf('events.k8s.io/v1', 'Event')).toBe(false);
   });

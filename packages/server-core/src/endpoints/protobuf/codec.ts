@@ -342,18 +342,29 @@ const scale: KindCodec = {
 
 // The review kinds kubectl auth sends (whoami, can-i). Their bodies carry no times besides metadata's.
 
+/** meta/v1 LabelSelectorRequirement: key and operator have no omitempty in Go, values has. */
+function labelSelectorRequirementToJson(r: Json): Json {
+  const req: Json = { key: r.key ?? '', operator: r.operator ?? '' };
+  putList(req, 'values', r.values);
+  return req;
+}
+
 /** ResourceAttributes' fieldSelector / labelSelector: rawSelector and requirements, all omitempty. */
 function selectorAttributesToJson(v: unknown): Json {
   const w = asObject(v);
   const out: Json = {};
   putString(out, 'rawSelector', w.rawSelector);
-  putList(out, 'requirements', w.requirements, (r) => {
-    // key and operator have no omitempty in Go.
-    const req: Json = { key: r.key ?? '', operator: r.operator ?? '' };
-    putList(req, 'values', r.values);
-    return req;
-  });
+  putList(out, 'requirements', w.requirements, labelSelectorRequirementToJson);
   return out;
+}
+
+/** UserInfo.extra / SubjectAccessReviewSpec.extra: map<string, ExtraValue{items}> on the wire, map<string, []string> in JSON. */
+function extraToJson(out: Json, v: unknown): void {
+  if (isObject(v) && Object.keys(v).length > 0)
+    out.extra = Object.fromEntries(Object.entries(v).map(([k, e]) => [k, asObject(e).items ?? []]));
+}
+function extraFromJson(v: unknown): Json | undefined {
+  return isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, items]) => [k, { items }])) : undefined;
 }
 
 const selfSubjectReview: KindCodec = {
@@ -364,46 +375,77 @@ const selfSubjectReview: KindCodec = {
     putString(userInfo, 'username', u.username);
     putString(userInfo, 'uid', u.uid);
     putList(userInfo, 'groups', u.groups);
-    if (isObject(u.extra) && Object.keys(u.extra).length > 0)
-      userInfo.extra = Object.fromEntries(Object.entries(u.extra).map(([k, e]) => [k, asObject(e).items ?? []]));
+    extraToJson(userInfo, u.extra);
     return { metadata: objectMetaToJson(w.metadata), status: { userInfo } };
   },
   fromJson(o) {
     const u = asObject(asObject(o.status).userInfo);
-    const extra = isObject(u.extra) ? Object.fromEntries(Object.entries(u.extra).map(([k, items]) => [k, { items }])) : undefined;
-    return { ...o, metadata: objectMetaFromJson(o.metadata), status: { userInfo: { ...u, extra } } };
+    return { ...o, metadata: objectMetaFromJson(o.metadata), status: { userInfo: { ...u, extra: extraFromJson(u.extra) } } };
   },
 };
 
+/** The attributes SelfSubjectAccessReviewSpec and SubjectAccessReviewSpec share (fields 1 and 2), all omitempty. */
+function accessReviewAttributesToJson(sp: Json): Json {
+  const spec: Json = {};
+  if (isObject(sp.resourceAttributes)) {
+    const r = sp.resourceAttributes;
+    const ra: Json = {};
+    for (const key of ['namespace', 'verb', 'group', 'version', 'resource', 'subresource', 'name']) putString(ra, key, r[key]);
+    if (isObject(r.fieldSelector)) ra.fieldSelector = selectorAttributesToJson(r.fieldSelector);
+    if (isObject(r.labelSelector)) ra.labelSelector = selectorAttributesToJson(r.labelSelector);
+    spec.resourceAttributes = ra;
+  }
+  if (isObject(sp.nonResourceAttributes)) {
+    const nra: Json = {};
+    putString(nra, 'path', sp.nonResourceAttributes.path);
+    putString(nra, 'verb', sp.nonResourceAttributes.verb);
+    spec.nonResourceAttributes = nra;
+  }
+  return spec;
+}
+
+function accessReviewStatusToJson(v: unknown): Json {
+  const st = asObject(v);
+  // allowed has no omitempty in Go.
+  const status: Json = { allowed: st.allowed === true };
+  if (st.denied === true) status.denied = true;
+  putString(status, 'reason', st.reason);
+  putString(status, 'evaluationError', st.evaluationError);
+  return status;
+}
+
 const selfSubjectAccessReview: KindCodec = {
   message: 'SelfSubjectAccessReview',
-  toJson(w) {
-    const sp = asObject(w.spec);
-    const spec: Json = {};
-    if (isObject(sp.resourceAttributes)) {
-      const r = sp.resourceAttributes;
-      const ra: Json = {};
-      for (const key of ['namespace', 'verb', 'group', 'version', 'resource', 'subresource', 'name']) putString(ra, key, r[key]);
-      if (isObject(r.fieldSelector)) ra.fieldSelector = selectorAttributesToJson(r.fieldSelector);
-      if (isObject(r.labelSelector)) ra.labelSelector = selectorAttributesToJson(r.labelSelector);
-      spec.resourceAttributes = ra;
-    }
-    if (isObject(sp.nonResourceAttributes)) {
-      const nra: Json = {};
-      putString(nra, 'path', sp.nonResourceAttributes.path);
-      putString(nra, 'verb', sp.nonResourceAttributes.verb);
-      spec.nonResourceAttributes = nra;
-    }
-    const st = asObject(w.status);
-    // allowed has no omitempty in Go.
-    const status: Json = { allowed: st.allowed === true };
-    if (st.denied === true) status.denied = true;
-    putString(status, 'reason', st.reason);
-    putString(status, 'evaluationError', st.evaluationError);
-    return { metadata: objectMetaToJson(w.metadata), spec, status };
-  },
+  toJson: (w) => ({
+    metadata: objectMetaToJson(w.metadata),
+    spec: accessReviewAttributesToJson(asObject(w.spec)),
+    status: accessReviewStatusToJson(w.status),
+  }),
   fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
 };
+
+/**
+ * SubjectAccessReview and LocalSubjectAccessReview (one wire shape): the delegated-authorization API, which client-go's
+ * delegating authorizer and webhook clients may send as protobuf. user, groups, extra and uid are all omitempty.
+ */
+function subjectAccessReview(message: string): KindCodec {
+  return {
+    message,
+    toJson(w) {
+      const sp = asObject(w.spec);
+      const spec = accessReviewAttributesToJson(sp);
+      putString(spec, 'user', sp.user);
+      putList(spec, 'groups', sp.groups);
+      extraToJson(spec, sp.extra);
+      putString(spec, 'uid', sp.uid);
+      return { metadata: objectMetaToJson(w.metadata), spec, status: accessReviewStatusToJson(w.status) };
+    },
+    fromJson(o) {
+      const sp = asObject(o.spec);
+      return { ...o, metadata: objectMetaFromJson(o.metadata), spec: { ...sp, extra: extraFromJson(sp.extra) } };
+    },
+  };
+}
 
 const selfSubjectRulesReview: KindCodec = {
   message: 'SelfSubjectRulesReview',
@@ -434,29 +476,35 @@ const selfSubjectRulesReview: KindCodec = {
   fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
 };
 
-// rbac/v1: rules, subjects and roleRef have no omitempty in Go, nor do a rule's verbs, a subject's kind and name, a
-// roleRef's fields or a selector requirement's key and operator; everything else does.
+// rbac/v1, by its Go JSON tags: a rule's verbs, Role/ClusterRole rules, a subject's kind and name and a roleRef's three
+// fields have no omitempty; nil slices among them (on the wire: no element) are written as Go writes them, `null`.
+// Every other field is omitempty; roleRef is a struct, so always written.
+
+/** A slice field without omitempty: Go writes a nil slice as `null`. */
+function listOrNull(v: unknown, each: (item: Json) => unknown = (x) => x): unknown[] | null {
+  return Array.isArray(v) && v.length > 0 ? v.map((item) => each(item as Json)) : null;
+}
 
 function policyRuleToJson(r: Json): Json {
-  const out: Json = { verbs: Array.isArray(r.verbs) ? r.verbs : [] };
+  const out: Json = { verbs: listOrNull(r.verbs) };
   for (const key of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs']) putList(out, key, r[key]);
   return out;
 }
 
+/** meta/v1 LabelSelector: matchLabels and matchExpressions, both omitempty. */
 function labelSelectorToJson(s: Json): Json {
   const out: Json = {};
   putMap(out, 'matchLabels', s.matchLabels);
-  putList(out, 'matchExpressions', s.matchExpressions, (e) => {
-    const req: Json = { key: e.key ?? '', operator: e.operator ?? '' };
-    putList(req, 'values', e.values);
-    return req;
-  });
+  putList(out, 'matchExpressions', s.matchExpressions, labelSelectorRequirementToJson);
   return out;
 }
 
-function rulesToJson(w: Json): Json {
-  const out: Json = { metadata: objectMetaToJson(w.metadata) };
-  putList(out, 'rules', w.rules, policyRuleToJson);
+function roleToJson(w: Json): Json {
+  return { metadata: objectMetaToJson(w.metadata), rules: listOrNull(w.rules, policyRuleToJson) };
+}
+
+function clusterRoleToJson(w: Json): Json {
+  const out = roleToJson(w);
   if (isObject(w.aggregationRule)) {
     const agg: Json = {};
     putList(agg, 'clusterRoleSelectors', w.aggregationRule.clusterRoleSelectors, labelSelectorToJson);
@@ -479,11 +527,13 @@ function bindingToJson(w: Json): Json {
   return out;
 }
 
+/** The rbac kinds carry no times besides metadata's. */
 const withMeta = (o: Json): Json => ({ ...o, metadata: objectMetaFromJson(o.metadata) });
 
+/** rbac.authorization.k8s.io/v1, which kubectl create role|clusterrole|rolebinding|clusterrolebinding and kubectl auth reconcile send. */
 const RBAC_V1 = new Map<string, KindCodec>([
-  ['Role', { message: 'Role', toJson: rulesToJson, fromJson: withMeta }],
-  ['ClusterRole', { message: 'ClusterRole', toJson: rulesToJson, fromJson: withMeta }],
+  ['Role', { message: 'Role', toJson: roleToJson, fromJson: withMeta }],
+  ['ClusterRole', { message: 'ClusterRole', toJson: clusterRoleToJson, fromJson: withMeta }],
   ['RoleBinding', { message: 'RoleBinding', toJson: bindingToJson, fromJson: withMeta }],
   ['ClusterRoleBinding', { message: 'ClusterRoleBinding', toJson: bindingToJson, fromJson: withMeta }],
 ]);
@@ -495,6 +545,8 @@ const REVIEWS = new Map<string, KindCodec>([
   ['authentication.k8s.io/v1/TokenRequest', tokenRequest],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', selfSubjectAccessReview],
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', selfSubjectRulesReview],
+  ['authorization.k8s.io/v1/SubjectAccessReview', subjectAccessReview('SubjectAccessReview')],
+  ['authorization.k8s.io/v1/LocalSubjectAccessReview', subjectAccessReview('LocalSubjectAccessReview')],
 ]);
 
 const CORE_V1 = new Map<string, KindCodec>([
@@ -550,11 +602,11 @@ export interface KubernetesProtobufDefaults {
  * Decodes a Kubernetes protobuf body (`k8s\0` + runtime.Unknown{typeMeta, raw}) into the object its JSON encoding is:
  * `{apiVersion, kind, metadata, ...}` with `omitempty` fields dropped as Go drops them, bytes as base64, times as
  * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace, Event and
- * ServiceAccount, authentication.k8s.io/v1 TokenRequest, rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding and
- * ClusterRoleBinding,
- * autoscaling/v1 Scale, DeleteOptions in any version (it has no metadata; the result carries none), and the review kinds
- * of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1 SelfSubjectAccessReview and
- * SelfSubjectRulesReview).
+ * ServiceAccount, authentication.k8s.io/v1 TokenRequest, autoscaling/v1 Scale, rbac.authorization.k8s.io/v1 Role,
+ * ClusterRole, RoleBinding and ClusterRoleBinding, DeleteOptions in any version (it has no metadata; the result carries
+ * none), the review kinds of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1
+ * SelfSubjectAccessReview and SelfSubjectRulesReview) and the delegated-authorization API (authorization.k8s.io/v1
+ * SubjectAccessReview and LocalSubjectAccessReview). No list kinds: clients send single objects.
  * managedFields are decoded too. Fields outside the modelled subset are skipped, as protobuf skips unknown fields.
  *
  * @throws StatusError 400 for a body without the magic, malformed protobuf or a missing kind/apiVersion;

@@ -85,9 +85,54 @@ describe('protobuf of the review kinds kubectl auth sends', () => {
     expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(ssrr))).toEqual(ssrr);
   });
 
+  it('round-trips SubjectAccessReview and LocalSubjectAccessReview (the delegated-authorization API) with every field', () => {
+    for (const kind of ['SubjectAccessReview', 'LocalSubjectAccessReview']) {
+      const sar = {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind,
+        metadata: { namespace: 'ns' },
+        spec: {
+          resourceAttributes: {
+            namespace: 'ns',
+            verb: 'get',
+            group: 'apps',
+            version: 'v1',
+            resource: 'deployments',
+            subresource: 'status',
+            name: 'web',
+            labelSelector: { rawSelector: 'app=web' },
+          },
+          user: 'alice',
+          groups: ['devs', 'system:authenticated'],
+          extra: { scopes: ['a', 'b'], 'example.com/empty': [] },
+          uid: 'u-1',
+        },
+        status: { allowed: false, denied: true, reason: 'no', evaluationError: 'partly' },
+      } as KubeObject;
+      expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(sar))).toStrictEqual(sar);
+      const nonResource = {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind,
+        metadata: {},
+        spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' }, user: 'bob' },
+        status: { allowed: true },
+      } as KubeObject;
+      expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(nonResource))).toStrictEqual(nonResource);
+    }
+  });
+
+  it('SubjectAccessReview as Go writes it: user, groups, extra and uid omitempty, status.allowed always', () => {
+    const bare = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {} } as KubeObject;
+    expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(bare))).toStrictEqual({ ...bare, spec: {}, status: { allowed: false } });
+    const empty = { ...bare, spec: { user: '', groups: [], extra: {}, uid: '' } } as KubeObject;
+    expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(empty))).toStrictEqual({ ...bare, spec: {}, status: { allowed: false } });
+  });
+
   it('knows the review kinds in the versions kubectl asks for, and no others', () => {
     expect(supportsKubernetesProtobuf('authentication.k8s.io/v1alpha1', 'SelfSubjectReview')).toBe(true);
     expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'SelfSubjectRulesReview')).toBe(true);
-    expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'SubjectAccessReview')).toBe(false);
+    expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'SubjectAccessReview')).toBe(true);
+    expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'LocalSubjectAccessReview')).toBe(true);
+    expect(supportsKubernetesProtobuf('authorization.k8s.io/v1beta1', 'SubjectAccessReview')).toBe(false);
   });
 });

@@ -8,9 +8,10 @@ import protobuf from 'protobufjs';
  * - k8s.io/api/autoscaling/v1/generated.proto (Scale),
  * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview, v1beta1 and v1alpha1 have the same numbers;
  *   TokenRequest),
- * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview),
- * - k8s.io/api/rbac/v1/generated.proto (Role, ClusterRole, RoleBinding, ClusterRoleBinding: kubectl create role … and
- *   kubectl auth reconcile send them so).
+ * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
+ *   LocalSubjectAccessReview),
+ * - k8s.io/api/rbac/v1/generated.proto (Role, ClusterRole, RoleBinding, ClusterRoleBinding and their PolicyRule, Subject,
+ *   RoleRef, AggregationRule; meta/v1 LabelSelector: kubectl create role … and kubectl auth reconcile send them so).
  *
  * Message names are unqualified in one package (the wire format carries numbers, not names). Fields the upstream
  * schema retired (ObjectMeta.clusterName = 15, ManagedFieldsEntry.fields = 5, EventSeries.state = 3) are left out, so
@@ -121,6 +122,16 @@ message SubjectRulesReviewStatus {
 message SelfSubjectRulesReviewSpec { optional string namespace = 1; }
 message SelfSubjectRulesReview {
   optional ObjectMeta metadata = 1; optional SelfSubjectRulesReviewSpec spec = 2; optional SubjectRulesReviewStatus status = 3;
+}
+message SubjectAccessReviewSpec {
+  optional ResourceAttributes resourceAttributes = 1; optional NonResourceAttributes nonResourceAttributes = 2; optional string user = 3;
+  repeated string groups = 4; map<string, ExtraValue> extra = 5; optional string uid = 6;
+}
+message SubjectAccessReview {
+  optional ObjectMeta metadata = 1; optional SubjectAccessReviewSpec spec = 2; optional SubjectAccessReviewStatus status = 3;
+}
+message LocalSubjectAccessReview {
+  optional ObjectMeta metadata = 1; optional SubjectAccessReviewSpec spec = 2; optional SubjectAccessReviewStatus status = 3;
 }
 
 // meta/v1 LabelSelector (its LabelSelectorRequirement is the one above: authorization/v1 embeds meta/v1's)
