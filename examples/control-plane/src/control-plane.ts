@@ -15,11 +15,15 @@ import {
   unionAuthenticator,
   withAuthenticatedGroup,
 } from '@kapi/authn';
-import { AlwaysAllowAuthorizer } from '@kapi/authz';
+import { type Authorizer, buildAuthorizer, RBAC } from '@kapi/authz';
 import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import {
+  APIServerMetrics,
+  authorizationWebhookMetrics,
+  authorizerLabelsForMode,
   clientCertificateAuthority,
   GenericAPIServer,
+  instrumentedAuthorizer,
   issueClientCertificate,
   JWKS_PATH,
   type Serving,
@@ -31,6 +35,7 @@ import {
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { RedisStorage } from '@kapi/storage-redis';
+import type { AuthorizationFlagOptions } from './authorization-flags.ts';
 import type { ServiceAccountOptions } from './service-account-flags.ts';
 import { type TokenAuthenticationOptions, tokenAuthenticators } from './token-authenticators.ts';
 import { Widget } from './widget.ts';
@@ -38,7 +43,7 @@ import { Widget } from './widget.ts';
 /** kube-apiserver's usual --service-account-issuer (kubeadm's default). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
-export interface ControlPlaneOptions extends TokenAuthenticationOptions, ServiceAccountOptions {
+export interface ControlPlaneOptions extends TokenAuthenticationOptions, ServiceAccountOptions, AuthorizationFlagOptions {
   /** `memory` (default), `etcd://host:port` or `redis://host:port`, or the backend itself (see `storageFromFlag`). */
   storage?: string | Storage;
   /** Default 6443; 0 = any free port. */
@@ -154,9 +159,36 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     options,
     storeObjectGetter(() => server.store('secrets')),
   );
+  // kube-apiserver's authorization: system:masters, then the modes in order (RBAC by default), each counted in
+  // apiserver_authorization_decisions_total; RBAC's kinds, escalation checks, bootstrap policy and aggregation always.
+  const metrics = new APIServerMetrics();
+  const rbac = new RBAC({ authorizer: () => authorizer });
+  const authorizer: Authorizer = buildAuthorizer(
+    {
+      modes: options.authorizationModes ?? ['RBAC'],
+      ...(options.authorizationPolicyFile ? { policyFile: options.authorizationPolicyFile } : {}),
+      ...(options.authorizationWebhookConfigFile ? { webhookConfigFile: options.authorizationWebhookConfigFile } : {}),
+    },
+    {
+      RBAC: () => rbac.authorizer,
+      webhook: {
+        version: options.authorizationWebhookVersion ?? 'v1beta1',
+        ...(options.authorizationWebhookAuthorizedTTLMs !== undefined
+          ? { authorizedTTLMs: options.authorizationWebhookAuthorizedTTLMs }
+          : {}),
+        ...(options.authorizationWebhookUnauthorizedTTLMs !== undefined
+          ? { unauthorizedTTLMs: options.authorizationWebhookUnauthorizedTTLMs }
+          : {}),
+        metrics: authorizationWebhookMetrics(metrics.registry),
+      },
+      instrument: (mode, a) => instrumentedAuthorizer(authorizerLabelsForMode(mode), a, metrics.authorization),
+    },
+  );
   const server = new GenericAPIServer({
     storage,
+    metrics,
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
+    providers: [rbac.provider()],
     admission: new AdmissionChain([]),
     clientCA: clientCABundle,
     ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
@@ -169,10 +201,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
           ...moreTokens,
         ),
       ),
-      anonymous: false,
+      anonymous: options.anonymousAuth ?? true,
       ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
     },
-    authorizer: new AlwaysAllowAuthorizer(),
+    authorizer,
     serviceAccountTokens: {
       issuer: saIssuer,
       jwksURI: () => `${url}${JWKS_PATH}`,

@@ -7,7 +7,7 @@ import { runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } fr
 
 /**
  * `kubectl auth whoami` and `kubectl auth can-i` (1.32, 1.27 and 1.33) against the example control plane: the admin of
- * the token file, impersonation with --as, AlwaysAllow's answers and rules. kubectl 1.27 sends JSON and asks for
+ * the token file, impersonation with --as, AlwaysAllow's answers and rules (the control plane in --authorization-mode=AlwaysAllow). kubectl 1.27 sends JSON and asks for
  * authentication.k8s.io/v1beta1; later ones send protobuf and ask for v1 first.
  */
 
@@ -23,7 +23,8 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s auth aga
   let tmp: string;
 
   beforeAll(async () => {
-    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-auth-'));
+    // AlwaysAllow, so can-i has its answers whatever the user (kubectl-rbac.test.ts covers RBAC's).
+    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-auth-', { authorizationModes: ['AlwaysAllow'] }));
   }, T);
   afterAll(() => stopTempControlPlane(cp, tmp), T);
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Storage } from '@kapi/storage';
+import { AUTHORIZATION_FLAGS, AUTHORIZATION_USAGE, authorizationOptionsFromFlags } from './authorization-flags.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { jwtOptionsFromFlags, OIDC_FLAGS, OIDC_USAGE } from './oidc-flags.ts';
 import { SERVICE_ACCOUNT_FLAGS, SERVICE_ACCOUNT_USAGE, serviceAccountOptionsFromFlags } from './service-account-flags.ts';
@@ -8,7 +9,8 @@ import { TOKEN_FLAGS, TOKEN_USAGE, tokenOptionsFromFlags } from './token-flags.t
 const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]
   ${OIDC_USAGE}
   ${TOKEN_USAGE}
-  ${SERVICE_ACCOUNT_USAGE}`;
+  ${SERVICE_ACCOUNT_USAGE}
+  ${AUTHORIZATION_USAGE}`;
 
 function parseFlags() {
   try {
@@ -22,6 +24,7 @@ function parseFlags() {
         ...OIDC_FLAGS,
         ...TOKEN_FLAGS,
         ...SERVICE_ACCOUNT_FLAGS,
+        ...AUTHORIZATION_FLAGS,
       },
       strict: true,
     });
@@ -45,10 +48,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 let jwt: Awaited<ReturnType<typeof jwtOptionsFromFlags>>;
 let tokenOptions: ReturnType<typeof tokenOptionsFromFlags>;
 let serviceAccountOptions: ReturnType<typeof serviceAccountOptionsFromFlags>;
+let authorizationOptions: ReturnType<typeof authorizationOptionsFromFlags>;
 try {
   jwt = await jwtOptionsFromFlags(values);
   tokenOptions = tokenOptionsFromFlags(values);
   serviceAccountOptions = serviceAccountOptionsFromFlags(values);
+  authorizationOptions = authorizationOptionsFromFlags(values);
 } catch (err) {
   console.error(`${(err as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -73,6 +78,7 @@ try {
     ...(jwt.length > 0 ? { jwt } : {}),
     ...tokenOptions,
     ...serviceAccountOptions,
+    ...authorizationOptions,
   });
 } catch (err) {
   console.error(`kapi example control plane failed to start: ${(err as Error).message}`);

@@ -66,6 +66,7 @@ export { isOnlyMutatingGCFields } from './rbac/escalation/gc-fields.ts';
 export { type RBACWriteCheckOptions, rbacWriteChecks } from './rbac/escalation/rbac-write-checks.ts';
 export type { WriteCheck, WriteCheckAttributes } from './rbac/escalation/write-check.ts';
 export type { RBACPolicySource } from './rbac/policy-source.ts';
+export { RBAC, type RBACHost, type RBACKindStore, type RBACOptions, servedResources } from './rbac/rbac.ts';
 export { RBACAuthorizer } from './rbac/rbac-authorizer.ts';
 export { RBACCache, type RBACCacheFeed, type RBACEventType } from './rbac/rbac-cache.ts';
 export { rbacResources } from './rbac/rbac-resources.ts';

@@ -103,13 +103,13 @@ describe('buildAuthorizer (kube-apiserver mode composition)', () => {
     expect((await reordered.authorize(attrs(user('bob')))).decision).toBe('Deny');
   });
 
-  it('defaults to AlwaysAllow (kube Complete) and lists masters every rule', async () => {
+  it('defaults to AlwaysAllow (kube Complete); system:masters adds no rules of its own (kube: no rule resolver)', async () => {
     const authz = buildAuthorizer({});
     expect((await authz.authorize(attrs(user('anyone')))).decision).toBe('Allow');
     const deny = buildAuthorizer({ modes: ['AlwaysDeny'] });
     expect(await deny.rulesFor?.(user('root', 'system:masters'), 'default')).toEqual({
-      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      resourceRules: [],
+      nonResourceRules: [],
       incomplete: false,
     });
     expect(await deny.rulesFor?.(user('bob'), 'default')).toEqual({ resourceRules: [], nonResourceRules: [], incomplete: false });
@@ -140,6 +140,24 @@ describe('buildAuthorizer (kube-apiserver mode composition)', () => {
 
     writeFileSync(policyFile, 'nope\n');
     expect(() => buildAuthorizer({ modes: ['ABAC'], policyFile })).toThrow(`error reading policy file ${policyFile}, line 1: nope:`);
+  });
+});
+
+describe('buildAuthorizer instrument', () => {
+  it('wraps each mode (not system:masters) in order, and the wrapper decides', async () => {
+    const seen: string[] = [];
+    const az = buildAuthorizer(
+      { modes: ['AlwaysDeny', 'AlwaysAllow'] },
+      {
+        instrument: (mode, inner) => {
+          seen.push(mode);
+          return { authorize: async (a) => (mode === 'AlwaysDeny' ? { decision: 'NoOpinion', reason: '' } : inner.authorize(a)) };
+        },
+      },
+    );
+    expect(seen).toEqual(['AlwaysDeny', 'AlwaysAllow']);
+    // AlwaysDeny's wrapper passes, so AlwaysAllow decides.
+    expect((await az.authorize(attrs(user('bob')))).decision).toBe('Allow');
   });
 });
 

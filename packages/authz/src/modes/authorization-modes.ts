@@ -37,6 +37,8 @@ export interface AuthorizerFactories {
    * --authorization-webhook-version defaults to v1beta1, so a flag with kube's default passes `version: 'v1beta1'`.
    */
   readonly webhook?: WebhookAuthorizerOptions;
+  /** Wraps each mode's authorizer (e.g. server-core's instrumentedAuthorizer, counting decisions per mode as kube). */
+  readonly instrument?: (mode: AuthorizationMode, authorizer: Authorizer) => Authorizer;
 }
 
 /**
@@ -81,33 +83,34 @@ export function buildAuthorizer(options: AuthorizationOptions, factories: Author
   if (err) throw err;
   const authorizers: Authorizer[] = [systemMastersAuthorizer()];
   for (const mode of modes as AuthorizationMode[]) {
-    switch (mode) {
-      case 'AlwaysAllow':
-        authorizers.push(new AlwaysAllowAuthorizer());
-        break;
-      case 'AlwaysDeny':
-        authorizers.push(new AlwaysDenyAuthorizer());
-        break;
-      case 'ABAC':
-        authorizers.push((factories.ABAC ?? ABACAuthorizer.fromFile)(options.policyFile as string));
-        break;
-      case 'Webhook': {
-        const webhookOptions = {
-          ...factories.webhook,
-          ...(options.webhookRetryBackoff ? { retryBackoff: options.webhookRetryBackoff } : {}),
-        };
-        const make = factories.Webhook ?? ((file: string) => WebhookAuthorizer.fromKubeconfigFile(file, webhookOptions));
-        authorizers.push(make(options.webhookConfigFile as string));
-        break;
-      }
-      case 'RBAC':
-      case 'Node': {
-        const make = factories[mode];
-        if (!make) throw new Error(`authorizer type ${mode} is not allowed if it was not enabled at initial server startup`);
-        authorizers.push(make());
-        break;
-      }
-    }
+    const authorizer = modeAuthorizer(mode, options, factories);
+    authorizers.push(factories.instrument ? factories.instrument(mode, authorizer) : authorizer);
   }
   return unionAuthorizer(...authorizers);
+}
+
+/** The authorizer of one (valid) mode. */
+function modeAuthorizer(mode: AuthorizationMode, options: AuthorizationOptions, factories: AuthorizerFactories): Authorizer {
+  switch (mode) {
+    case 'AlwaysAllow':
+      return new AlwaysAllowAuthorizer();
+    case 'AlwaysDeny':
+      return new AlwaysDenyAuthorizer();
+    case 'ABAC':
+      return (factories.ABAC ?? ABACAuthorizer.fromFile)(options.policyFile as string);
+    case 'Webhook': {
+      const webhookOptions = {
+        ...factories.webhook,
+        ...(options.webhookRetryBackoff ? { retryBackoff: options.webhookRetryBackoff } : {}),
+      };
+      const make = factories.Webhook ?? ((file: string) => WebhookAuthorizer.fromKubeconfigFile(file, webhookOptions));
+      return make(options.webhookConfigFile as string);
+    }
+    case 'RBAC':
+    case 'Node': {
+      const make = factories[mode];
+      if (!make) throw new Error(`authorizer type ${mode} is not allowed if it was not enabled at initial server startup`);
+      return make();
+    }
+  }
 }

@@ -5,8 +5,8 @@ import type { AuthorizationAttributes, AuthorizationResult, Authorizer, RulesRes
  * kube's authorizerfactory.NewPrivilegedGroups: members of any of `groups` may do anything (Allow, no reason); everyone
  * else NoOpinion. kube-apiserver puts one for `system:masters` before its configured modes.
  *
- * `rulesFor` gives members every verb on everything (kube lists no rules of its own here and leaves masters' rules to
- * RBAC's cluster-admin binding; what it allows is the same), and others nothing, complete.
+ * `rulesFor` lists nothing, complete: kube's is no rule resolver and leaves masters' rules to RBAC's cluster-admin
+ * binding (or AlwaysAllow's), so `kubectl auth can-i --list` prints those alone, as against kube-apiserver.
  */
 export class PrivilegedGroupsAuthorizer implements Authorizer {
   readonly #groups: ReadonlySet<string>;
@@ -19,13 +19,8 @@ export class PrivilegedGroupsAuthorizer implements Authorizer {
     return this.#privileged(attrs.user) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' };
   }
 
-  async rulesFor(user: UserInfo, _namespace: string): Promise<RulesResult> {
-    if (!this.#privileged(user)) return { resourceRules: [], nonResourceRules: [], incomplete: false };
-    return {
-      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-      incomplete: false,
-    };
+  async rulesFor(_user: UserInfo, _namespace: string): Promise<RulesResult> {
+    return { resourceRules: [], nonResourceRules: [], incomplete: false };
   }
 
   #privileged(user: UserInfo): boolean {
