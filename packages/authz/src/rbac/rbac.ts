@@ -166,8 +166,8 @@ export function servedResources(server: RBACHost): ServedResource[] {
   const served = new Map<string, { group: string; resource: string; subresources: string[] }>();
   const entry = (group: string, resource: string) => {
     const key = `${resource}.${group}`;
-    let e = served.get(key);
-    if (!e) served.set(key, (e = { group, resource, subresources: [] }));
+    const e = served.get(key) ?? { group, resource, subresources: [] };
+    served.set(key, e);
     return e;
   };
   for (const def of server.definitions()) {
