@@ -163,6 +163,22 @@ describe('ClusterRoleAggregationController', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a controller started over roles already aggregated writes nothing (no sync sees a half-listed cache)', async () => {
+    await adminEditView();
+    await store.create(ctx, clusterRole('viewer', { labels: { [`${AGG}view`]: 'true' }, rules: [rule(['get'], ['pods'])] }));
+    controller.start();
+    await eventually(() => expect([...writes].sort()).toEqual(['admin', 'edit', 'view']));
+    controller.stop();
+    writes.length = 0;
+    // As after a restart of the server: a fresh list in which admin comes first, before the roles it aggregates.
+    controller.start();
+    await store.create(ctx, clusterRole('admin-extra', { labels: { [`${AGG}admin`]: 'true' }, rules: [rule(['escalate'], ['roles'])] }));
+    await eventually(async () => expect(await rulesOf('admin')).toEqual([rule(['escalate'], ['roles']), rule(['get'], ['pods'])]));
+    // Only the write the new role asked for; before, admin was first emptied from a cache holding admin alone.
+    expect(writes).toEqual(['admin']);
+    expect(errors).toEqual([]);
+  });
+
   it('starts again after a stop, from a fresh list; a registry Store is its client as it is', async () => {
     await adminEditView();
     const direct = new ClusterRoleAggregationController({ clusterRoles: store, clock: new FakeClock(), onError: (e) => errors.push(e) });

@@ -41,7 +41,9 @@ export class WorkQueue {
   add(key: string): void {
     if (!this.#open) return;
     this.#queue.add(key);
-    this.#worker ??= this.#work();
+    // Never inline: a caller adding keys while it fills its cache (an informer's list) finishes first, as kube's
+    // workers run apart from the handlers that add.
+    this.#worker ??= Promise.resolve().then(() => this.#work());
   }
 
   async #work(): Promise<void> {
@@ -59,7 +61,7 @@ export class WorkQueue {
       this.#worker = undefined;
     }
     // Something queued between the loop's last check and now.
-    if (this.#queue.size && this.#open) this.#worker ??= this.#work();
+    if (this.#queue.size && this.#open) this.#worker ??= Promise.resolve().then(() => this.#work());
   }
 
   #retryLater(key: string): void {
