@@ -67,9 +67,11 @@ export async function admitDeletion(
 }
 
 /**
- * The Store's hooks for one write, CREATE when there is no stored object and UPDATE otherwise: mutating admission, then
- * on the final object the resource's write checks (kube's policy-based REST wrappers) and validating admission. None
- * when there is neither admission nor a check.
+ * The Store's hooks for one write, CREATE when there is no stored object and UPDATE otherwise: mutating admission
+ * and then the resource's write checks before the strategy sees the object, validating admission on the final one.
+ * The checks run where kube's policy-based REST wrappers do (Create before the storage create, Update in the updated
+ * object's function): on the object as sent or patched and mutated, before the kind's validation, so a write both
+ * invalid and refused is a 403, not a 422; on every retry of an update. None when there is neither admission nor a check.
  */
 export function writeAdmission(
   ctx: RequestContext,
@@ -81,17 +83,14 @@ export function writeAdmission(
   const checks = options.writeChecks?.get(def) ?? [];
   const admission = options.admission;
   if (!admission && !checks.length) return undefined;
+  const attrs = (obj: KubeObject, old: KubeObject | null): AdmissionAttributes =>
+    attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old);
   return {
-    ...(admission
-      ? {
-          mutate: (obj: KubeObject, old: KubeObject | null) =>
-            admission.admit(attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old)),
-        }
-      : {}),
-    async validate(obj, old) {
-      const attrs = attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old);
-      for (const c of checks) await c.check(attrs);
-      await admission?.validate(attrs);
+    async mutate(obj, old) {
+      await admission?.admit(attrs(obj, old));
+      // Attributes made afresh: mutating admission may have changed the object's name.
+      for (const c of checks) await c.check(attrs(obj, old));
     },
+    ...(admission ? { validate: (obj: KubeObject, old: KubeObject | null) => admission.validate(attrs(obj, old)) } : {}),
   };
 }

@@ -140,6 +140,43 @@ describe('APIProvider', () => {
     expect(order).toEqual(['admit CREATE', 'check CREATE']);
   });
 
+  it("runs the check before the kind's validation, as kube's policy-based storage does: an invalid and refused write is a 403", async () => {
+    const { check, seen } = guard();
+    const url = await start({ providers: [{ name: 'configs', resources: [ConfigMap], writeChecks: [check] }] });
+    // "not a key!" is no valid ConfigMap key (422 alone); the secret key makes the check refuse it first.
+    const invalid = { 'not a key!': 'v', secret: 'x' };
+    const created = await send(`${url}${CMS}`, 'POST', cm('bad', invalid));
+    expect(created.status).toBe(403);
+    expect((await json(created)).message).toBe('configmaps "bad" is forbidden: user "bob" may not store secrets');
+    expect((await send(`${url}${CMS}?dryRun=All`, 'POST', cm('bad', invalid))).status).toBe(403);
+    // Invalid alone is the kind's 422.
+    expect((await send(`${url}${CMS}`, 'POST', cm('bad', { 'not a key!': 'v' }))).status).toBe(422);
+
+    expect((await send(`${url}${CMS}`, 'POST', cm('a', { k: 'v' }))).status).toBe(201);
+    const current = await json(await fetch(`${url}${CMS}/a`, { headers: { authorization: 'Bearer bob-token' } }));
+    const put = await send(`${url}${CMS}/a`, 'PUT', { ...current, data: invalid });
+    expect(put.status).toBe(403);
+    // Create on update (PUT to a missing name) too.
+    expect((await send(`${url}${CMS}/b`, 'PUT', cm('b', invalid))).status).toBe(403);
+    expect(seen.at(-1)).toMatchObject({ operation: 'CREATE', name: 'b', oldObject: null });
+    // A patch: the check sees the patched object (stored data and the patch's) before validation refuses its key.
+    const patch = await send(`${url}${CMS}/a`, 'PATCH', { data: invalid }, 'application/merge-patch+json');
+    expect(patch.status).toBe(403);
+    expect(seen.at(-1)).toMatchObject({ operation: 'UPDATE', object: { data: { k: 'v', ...invalid } }, oldObject: { data: { k: 'v' } } });
+    const dryPatch = await send(`${url}${CMS}/a?dryRun=All`, 'PATCH', { data: invalid }, 'application/merge-patch+json');
+    expect(dryPatch.status).toBe(403);
+    expect(seen.at(-1)).toMatchObject({ dryRun: true });
+    const jsonPatch = [
+      { op: 'add', path: '/data/secret', value: 'x' },
+      { op: 'add', path: '/data/not a key!', value: 'v' },
+    ];
+    expect((await send(`${url}${CMS}/a`, 'PATCH', jsonPatch, 'application/json-patch+json')).status).toBe(403);
+    // What passes the check is still validated.
+    expect((await send(`${url}${CMS}/a`, 'PATCH', { data: { 'not a key!': 'v' } }, 'application/merge-patch+json')).status).toBe(422);
+    const list = await json(await fetch(`${url}${CMS}`, { headers: { authorization: 'Bearer bob-token' } }));
+    expect(list.items.map((i: KubeObject) => [i.metadata.name, (i as { data?: unknown }).data])).toEqual([['a', { k: 'v' }]]);
+  });
+
   it("runs the provider's post-start hooks after the caches are ready (in /healthz) and its pre-shutdown hooks", async () => {
     const events: string[] = [];
     let store: Store | undefined;

@@ -4,13 +4,17 @@ import type { GenericAPIServer } from './generic-api-server.ts';
 
 /**
  * A check a package adds to every write of one resource it serves, as kube's policy-based REST wrappers do (RBAC's
- * escalation checks wrap the roles' and bindings' storage): it sees the final object of a create, update or patch
+ * escalation checks wrap the roles' and bindings' storage): it sees the object of a create, update or patch
  * (dryRun included) and the user who writes it, and refuses by throwing.
  */
 export interface WriteCheck {
   /** The resource it guards: `plural.group` (`plural` for the core group), e.g. 'roles.rbac.authorization.k8s.io'. */
   readonly resource: string;
-  /** Runs inside the Store's create/update/patch on the final object (dryRun included), before validating admission; throws a StatusError to refuse. */
+  /**
+   * Runs inside the Store's create/update/patch (dryRun included) on the object as sent or patched, after mutating
+   * admission and before the kind's strategy (defaults, validation) and validating admission, as kube's wrappers do;
+   * on every retry of an update. Throws a StatusError to refuse.
+   */
   check(attrs: AdmissionAttributes): Promise<void>;
 }
 

@@ -421,6 +421,20 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
     ).toBe(403);
   });
 
+  it("judges a binding as rbac/v1 defaults it: the check runs before the kind's defaults, kube's after its decoder's", async () => {
+    const { byResource, asked } = setup((c) => {
+      clusterRole(c, 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['roles'], resourceNames: ['pod-deleter'] }]);
+      crb(c, 'bob-binds', [User('bob')], clusterRoleRef('binder'));
+    });
+    for (const apiGroup of [undefined, '', null]) {
+      const object = { ...binding('b', 'dev', roleRef('pod-deleter')), roleRef: { apiGroup, kind: 'Role', name: 'pod-deleter' } };
+      await byResource('rolebindings').check(write({ object }));
+      expect(asked.at(-1)).toMatchObject({ verb: 'bind', apiGroup: G, resource: 'roles', name: 'pod-deleter' });
+      // Not changed: the Store defaults its own copy.
+      expect(object.roleRef.apiGroup).toBe(apiGroup);
+    }
+  });
+
   it('a roleRef that is no Role or ClusterRole reference grants nothing and is left to validation', async () => {
     const { byResource } = setup();
     await byResource('rolebindings').check(

@@ -1,5 +1,6 @@
-import { isNotFound, newBadRequest, newForbidden, newNotFound } from '@kapi/apimachinery';
+import { copyJson, isNotFound, type KubeObject, newBadRequest, newForbidden, newNotFound } from '@kapi/apimachinery';
 import type { Authorizer } from '../../authorizer.ts';
+import { defaultBinding } from '../role-binding.ts';
 import type { AuthorizationRuleResolver } from '../rule-resolver.ts';
 import { type PolicyRule, RBAC_GROUP, type RoleRef } from '../types.ts';
 import { confirmNoEscalation } from './confirm-no-escalation.ts';
@@ -95,7 +96,7 @@ function bindingCheck(options: RBACWriteCheckOptions, resource: 'rolebindings' |
       const namespace = namespaced ? attrs.namespace : '';
       if (namespaced && namespace === '') throw newBadRequest('namespace is required');
       if (onlyGCFields(attrs)) return;
-      const roleRef = roleRefOf(obj.roleRef);
+      const roleRef = roleRefOf(defaulted(obj).roleRef);
       // Not a reference to a Role or ClusterRole: validation refuses it (422), nothing is granted.
       if (!roleRef) return;
       if (await bindingAuthorized(options.authorizer(), user, roleRef, namespace)) return;
@@ -113,6 +114,16 @@ function bindingCheck(options: RBACWriteCheckOptions, resource: 'rolebindings' |
       if (refused !== null) throw newForbidden(gr, obj.metadata?.name ?? attrs.name, refused);
     },
   };
+}
+
+/**
+ * The binding as rbac/v1's defaults leave it (roleRef's apiGroup): kube's check sees the object after its decoder has
+ * defaulted it, this one runs before the kind's strategy does. On a copy: the Store defaults its own.
+ */
+function defaulted(obj: KubeObject): KubeObject & { roleRef?: unknown } {
+  const copy = copyJson(obj);
+  defaultBinding(copy);
+  return copy;
 }
 
 function hasAggregationRule(obj: unknown): boolean {

@@ -7,7 +7,10 @@ export interface WriteCheckAttributes {
   readonly operation: string;
   readonly namespace: string;
   readonly name: string;
-  /** The object to be stored. */
+  /**
+   * The object as written (sent or patched, then changed by mutating admission), before the kind's defaults and
+   * validation, as kube's policy-based storages see it; it may be malformed.
+   */
   readonly object: KubeObject | null;
   /** The stored object an update replaces; null on create. */
   readonly oldObject: KubeObject | null;
