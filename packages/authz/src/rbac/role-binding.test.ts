@@ -58,9 +58,30 @@ describe('RoleBinding', () => {
     expect(object.subjects).toEqual([
       { kind: 'User', apiGroup: RBAC, name: 'alice' },
       { kind: 'Group', apiGroup: RBAC, name: 'devs' },
-      { kind: 'ServiceAccount', apiGroup: '', name: 'default', namespace: 'ns' },
+      // Defaulted to "", which Go's omitempty leaves out.
+      { kind: 'ServiceAccount', name: 'default', namespace: 'ns' },
     ]);
     expect(object.metadata.generation).toBeUndefined();
+  });
+
+  it("leaves a subject's empty apiGroup and namespace out, as Go's omitempty does, in what it stores and returns", async () => {
+    const subjects = [
+      { kind: 'ServiceAccount', apiGroup: '', name: 'default', namespace: 'ns' },
+      { kind: 'ServiceAccount', apiGroup: '', name: 'builder', namespace: '' },
+      { kind: 'User', apiGroup: '', name: 'alice', namespace: '' },
+    ];
+    const want = [
+      { kind: 'ServiceAccount', name: 'default', namespace: 'ns' },
+      { kind: 'ServiceAccount', name: 'builder' },
+      { kind: 'User', apiGroup: RBAC, name: 'alice' },
+    ];
+    expect((await store.create(ctx, binding('b', { subjects }), { dryRun: true })).object.subjects).toEqual(want);
+    expect((await store.create(ctx, binding('b', { subjects }))).object.subjects).toEqual(want);
+    expect((await store.get(ctx, 'b')).subjects).toEqual(want);
+    const updated = await store.update(ctx, 'b', binding('b', { subjects: [...subjects].reverse() }));
+    expect(updated.object.subjects).toEqual([...want].reverse());
+    const patched = await store.patch(ctx, 'b', { subjects }, 'merge');
+    expect(patched.object.subjects).toEqual(want);
   });
 
   it('takes names with colons, and refers to roles that have them', async () => {

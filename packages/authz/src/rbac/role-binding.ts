@@ -60,8 +60,10 @@ export function bindingSchema(roleRefDoc: string) {
 
 /**
  * SetDefaults_RoleBinding / _ClusterRoleBinding and SetDefaults_Subject of rbac/v1: roleRef's apiGroup, and a
- * subject's by its kind (rbac's for User and Group). Applied to the decoded object before validation, as kube's
- * decoder defaults it (nulls read as zero values first); anything of the wrong shape is left for validation to refuse.
+ * subject's by its kind (rbac's for User and Group, "" for ServiceAccount). Applied to the decoded object before
+ * validation, as kube's decoder defaults it (nulls read as zero values first); anything of the wrong shape is left for
+ * validation to refuse. A subject's apiGroup and namespace are `omitempty` in Go: an empty one (a ServiceAccount's
+ * default among them) is left out, as kube-apiserver stores and returns it.
  */
 export function defaultBinding(obj: KubeObject): void {
   dropNulls(obj);
@@ -74,10 +76,11 @@ export function defaultBinding(obj: KubeObject): void {
   if (!Array.isArray(b.subjects)) return;
   for (const s of b.subjects as unknown[]) {
     if (typeof s !== 'object' || s === null) continue;
-    const subject = s as { kind?: unknown; apiGroup?: unknown };
+    const subject = s as { kind?: unknown; apiGroup?: unknown; namespace?: unknown };
+    if (subject.namespace === '') delete subject.namespace;
     if (subject.apiGroup !== undefined && subject.apiGroup !== '') continue;
-    if (subject.kind === 'ServiceAccount') subject.apiGroup = '';
-    else if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = RBAC_GROUP;
+    if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = RBAC_GROUP;
+    else delete subject.apiGroup;
   }
 }
 
