@@ -21,7 +21,9 @@ function snippetUnder(heading: string): string {
 
 // Each section's snippet runs as the README's "## Example" does (scripts/readme-snippet.ts): from the package name,
 // printing exactly what its "// →" comments say.
-describe.each(['RBAC', 'ABAC', 'Webhook authorizer', 'Graph authorizer', 'Authorization modes'])('README section "%s"', (heading) => {
+const SECTIONS = ['RBAC', 'Bootstrap policy', 'RBAC in a server', 'ABAC', 'Webhook authorizer', 'Graph authorizer', 'Authorization modes'];
+
+describe.each(SECTIONS)('README section "%s"', (heading) => {
   it('imports from the package name, runs, and prints exactly what its "// →" comments say', async () => {
     const markdown = join(tmp, `${heading.replace(/\W/g, '-')}.md`);
     writeFileSync(markdown, `## Example\n\n\`\`\`ts\n${snippetUnder(heading)}\n\`\`\`\n`);
