@@ -150,6 +150,20 @@ describe.each(BACKENDS)('kubectl under RBAC on %s', (backendName) => {
       'Error from server (Forbidden): roles.rbac.authorization.k8s.io "widget-reader" is forbidden: user "bob" (groups=["dev" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
         '{APIGroups:["example.kapi.dev"], Resources:["widgets"], Verbs:["get"]}\n',
     );
+    // Invalid as well (a namespaced rule naming URLs): the escalation check comes first, as kube's does.
+    const file = join(tmp, 'invalid-role.yaml');
+    await writeFile(
+      file,
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: bad-widget-reader\n  namespace: team-a\nrules:\n' +
+        '- apiGroups: [example.kapi.dev]\n  resources: [widgets]\n  verbs: [get]\n  nonResourceURLs: [/x]\n',
+    );
+    const invalid = await asBob('create', '-f', file);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain(
+      'Error from server (Forbidden): error when creating "' +
+        file +
+        '": roles.rbac.authorization.k8s.io "bad-widget-reader" is forbidden: user "bob"',
+    );
     // Binding cluster-admin is granting everything: refused too.
     const bind = await asBob('create', 'rolebinding', 'bob-all', '--clusterrole=cluster-admin', '--user=bob', '-n', 'team-a');
     expect(bind.code).toBe(1);
