@@ -37,6 +37,7 @@ describe('authorization flags (kube-apiserver --authorization-*, --anonymous-aut
       'cannot specify --authorization-policy-file without mode ABAC',
     );
     expect(() => authorizationOptionsFromFlags({ 'authorization-mode': 'RBAC,RBAC' })).toThrow('has mode specified more than once');
+    expect(() => authorizationOptionsFromFlags({ 'authorization-mode': 'Node,RBAC' })).toThrow('this control plane has no node authorizer');
     expect(() => authorizationOptionsFromFlags({ 'anonymous-auth': 'yes' })).toThrow('--anonymous-auth must be true or false, not "yes"');
     expect(() => authorizationOptionsFromFlags({ 'authorization-webhook-version': 'v2' })).toThrow('must be v1 or v1beta1');
     expect(() => authorizationOptionsFromFlags({ 'authorization-webhook-cache-authorized-ttl': 'soon' })).toThrow('invalid duration');

@@ -15,7 +15,7 @@ export const AUTHORIZATION_FLAGS = {
 } as const;
 
 export const AUTHORIZATION_USAGE =
-  '[--authorization-mode RBAC (Node,RBAC,ABAC,Webhook,AlwaysAllow,AlwaysDeny)] [--authorization-policy-file JSONL] [--authorization-webhook-config-file KUBECONFIG [--authorization-webhook-version v1beta1|v1] [--authorization-webhook-cache-authorized-ttl 5m0s] [--authorization-webhook-cache-unauthorized-ttl 30s]] [--anonymous-auth=true|false]';
+  '[--authorization-mode RBAC (RBAC,ABAC,Webhook,AlwaysAllow,AlwaysDeny, in order)] [--authorization-policy-file JSONL] [--authorization-webhook-config-file KUBECONFIG [--authorization-webhook-version v1beta1|v1] [--authorization-webhook-cache-authorized-ttl 5m0s] [--authorization-webhook-cache-unauthorized-ttl 30s]] [--anonymous-auth=true|false]';
 
 export type AuthorizationFlagValues = FlagValues<typeof AUTHORIZATION_FLAGS>;
 
@@ -68,5 +68,8 @@ export function authorizationOptionsFromFlags(flags: AuthorizationFlagValues): A
     }),
   );
   if (err) throw err;
+  // kube's Node mode needs a node authorizer, which a generic control plane has no nodes for.
+  if (out.authorizationModes?.includes('Node'))
+    throw new Error('--authorization-mode Node: this control plane has no node authorizer (@kapi/authz GraphAuthorizer builds one)');
   return out;
 }

@@ -15,13 +15,14 @@ import {
   unionAuthenticator,
   withAuthenticatedGroup,
 } from '@kapi/authn';
-import { type Authorizer, buildAuthorizer, RBAC } from '@kapi/authz';
+import { type Authorizer, buildAuthorizer, RBAC, WebhookAuthorizer } from '@kapi/authz';
 import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import {
   APIServerMetrics,
   authorizationWebhookMetrics,
   authorizerLabelsForMode,
   clientCertificateAuthority,
+  decodeYAML,
   GenericAPIServer,
   instrumentedAuthorizer,
   issueClientCertificate,
@@ -110,7 +111,7 @@ async function adminToken(dataDir: string): Promise<{ csv: string; token: string
 /**
  * Starts the example control plane: Namespace, ConfigMap, Secret, Event and Widget (example.kapi.dev/v1) over the
  * chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate kept in the data
- * directory; bearer tokens from `<dataDir>/tokens.csv`; every authenticated user may do anything (AlwaysAllow);
+ * directory; bearer tokens from `<dataDir>/tokens.csv`; RBAC with kube's bootstrap policy (or the --authorization-mode given);
  * `<dataDir>/kubeconfig` for kubectl; client certificates of `<dataDir>/client-ca.crt` (reloaded when it changes) and
  * `<dataDir>/admin.kubeconfig`, the admin with a client certificate it issued.
  */
@@ -163,6 +164,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   // apiserver_authorization_decisions_total; RBAC's kinds, escalation checks, bootstrap policy and aggregation always.
   const metrics = new APIServerMetrics();
   const rbac = new RBAC({ authorizer: () => authorizer });
+  let webhook: WebhookAuthorizer | undefined;
   const authorizer: Authorizer = buildAuthorizer(
     {
       modes: options.authorizationModes ?? ['RBAC'],
@@ -171,15 +173,20 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     },
     {
       RBAC: () => rbac.authorizer,
-      webhook: {
-        version: options.authorizationWebhookVersion ?? 'v1beta1',
-        ...(options.authorizationWebhookAuthorizedTTLMs !== undefined
-          ? { authorizedTTLMs: options.authorizationWebhookAuthorizedTTLMs }
-          : {}),
-        ...(options.authorizationWebhookUnauthorizedTTLMs !== undefined
-          ? { unauthorizedTTLMs: options.authorizationWebhookUnauthorizedTTLMs }
-          : {}),
-        metrics: authorizationWebhookMetrics(metrics.registry),
+      // kube's --authorization-webhook-config-file is a kubeconfig, YAML or JSON.
+      Webhook: (file) => {
+        webhook = WebhookAuthorizer.fromKubeconfigFile(file, {
+          parse: decodeYAML,
+          version: options.authorizationWebhookVersion ?? 'v1beta1',
+          ...(options.authorizationWebhookAuthorizedTTLMs !== undefined
+            ? { authorizedTTLMs: options.authorizationWebhookAuthorizedTTLMs }
+            : {}),
+          ...(options.authorizationWebhookUnauthorizedTTLMs !== undefined
+            ? { unauthorizedTTLMs: options.authorizationWebhookUnauthorizedTTLMs }
+            : {}),
+          metrics: authorizationWebhookMetrics(metrics.registry),
+        });
+        return webhook;
       },
       instrument: (mode, a) => instrumentedAuthorizer(authorizerLabelsForMode(mode), a, metrics.authorization),
     },
@@ -247,6 +254,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         .finally(() => clientCABundle.close())
         .finally(() => {
           for (const o of oidc) o.close();
+          webhook?.close();
         });
       return stopping;
     },
