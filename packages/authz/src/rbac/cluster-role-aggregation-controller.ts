@@ -1,19 +1,11 @@
+import { type Clock, isConflict, isNotFound, jsonEqual, labelSelectorFromMetav1, type MetaV1LabelSelector } from '@kapi/apimachinery';
 import {
-  type Clock,
-  isConflict,
-  isNotFound,
-  jsonEqual,
-  labelSelectorFromMetav1,
-  type MetaV1LabelSelector,
-  realClock,
-} from '@kapi/apimachinery';
-import {
+  ControllerLoop,
   listAndWatch,
   type RequestContext,
   type StoreList,
   type StoreListOptions,
   type StoreWatchOptions,
-  WorkQueue,
 } from '@kapi/registry';
 import type { Watch } from '@kapi/storage';
 import type { ClusterRole, PolicyRule } from './types.ts';
@@ -63,66 +55,47 @@ const byName = (a: ClusterRole, b: ClusterRole): number => {
  */
 export class ClusterRoleAggregationController {
   readonly #client: ClusterRoleClient;
-  readonly #clock: Clock;
-  readonly #retryAfterMs: number;
-  readonly #onError: (err: unknown, name?: string) => void;
-  readonly #queue: WorkQueue;
+  readonly #loop: ControllerLoop;
   /** The informer's cache: every ClusterRole by name, as last seen. */
   #roles = new Map<string, ClusterRole>();
-  #abort: AbortController | undefined;
 
   constructor(options: ClusterRoleAggregationControllerOptions) {
     this.#client = options.clusterRoles;
-    this.#clock = options.clock ?? realClock;
-    this.#retryAfterMs = options.retryAfterMs ?? 1000;
-    this.#onError = options.onError ?? (() => {});
-    this.#queue = new WorkQueue({
-      sync: (name) => this.#sync(name),
-      clock: this.#clock,
-      retryAfterMs: this.#retryAfterMs,
-      onError: this.#onError,
-    });
+    this.#loop = new ControllerLoop(options, (name) => this.#sync(name));
   }
 
   get running(): boolean {
-    return this.#abort !== undefined;
+    return this.#loop.running;
   }
 
   start(): void {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    this.#queue.open();
-    void listAndWatch(this.#client, {
-      signal: abort.signal,
-      clock: this.#clock,
-      retryAfterMs: this.#retryAfterMs,
-      onError: this.#onError,
-      onEvent: (type, obj) => {
-        const name = obj.metadata.name ?? '';
-        if (type === 'DELETED') this.#roles.delete(name);
-        else this.#roles.set(name, obj as ClusterRole);
-        this.#enqueueAggregated();
-      },
-      // A relist is all there is: roles deleted while the watch was down are gone.
-      onList: (items) => {
-        this.#roles = new Map(items.map((o) => [o.metadata.name ?? '', o as ClusterRole]));
-        this.#enqueueAggregated();
-      },
+    this.#loop.start((loop) => {
+      void listAndWatch(this.#client, {
+        ...loop,
+        onEvent: (type, obj) => {
+          const name = obj.metadata.name ?? '';
+          if (type === 'DELETED') this.#roles.delete(name);
+          else this.#roles.set(name, obj as ClusterRole);
+          this.#enqueueAggregated();
+        },
+        // A relist is all there is: roles deleted while the watch was down are gone.
+        onList: (items) => {
+          this.#roles = new Map(items.map((o) => [o.metadata.name ?? '', o as ClusterRole]));
+          this.#enqueueAggregated();
+        },
+      });
     });
   }
 
   /** Stops watching and drops pending work; a sync under way finishes. */
   stop(): void {
-    this.#abort?.abort();
-    this.#abort = undefined;
-    this.#queue.close();
+    this.#loop.stop();
     this.#roles = new Map();
   }
 
   /** Every role that aggregates: which of them a change touches is not known, so all are looked at. */
   #enqueueAggregated(): void {
-    for (const [name, role] of this.#roles) if (role.aggregationRule) this.#queue.add(name);
+    for (const [name, role] of this.#roles) if (role.aggregationRule) this.#loop.queue.add(name);
   }
 
   /** syncClusterRole; true asks for another look later (the write met a newer version of the role). */

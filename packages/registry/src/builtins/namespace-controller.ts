@@ -1,11 +1,11 @@
-import { type Clock, isNotFound, realClock } from '@kapi/apimachinery';
+import { type Clock, isNotFound } from '@kapi/apimachinery';
 import type { Store } from '../store/store.ts';
 import { rfc3339Seconds } from '../store/timestamp.ts';
+import { ControllerLoop } from './controller-loop.ts';
 import { listAndWatch } from './list-and-watch.ts';
 import { FINALIZER_KUBERNETES, type Namespace } from './namespace.ts';
 import { type ContentTotals, updateNamespaceConditions } from './namespace-conditions.ts';
 import type { NamespaceRegistry } from './namespace-registry.ts';
-import { WorkQueue } from './work-queue.ts';
 
 export interface NamespaceControllerOptions {
   namespaces: NamespaceRegistry;
@@ -30,23 +30,11 @@ export interface NamespaceControllerOptions {
 export class NamespaceController {
   readonly #registry: NamespaceRegistry;
   readonly #stores = new Set<Store>();
-  readonly #clock: Clock;
-  readonly #retryAfterMs: number;
-  readonly #onError: (err: unknown, namespace?: string) => void;
-  readonly #queue: WorkQueue;
-  #abort: AbortController | undefined;
+  readonly #loop: ControllerLoop;
 
   constructor(options: NamespaceControllerOptions) {
     this.#registry = options.namespaces;
-    this.#clock = options.clock ?? realClock;
-    this.#retryAfterMs = options.retryAfterMs ?? 1000;
-    this.#onError = options.onError ?? (() => {});
-    this.#queue = new WorkQueue({
-      sync: (name) => this.#sync(name),
-      clock: this.#clock,
-      retryAfterMs: this.#retryAfterMs,
-      onError: this.#onError,
-    });
+    this.#loop = new ControllerLoop(options, (name) => this.#sync(name));
     for (const s of options.stores ?? []) this.register(s);
   }
 
@@ -57,28 +45,22 @@ export class NamespaceController {
   }
 
   get running(): boolean {
-    return this.#abort !== undefined;
+    return this.#loop.running;
   }
 
   start(): void {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    this.#queue.open();
-    void listAndWatch(this.#registry.store, {
-      onEvent: (type, ns) => type !== 'DELETED' && ns.metadata.deletionTimestamp && ns.metadata.name && this.#queue.add(ns.metadata.name),
-      signal: abort.signal,
-      clock: this.#clock,
-      retryAfterMs: this.#retryAfterMs,
-      onError: this.#onError,
+    const queue = this.#loop.queue;
+    this.#loop.start((loop) => {
+      void listAndWatch(this.#registry.store, {
+        ...loop,
+        onEvent: (type, ns) => type !== 'DELETED' && ns.metadata.deletionTimestamp && ns.metadata.name && queue.add(ns.metadata.name),
+      });
     });
   }
 
   /** Stops watching and drops pending retries; a sync under way finishes. */
   stop(): void {
-    this.#abort?.abort();
-    this.#abort = undefined;
-    this.#queue.close();
+    this.#loop.stop();
   }
 
   /** namespacedResourcesDeleter.Delete; true when content remains and the namespace is to be looked at again. */
@@ -147,7 +129,7 @@ export class NamespaceController {
 
   /** The deleter's conditionUpdater.Update: a status write only when a condition changed; a failed write is reported, not fatal. */
   async #updateConditions(ns: Namespace, totals: ContentTotals): Promise<Namespace> {
-    const conditions = updateNamespaceConditions(ns.status?.conditions, totals, rfc3339Seconds(this.#clock.now()));
+    const conditions = updateNamespaceConditions(ns.status?.conditions, totals, rfc3339Seconds(this.#loop.clock.now()));
     if (!conditions) return ns;
     try {
       const res = await this.#registry.store.update(
@@ -160,7 +142,7 @@ export class NamespaceController {
       );
       return res.object;
     } catch (err) {
-      this.#onError(err, ns.metadata.name);
+      this.#loop.onError(err, ns.metadata.name);
       return ns;
     }
   }

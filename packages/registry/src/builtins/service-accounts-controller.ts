@@ -1,10 +1,10 @@
-import { type Clock, isAlreadyExists, isForbidden, isNotFound, realClock } from '@kapi/apimachinery';
+import { type Clock, isAlreadyExists, isForbidden, isNotFound } from '@kapi/apimachinery';
 import type { Store } from '../store/store.ts';
+import { ControllerLoop } from './controller-loop.ts';
 import { listAndWatch } from './list-and-watch.ts';
 import type { Namespace } from './namespace.ts';
 import { NAMESPACE_TERMINATING_CAUSE } from './namespace-lifecycle.ts';
 import type { ServiceAccount } from './service-account.ts';
-import { WorkQueue } from './work-queue.ts';
 
 export interface ServiceAccountsControllerOptions {
   namespaces: Store<Namespace>;
@@ -29,58 +29,41 @@ export class ServiceAccountsController {
   readonly #namespaces: Store<Namespace>;
   readonly #serviceAccounts: Store<ServiceAccount>;
   readonly #names: readonly string[];
-  readonly #clock: Clock;
-  readonly #retryAfterMs: number;
-  readonly #onError: (err: unknown, namespace?: string) => void;
-  readonly #queue: WorkQueue;
-  #abort: AbortController | undefined;
+  readonly #loop: ControllerLoop;
 
   constructor(options: ServiceAccountsControllerOptions) {
     this.#namespaces = options.namespaces;
     this.#serviceAccounts = options.serviceAccounts;
     this.#names = options.names ?? ['default'];
-    this.#clock = options.clock ?? realClock;
-    this.#retryAfterMs = options.retryAfterMs ?? 1000;
-    this.#onError = options.onError ?? (() => {});
-    this.#queue = new WorkQueue({
-      sync: (ns) => this.#sync(ns),
-      clock: this.#clock,
-      retryAfterMs: this.#retryAfterMs,
-      onError: this.#onError,
-    });
+    this.#loop = new ControllerLoop(options, (ns) => this.#sync(ns));
   }
 
   get running(): boolean {
-    return this.#abort !== undefined;
+    return this.#loop.running;
   }
 
   start(): void {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    this.#queue.open();
-    const loop = { signal: abort.signal, clock: this.#clock, retryAfterMs: this.#retryAfterMs, onError: this.#onError };
-    // Every namespace listed or changed is looked at (kube's namespace add/update handlers).
-    void listAndWatch(this.#namespaces, { ...loop, onEvent: (type, ns) => type !== 'DELETED' && this.#enqueue(ns.metadata.name) });
-    // A managed account deleted: its namespace is looked at again. A relist may have missed deletions: all are.
-    void listAndWatch(this.#serviceAccounts, {
-      ...loop,
-      onEvent: (type, sa) => type === 'DELETED' && this.#names.includes(sa.metadata.name ?? '') && this.#enqueue(sa.metadata.namespace),
-      onList: async () => {
-        for (const ns of (await this.#namespaces.list({})).items) this.#enqueue(ns.metadata.name);
-      },
+    this.#loop.start((loop) => {
+      // Every namespace listed or changed is looked at (kube's namespace add/update handlers).
+      void listAndWatch(this.#namespaces, { ...loop, onEvent: (type, ns) => type !== 'DELETED' && this.#enqueue(ns.metadata.name) });
+      // A managed account deleted: its namespace is looked at again. A relist may have missed deletions: all are.
+      void listAndWatch(this.#serviceAccounts, {
+        ...loop,
+        onEvent: (type, sa) => type === 'DELETED' && this.#names.includes(sa.metadata.name ?? '') && this.#enqueue(sa.metadata.namespace),
+        onList: async () => {
+          for (const ns of (await this.#namespaces.list({})).items) this.#enqueue(ns.metadata.name);
+        },
+      });
     });
   }
 
   /** Stops watching and drops pending retries; a sync under way finishes. */
   stop(): void {
-    this.#abort?.abort();
-    this.#abort = undefined;
-    this.#queue.close();
+    this.#loop.stop();
   }
 
   #enqueue(name: string | undefined): void {
-    if (name) this.#queue.add(name);
+    if (name) this.#loop.queue.add(name);
   }
 
   /** syncNamespace: each managed account missing from an Active namespace is created. */
