@@ -5,12 +5,14 @@ import { selfSignedServingCertificate } from '@kapi/server-core';
 import type { Storage } from '@kapi/storage';
 import {
   ApiException,
+  AuthorizationV1Api,
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
   type KubernetesObject,
   makeInformer,
   PatchStrategy,
+  RbacAuthorizationV1Api,
   setHeaderOptions,
   type V1ConfigMap,
   type V1Status,
@@ -462,6 +464,45 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       } finally {
         controller.abort();
       }
+    });
+
+    it('RbacAuthorizationV1Api and SubjectAccessReview: a binding made through the typed client is what RBAC decides by', async () => {
+      const rbac = env.kc.makeApiClient(RbacAuthorizationV1Api);
+      const authz = env.kc.makeApiClient(AuthorizationV1Api);
+      const namespace = 'rbac-client';
+      await core.createNamespace({ body: { metadata: { name: namespace } } });
+      await rbac.createNamespacedRole({
+        namespace,
+        body: { metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] },
+      });
+      await rbac.createNamespacedRoleBinding({
+        namespace,
+        body: {
+          metadata: { name: 'carol-cm' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'carol' }],
+        },
+      });
+      const review = (verb: string, ns: string) =>
+        authz.createSubjectAccessReview({
+          body: {
+            spec: { user: 'carol', groups: ['system:authenticated'], resourceAttributes: { namespace: ns, verb, resource: 'configmaps' } },
+          },
+        });
+      // RBAC reads bindings from its watch-fed cache: the binding is there a moment after the write.
+      await waitUntil('the binding to reach RBAC', async () => (await review('get', namespace)).status?.allowed === true);
+      const allowed = await review('list', namespace);
+      expect(allowed.status).toEqual({
+        allowed: true,
+        reason: 'RBAC: allowed by RoleBinding "carol-cm/rbac-client" of Role "cm-reader" to User "carol"',
+      });
+      expect((await review('delete', namespace)).status?.allowed).toBe(false);
+      expect((await review('get', 'default')).status?.allowed).toBe(false);
+      const roles = await rbac.listNamespacedRole({ namespace });
+      expect(roles.items.map((r) => r.metadata?.name)).toEqual(['cm-reader']);
+      expect((await rbac.readClusterRole({ name: 'view' })).aggregationRule?.clusterRoleSelectors).toEqual([
+        { matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+      ]);
     });
 
     // Last, after every call above: no consistent read waited out the freshness timeout (3 s a read on etcd 3.4 in issue 10).
