@@ -55,65 +55,70 @@ const onlyGCFields = (attrs: WriteCheckAttributes): boolean =>
   attrs.oldObject !== null &&
   isOnlyMutatingGCFields(attrs.object, attrs.oldObject);
 
-function roleCheck(options: RBACWriteCheckOptions, resource: 'roles' | 'clusterroles'): WriteCheck {
-  const gr = { group: RBAC_GROUP, resource };
-  const namespaced = resource === 'roles';
+type RBACResource = 'roles' | 'clusterroles' | 'rolebindings' | 'clusterrolebindings';
+
+/**
+ * The check of one RBAC resource: creates and updates, except by a member of system:masters, go to `judge` with the
+ * object written and the namespace whose rules count ('' for the cluster-scoped kinds).
+ */
+function rbacWriteCheck(
+  resource: RBACResource,
+  judge: (attrs: WriteCheckAttributes, obj: KubeObject, namespace: string) => Promise<void>,
+): WriteCheck {
+  const namespaced = resource === 'roles' || resource === 'rolebindings';
   return {
     resource: `${resource}.${RBAC_GROUP}`,
     async check(attrs) {
       const obj = attrs.object;
-      if (!isWrite(attrs) || !obj) return;
-      const user = attrs.userInfo;
-      if (escalationAllowed(user)) return;
-      // kube asks with the request path's name: none on a create.
-      const requestName = attrs.operation === 'CREATE' ? '' : attrs.name;
-      if (await roleEscalationAuthorized(options.authorizer(), user, resource, attrs.namespace, requestName)) return;
-      if (onlyGCFields(attrs)) return;
-      const name = obj.metadata?.name ?? attrs.name;
-      const namespace = namespaced ? attrs.namespace : '';
-      const refused = confirmNoEscalation(options.ruleResolver, user, namespace, policyRules(obj.rules));
-      if (refused !== null) throw newForbidden(gr, name, refused);
-      if (!namespaced && (hasAggregationRule(obj) || (attrs.operation === 'UPDATE' && hasAggregationRule(attrs.oldObject)))) {
-        // It can gather any rules, and changing it can keep a role from being tightened.
-        if (confirmNoEscalation(options.ruleResolver, user, '', FULL_AUTHORITY) !== null) {
-          throw newForbidden(gr, name, 'must have cluster-admin privileges to use the aggregationRule');
-        }
-      }
+      if (!isWrite(attrs) || !obj || escalationAllowed(attrs.userInfo)) return;
+      await judge(attrs, obj, namespaced ? attrs.namespace : '');
     },
   };
 }
 
+function roleCheck(options: RBACWriteCheckOptions, resource: 'roles' | 'clusterroles'): WriteCheck {
+  const gr = { group: RBAC_GROUP, resource };
+  return rbacWriteCheck(resource, async (attrs, obj, namespace) => {
+    const user = attrs.userInfo;
+    // kube asks with the request path's name: none on a create.
+    const requestName = attrs.operation === 'CREATE' ? '' : attrs.name;
+    if (await roleEscalationAuthorized(options.authorizer(), user, resource, attrs.namespace, requestName)) return;
+    if (onlyGCFields(attrs)) return;
+    const name = obj.metadata?.name ?? attrs.name;
+    const refused = confirmNoEscalation(options.ruleResolver, user, namespace, policyRules(obj.rules));
+    if (refused !== null) throw newForbidden(gr, name, refused);
+    if (resource === 'clusterroles' && (hasAggregationRule(obj) || (attrs.operation === 'UPDATE' && hasAggregationRule(attrs.oldObject)))) {
+      // It can gather any rules, and changing it can keep a role from being tightened.
+      if (confirmNoEscalation(options.ruleResolver, user, '', FULL_AUTHORITY) !== null) {
+        throw newForbidden(gr, name, 'must have cluster-admin privileges to use the aggregationRule');
+      }
+    }
+  });
+}
+
 function bindingCheck(options: RBACWriteCheckOptions, resource: 'rolebindings' | 'clusterrolebindings'): WriteCheck {
   const gr = { group: RBAC_GROUP, resource };
-  const namespaced = resource === 'rolebindings';
-  return {
-    resource: `${resource}.${RBAC_GROUP}`,
-    async check(attrs) {
-      const obj = attrs.object;
-      if (!isWrite(attrs) || !obj) return;
-      const user = attrs.userInfo;
-      if (escalationAllowed(user)) return;
-      const namespace = namespaced ? attrs.namespace : '';
-      if (namespaced && namespace === '') throw newBadRequest('namespace is required');
-      if (onlyGCFields(attrs)) return;
-      const roleRef = roleRefOf(defaulted(obj).roleRef);
-      // Not a reference to a Role or ClusterRole: validation refuses it (422), nothing is granted.
-      if (!roleRef) return;
-      if (await bindingAuthorized(options.authorizer(), user, roleRef, namespace)) return;
-      let rules: readonly PolicyRule[];
-      try {
-        rules = options.ruleResolver.getRoleReferenceRules(roleRef, namespace);
-      } catch (err) {
-        // kube's write path reads the role through its registry: a missing one is that registry's 404.
-        if (isNotFound(err)) {
-          throw newNotFound({ group: RBAC_GROUP, resource: roleRef.kind === 'Role' ? 'roles' : 'clusterroles' }, roleRef.name);
-        }
-        throw err;
+  return rbacWriteCheck(resource, async (attrs, obj, namespace) => {
+    const user = attrs.userInfo;
+    if (resource === 'rolebindings' && namespace === '') throw newBadRequest('namespace is required');
+    if (onlyGCFields(attrs)) return;
+    const roleRef = roleRefOf(defaulted(obj).roleRef);
+    // Not a reference to a Role or ClusterRole: validation refuses it (422), nothing is granted.
+    if (!roleRef) return;
+    if (await bindingAuthorized(options.authorizer(), user, roleRef, namespace)) return;
+    let rules: readonly PolicyRule[];
+    try {
+      rules = options.ruleResolver.getRoleReferenceRules(roleRef, namespace);
+    } catch (err) {
+      // kube's write path reads the role through its registry: a missing one is that registry's 404.
+      if (isNotFound(err)) {
+        throw newNotFound({ group: RBAC_GROUP, resource: roleRef.kind === 'Role' ? 'roles' : 'clusterroles' }, roleRef.name);
       }
-      const refused = confirmNoEscalation(options.ruleResolver, user, namespace, rules);
-      if (refused !== null) throw newForbidden(gr, obj.metadata?.name ?? attrs.name, refused);
-    },
-  };
+      throw err;
+    }
+    const refused = confirmNoEscalation(options.ruleResolver, user, namespace, rules);
+    if (refused !== null) throw newForbidden(gr, obj.metadata?.name ?? attrs.name, refused);
+  });
 }
 
 /**
