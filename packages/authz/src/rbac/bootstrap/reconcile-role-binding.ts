@@ -1,6 +1,6 @@
 import type { RoleBinding, RoleRef, Subject } from '../types.ts';
 import { AUTOUPDATE_ANNOTATION } from './kube-policy.ts';
-import { mapsEqual, mergeMaps } from './reconcile-role.ts';
+import { reconcileMetadata } from './reconcile-metadata.ts';
 
 export interface ReconciledRoleBinding<T extends RoleBinding> {
   /** The object to write: the expected one for 'recreate', the existing one with what is missing added for 'update'. */
@@ -29,17 +29,7 @@ export function computeReconciledRoleBinding<T extends RoleBinding>(
   }
 
   const binding = structuredClone(existing) as T;
-  let operation: 'update' | 'none' = 'none';
-  const annotations = mergeMaps(expected.metadata.annotations, existing.metadata.annotations);
-  if (!mapsEqual(annotations, existing.metadata.annotations)) {
-    binding.metadata.annotations = annotations;
-    operation = 'update';
-  }
-  const labels = mergeMaps(expected.metadata.labels, existing.metadata.labels);
-  if (!mapsEqual(labels, existing.metadata.labels)) {
-    binding.metadata.labels = labels;
-    operation = 'update';
-  }
+  let operation: 'update' | 'none' = reconcileMetadata(binding, existing, expected) ? 'update' : 'none';
 
   const existingSubjects = existing.subjects ?? [];
   const expectedSubjects = expected.subjects ?? [];

@@ -2,6 +2,7 @@ import { jsonEqual } from '@kapi/apimachinery';
 import { covers } from '../escalation/covers.ts';
 import type { AggregationRule, ClusterRole, LabelSelector, PolicyRule, Role } from '../types.ts';
 import { AUTOUPDATE_ANNOTATION } from './kube-policy.ts';
+import { reconcileMetadata } from './reconcile-metadata.ts';
 
 /** A Role or ClusterRole: kube's RuleOwner. A Role simply never has an aggregationRule. */
 export type RuleOwner = Role | ClusterRole;
@@ -31,16 +32,7 @@ export function computeReconciledRole<T extends RuleOwner>(existing: T, expected
   let operation: 'update' | 'none' = 'none';
   const isProtected = existing.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false';
 
-  const annotations = mergeMaps(expected.metadata.annotations, existing.metadata.annotations);
-  if (!mapsEqual(annotations, existing.metadata.annotations)) {
-    role.metadata.annotations = annotations;
-    operation = 'update';
-  }
-  const labels = mergeMaps(expected.metadata.labels, existing.metadata.labels);
-  if (!mapsEqual(labels, existing.metadata.labels)) {
-    role.metadata.labels = labels;
-    operation = 'update';
-  }
+  if (reconcileMetadata(role, existing, expected)) operation = 'update';
 
   const expectedAggregation = aggregationOf(expected);
   const existingAggregation = aggregationOf(existing);
@@ -105,19 +97,4 @@ function selectorsEqual(a: LabelSelector, b: LabelSelector): boolean {
     matchExpressions: s.matchExpressions && s.matchExpressions.length > 0 ? s.matchExpressions : undefined,
   });
   return jsonEqual(normal(a), normal(b));
-}
-
-/** kube's merge: the maps' union, later maps winning; none when every map is absent. */
-export function mergeMaps(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
-  let out: Record<string, string> | undefined;
-  for (const m of maps) {
-    if (!m) continue;
-    out = { ...out, ...m };
-  }
-  return out;
-}
-
-/** Label and annotation maps compare equal when their entries do (an empty map is no map, as the API stores them). */
-export function mapsEqual(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-  return jsonEqual(a ?? {}, b ?? {});
 }
