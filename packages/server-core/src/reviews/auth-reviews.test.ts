@@ -1,53 +1,21 @@
 import { FakeClock } from '@kapi/apimachinery';
-import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
 import { AlwaysDenyAuthorizer, type AuthorizationAttributes, type Authorizer, unionAuthorizer } from '@kapi/authz';
-import { ConfigMap, Namespace } from '@kapi/registry';
-import { MemoryStorage } from '@kapi/storage';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from '../endpoints/protobuf/codec.ts';
-import { type Listening, listen } from '../filters/serve.ts';
-import { GenericAPIServer, type GenericAPIServerOptions } from '../server/generic-api-server.ts';
+import { json, post as postAs, testServers } from '../test-support/test-servers.ts';
 
 /** SelfSubjectReview, SelfSubjectAccessReview and SelfSubjectRulesReview over HTTP, as GenericAPIServer serves them. */
 
-const TOKENS = 'admin-token,admin,1,"system:masters"\nbob-token,bob,2\n';
 const SSR = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 const SSAR = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 const SSRR = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';
 
-let running: { server: GenericAPIServer; http: Listening } | undefined;
-
-afterEach(async () => {
-  await running?.http.close();
-  await running?.server.shutdown();
-  running = undefined;
-});
-
 const clock = new FakeClock(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
 
-async function start(options: Partial<GenericAPIServerOptions> = {}): Promise<string> {
-  const server = new GenericAPIServer({
-    storage: new MemoryStorage(),
-    resources: [Namespace, ConfigMap],
-    authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(TOKENS)) },
-    clock,
-    ...options,
-  });
-  await server.start();
-  running = { server, http: await listen(server.handler) };
-  return running.http.url;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-const json = async (res: Response): Promise<any> => res.json();
-
-function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer admin-token', ...headers },
-    body: body instanceof Uint8Array ? body : JSON.stringify(body),
-  });
-}
+const serve = testServers({ tokens: 'admin-token,admin,1,"system:masters"\nbob-token,bob,2\n', clock });
+const start = async (options?: Parameters<typeof serve>[0]): Promise<string> => (await serve(options)).url;
+const post = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+  postAs(url, body, { authorization: 'Bearer admin-token', ...headers });
 
 const REVIEWS = ['selfsubjectreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'];
 /** Everyone may create the reviews (RBAC's system:basic-user in kube). */
@@ -282,8 +250,6 @@ describe('SelfSubjectRulesReview', () => {
       nonResourceRules: [],
       incomplete: false,
     });
-    await running?.http.close();
-    await running?.server.shutdown();
     const url2 = await start({ authorizer: policy });
     expect((await json(await post(`${url2}${SSRR}`, review('dev')))).status).toEqual({
       resourceRules: [],

@@ -1,66 +1,17 @@
-import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
-import type { AuthorizationAttributes, Authorizer } from '@kapi/authz';
-import { ConfigMap, Namespace } from '@kapi/registry';
-import { MemoryStorage } from '@kapi/storage';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Listening, listen } from '../filters/serve.ts';
-import { GenericAPIServer, type GenericAPIServerOptions } from '../server/generic-api-server.ts';
+import { describe, expect, it } from 'vitest';
+import { AUTHORIZATION_V1_RESOURCES } from '../test-support/authorization-discovery.ts';
+import { CAROL_READS_DEV, recordingPolicy } from '../test-support/subject-access-review-fixtures.ts';
+import { json, post as postAs, testServers } from '../test-support/test-servers.ts';
 
 /** SubjectAccessReview and LocalSubjectAccessReview over HTTP, as GenericAPIServer serves them. */
 
-const TOKENS = 'admin-token,admin,1,"system:masters"\nbob-token,bob,2\n';
 const SAR = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 const lsar = (ns: string): string => `/apis/authorization.k8s.io/v1/namespaces/${ns}/localsubjectaccessreviews`;
 
-let running: { server: GenericAPIServer; http: Listening } | undefined;
-
-afterEach(async () => {
-  await running?.http.close();
-  await running?.server.shutdown();
-  running = undefined;
-});
-
-/** Records what it is asked; admin may do anything, carol may get configmaps in "dev", "evil" is denied, "boom" throws. */
-function recordingPolicy(): { authorizer: Authorizer; asked: AuthorizationAttributes[] } {
-  const asked: AuthorizationAttributes[] = [];
-  return {
-    asked,
-    authorizer: {
-      async authorize(a) {
-        asked.push(a);
-        if (a.user.groups.includes('system:masters')) return { decision: 'Allow', reason: 'admin' };
-        if (a.resource === 'boom') throw new Error('policy engine down');
-        if (a.resource === 'evil') return { decision: 'Deny', reason: 'never' };
-        if (a.user.name === 'carol' && a.verb === 'get' && a.resource === 'configmaps' && a.namespace === 'dev')
-          return { decision: 'Allow', reason: 'carol reads dev' };
-        return { decision: 'NoOpinion', reason: '' };
-      },
-    },
-  };
-}
-
-async function start(options: Partial<GenericAPIServerOptions> = {}): Promise<string> {
-  const server = new GenericAPIServer({
-    storage: new MemoryStorage(),
-    resources: [Namespace, ConfigMap],
-    authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(TOKENS)) },
-    ...options,
-  });
-  await server.start();
-  running = { server, http: await listen(server.handler) };
-  return running.http.url;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-const json = async (res: Response): Promise<any> => res.json();
-
-function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer admin-token', ...headers },
-    body: JSON.stringify(body),
-  });
-}
+const serve = testServers({ tokens: 'admin-token,admin,1,"system:masters"\nbob-token,bob,2\n' });
+const start = async (options?: Parameters<typeof serve>[0]): Promise<string> => (await serve(options)).url;
+const post = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+  postAs(url, body, { authorization: 'Bearer admin-token', ...headers });
 
 const sar = (spec: unknown, metadata?: unknown) => ({
   apiVersion: 'authorization.k8s.io/v1',
@@ -74,13 +25,7 @@ describe('SubjectAccessReview', () => {
   it('asks the authorizer about the user the spec names (not the requester) and answers as kube', async () => {
     const { authorizer, asked } = recordingPolicy();
     const url = await start({ authorizer });
-    const spec = {
-      resourceAttributes: { namespace: 'dev', verb: 'get', resource: 'configmaps', name: 'x' },
-      user: 'carol',
-      groups: ['team-a'],
-      extra: { scopes: ['view', 'edit'] },
-      uid: 'c-1',
-    };
+    const spec = CAROL_READS_DEV;
     const res = await post(`${url}${SAR}`, sar(spec));
     expect(res.status).toBe(201);
     expect(await json(res)).toEqual({
@@ -298,35 +243,6 @@ describe('LocalSubjectAccessReview', () => {
   it('is listed in discovery beside SubjectAccessReview, namespaced, as kube lists them', async () => {
     const url = await start();
     const res = await fetch(`${url}/apis/authorization.k8s.io/v1`, { headers: { authorization: 'Bearer admin-token' } });
-    expect((await json(res)).resources).toEqual([
-      {
-        name: 'localsubjectaccessreviews',
-        singularName: 'localsubjectaccessreview',
-        namespaced: true,
-        kind: 'LocalSubjectAccessReview',
-        verbs: ['create'],
-      },
-      {
-        name: 'selfsubjectaccessreviews',
-        singularName: 'selfsubjectaccessreview',
-        namespaced: false,
-        kind: 'SelfSubjectAccessReview',
-        verbs: ['create'],
-      },
-      {
-        name: 'selfsubjectrulesreviews',
-        singularName: 'selfsubjectrulesreview',
-        namespaced: false,
-        kind: 'SelfSubjectRulesReview',
-        verbs: ['create'],
-      },
-      {
-        name: 'subjectaccessreviews',
-        singularName: 'subjectaccessreview',
-        namespaced: false,
-        kind: 'SubjectAccessReview',
-        verbs: ['create'],
-      },
-    ]);
+    expect((await json(res)).resources).toEqual(AUTHORIZATION_V1_RESOURCES);
   });
 });

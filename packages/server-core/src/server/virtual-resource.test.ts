@@ -1,10 +1,11 @@
 import { newBadRequest } from '@kapi/apimachinery';
 import { ConfigMap, Namespace } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeJSON } from '../endpoints/response.ts';
-import { type Listening, listen } from '../filters/serve.ts';
-import { GenericAPIServer, type GenericAPIServerOptions } from './generic-api-server.ts';
+import { AUTHORIZATION_V1_RESOURCES } from '../test-support/authorization-discovery.ts';
+import { testServers } from '../test-support/test-servers.ts';
+import { GenericAPIServer } from './generic-api-server.ts';
 import type { VirtualResource } from './virtual-resource.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
@@ -31,23 +32,7 @@ const echoes: VirtualResource = {
   },
 };
 
-let running: { server: GenericAPIServer; http: Listening }[] = [];
-
-afterEach(async () => {
-  for (const r of running.reverse()) {
-    await r.http.close();
-    await r.server.shutdown();
-  }
-  running = [];
-});
-
-async function start(options: Partial<GenericAPIServerOptions> = {}): Promise<{ url: string; server: GenericAPIServer }> {
-  const server = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, ConfigMap], ...options });
-  await server.start();
-  const http = await listen(server.handler);
-  running.push({ server, http });
-  return { url: http.url, server };
-}
+const start = testServers();
 
 const get = async (url: string, accept = 'application/json'): Promise<{ status: number; body: Json }> => {
   const res = await fetch(url, { headers: { accept } });
@@ -132,36 +117,7 @@ describe('virtual resources', () => {
       ['authentication.k8s.io', 'v1', 2],
       ['authorization.k8s.io', 'v1', 1],
     ]);
-    expect((await get(`${url}/apis/authorization.k8s.io/v1`)).body.resources).toEqual([
-      {
-        name: 'localsubjectaccessreviews',
-        singularName: 'localsubjectaccessreview',
-        namespaced: true,
-        kind: 'LocalSubjectAccessReview',
-        verbs: ['create'],
-      },
-      {
-        name: 'selfsubjectaccessreviews',
-        singularName: 'selfsubjectaccessreview',
-        namespaced: false,
-        kind: 'SelfSubjectAccessReview',
-        verbs: ['create'],
-      },
-      {
-        name: 'selfsubjectrulesreviews',
-        singularName: 'selfsubjectrulesreview',
-        namespaced: false,
-        kind: 'SelfSubjectRulesReview',
-        verbs: ['create'],
-      },
-      {
-        name: 'subjectaccessreviews',
-        singularName: 'subjectaccessreview',
-        namespaced: false,
-        kind: 'SubjectAccessReview',
-        verbs: ['create'],
-      },
-    ]);
+    expect((await get(`${url}/apis/authorization.k8s.io/v1`)).body.resources).toEqual(AUTHORIZATION_V1_RESOURCES);
     expect((await get(`${url}/apis/authentication.k8s.io/v1beta1`)).body.resources).toEqual([
       { name: 'selfsubjectreviews', singularName: 'selfsubjectreview', namespaced: false, kind: 'SelfSubjectReview', verbs: ['create'] },
     ]);

@@ -1,10 +1,10 @@
 import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
-import type { AuthorizationAttributes, Authorizer } from '@kapi/authz';
 import { ConfigMap, Namespace } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Listening, listen } from '../../filters/serve.ts';
 import { GenericAPIServer } from '../../server/generic-api-server.ts';
+import { CAROL_READS_DEV, recordingPolicy } from '../../test-support/subject-access-review-fixtures.ts';
 import { encodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './codec.ts';
 
 /**
@@ -16,16 +16,7 @@ import { encodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './codec.ts';
 const TOKENS = 'admin-token,admin,1,"system:masters"\n';
 
 describe('SubjectAccessReview and LocalSubjectAccessReview sent as protobuf', () => {
-  const asked: AuthorizationAttributes[] = [];
-  const authorizer: Authorizer = {
-    async authorize(a) {
-      asked.push(a);
-      if (a.user.groups.includes('system:masters')) return { decision: 'Allow', reason: 'admin' };
-      if (a.user.name === 'carol' && a.verb === 'get' && a.resource === 'configmaps' && a.namespace === 'dev')
-        return { decision: 'Allow', reason: 'carol reads dev' };
-      return { decision: 'NoOpinion', reason: '' };
-    },
-  };
+  const { authorizer, asked } = recordingPolicy();
   let server: GenericAPIServer;
   let http: Listening;
 
@@ -58,13 +49,7 @@ describe('SubjectAccessReview and LocalSubjectAccessReview sent as protobuf', ()
     return { status: res.status, body: await res.json() };
   }
 
-  const spec = {
-    resourceAttributes: { namespace: 'dev', verb: 'get', resource: 'configmaps', name: 'x' },
-    user: 'carol',
-    groups: ['team-a'],
-    extra: { scopes: ['view', 'edit'] },
-    uid: 'c-1',
-  };
+  const spec = CAROL_READS_DEV;
 
   it('SubjectAccessReview: the reviewed user, groups, extra and uid reach the authorizer', async () => {
     const { status, body } = await post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
