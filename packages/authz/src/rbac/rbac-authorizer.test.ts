@@ -4,39 +4,38 @@ import type { AuthorizationAttributes } from '../authorizer.ts';
 import type { RBACPolicySource } from './policy-source.ts';
 import { RBACAuthorizer } from './rbac-authorizer.ts';
 import { RBACCache } from './rbac-cache.ts';
-import type { PolicyRule, RoleRef, Subject } from './types.ts';
+import {
+  addClusterRole,
+  addClusterRoleBinding,
+  addRole,
+  addRoleBinding,
+  clusterRoleRef,
+  Group,
+  roleRef,
+  SA,
+  User,
+} from './test-support/rbac-policy.ts';
+import { RBAC_GROUP as G } from './types.ts';
 
-const G = 'rbac.authorization.k8s.io';
 const V = `${G}/v1`;
-const User = (name: string): Subject => ({ kind: 'User', apiGroup: G, name });
-const Group = (name: string): Subject => ({ kind: 'Group', apiGroup: G, name });
-const SA = (name: string, namespace?: string): Subject => ({ kind: 'ServiceAccount', name, ...(namespace ? { namespace } : {}) });
-const clusterRoleRef = (name: string): RoleRef => ({ apiGroup: G, kind: 'ClusterRole', name });
-const roleRef = (name: string): RoleRef => ({ apiGroup: G, kind: 'Role', name });
 
 function policy(): RBACCache {
   const cache = new RBACCache();
-  const clusterRole = (name: string, rules: PolicyRule[]) =>
-    cache.clusterRoles.apply('ADDED', { apiVersion: V, kind: 'ClusterRole', metadata: { name }, rules });
-  const role = (namespace: string, name: string, rules: PolicyRule[]) =>
-    cache.roles.apply('ADDED', { apiVersion: V, kind: 'Role', metadata: { name, namespace }, rules });
-  clusterRole('cluster-admin', [
+  addClusterRole(cache, 'cluster-admin', [
     { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
     { verbs: ['*'], nonResourceURLs: ['*'] },
   ]);
-  clusterRole('view', [{ verbs: ['get', 'list', 'watch'], apiGroups: ['', 'apps'], resources: ['pods', 'deployments', 'pods/log'] }]);
-  clusterRole('health', [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/readyz/*'] }]);
-  role('dev', 'pod-deleter', [{ verbs: ['delete'], apiGroups: [''], resources: ['pods'], resourceNames: ['scratch'] }]);
-  const crb = (name: string, subjects: Subject[], ref: RoleRef) =>
-    cache.clusterRoleBindings.apply('ADDED', { apiVersion: V, kind: 'ClusterRoleBinding', metadata: { name }, subjects, roleRef: ref });
-  const rb = (namespace: string, name: string, subjects: Subject[], ref: RoleRef) =>
-    cache.roleBindings.apply('ADDED', { apiVersion: V, kind: 'RoleBinding', metadata: { name, namespace }, subjects, roleRef: ref });
-  crb('admins', [Group('admins')], clusterRoleRef('cluster-admin'));
-  crb('health-for-all', [Group('system:authenticated')], clusterRoleRef('health'));
-  crb('ci-viewer', [SA('builder', 'ci')], clusterRoleRef('view'));
-  rb('dev', 'viewers', [User('nobody'), User('bob')], clusterRoleRef('view'));
-  rb('dev', 'deleter', [User('bob')], roleRef('pod-deleter'));
-  rb('dev', 'sa-local', [SA('deployer')], clusterRoleRef('view'));
+  addClusterRole(cache, 'view', [
+    { verbs: ['get', 'list', 'watch'], apiGroups: ['', 'apps'], resources: ['pods', 'deployments', 'pods/log'] },
+  ]);
+  addClusterRole(cache, 'health', [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/readyz/*'] }]);
+  addRole(cache, 'dev', 'pod-deleter', [{ verbs: ['delete'], apiGroups: [''], resources: ['pods'], resourceNames: ['scratch'] }]);
+  addClusterRoleBinding(cache, 'admins', [Group('admins')], clusterRoleRef('cluster-admin'));
+  addClusterRoleBinding(cache, 'health-for-all', [Group('system:authenticated')], clusterRoleRef('health'));
+  addClusterRoleBinding(cache, 'ci-viewer', [SA('builder', 'ci')], clusterRoleRef('view'));
+  addRoleBinding(cache, 'dev', 'viewers', [User('nobody'), User('bob')], clusterRoleRef('view'));
+  addRoleBinding(cache, 'dev', 'deleter', [User('bob')], roleRef('pod-deleter'));
+  addRoleBinding(cache, 'dev', 'sa-local', [SA('deployer')], clusterRoleRef('view'));
   return cache;
 }
 
@@ -119,13 +118,7 @@ describe('RBACAuthorizer', () => {
 
   it('reports bindings to missing roles in kube words, and still allows by the others', async () => {
     const cache = policy();
-    cache.clusterRoleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'dangling' },
-      subjects: [User('bob')],
-      roleRef: clusterRoleRef('gone'),
-    });
+    addClusterRoleBinding(cache, 'dangling', [User('bob')], clusterRoleRef('gone'));
     const a = new RBACAuthorizer(cache);
     expect(await a.authorize(res(bob, 'list', 'secrets'))).toEqual({
       decision: 'NoOpinion',
@@ -133,20 +126,8 @@ describe('RBACAuthorizer', () => {
     });
     expect((await a.authorize(res(bob, 'list', 'pods'))).decision).toBe('Allow');
 
-    cache.roleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'RoleBinding',
-      metadata: { name: 'dangling-role', namespace: 'dev' },
-      subjects: [User('bob')],
-      roleRef: roleRef('gone-role'),
-    });
-    cache.clusterRoleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'odd' },
-      subjects: [User('bob')],
-      roleRef: { apiGroup: G, kind: 'Foo', name: 'x' },
-    });
+    addRoleBinding(cache, 'dev', 'dangling-role', [User('bob')], roleRef('gone-role'));
+    addClusterRoleBinding(cache, 'odd', [User('bob')], { apiGroup: G, kind: 'Foo', name: 'x' });
     expect(await a.authorize(res(bob, 'list', 'secrets'))).toEqual({
       decision: 'NoOpinion',
       reason:
@@ -156,13 +137,7 @@ describe('RBACAuthorizer', () => {
 
   it('a ClusterRoleBinding to a Role names a role that cannot exist', async () => {
     const cache = policy();
-    cache.clusterRoleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'x' },
-      subjects: [User('carl')],
-      roleRef: roleRef('pod-deleter'),
-    });
+    addClusterRoleBinding(cache, 'x', [User('carl')], roleRef('pod-deleter'));
     const a = new RBACAuthorizer(cache);
     expect(await a.authorize(res({ name: 'carl', groups: [] }, 'delete', 'pods', { name: 'scratch' }))).toEqual({
       decision: 'NoOpinion',
@@ -208,13 +183,7 @@ describe('RBACAuthorizer', () => {
 
   it('rulesFor reports resolution errors beside the rules it could resolve', async () => {
     const cache = policy();
-    cache.clusterRoleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'dangling' },
-      subjects: [User('bob')],
-      roleRef: clusterRoleRef('gone'),
-    });
+    addClusterRoleBinding(cache, 'dangling', [User('bob')], clusterRoleRef('gone'));
     const r = await new RBACAuthorizer(cache).rulesFor(bob, '');
     expect(r.error?.message).toBe('clusterrole.rbac.authorization.k8s.io "gone" not found');
     expect(r.nonResourceRules).toHaveLength(1);
@@ -223,19 +192,8 @@ describe('RBACAuthorizer', () => {
   it('looks only at the bindings naming the user, and stops at the first allowing rule', async () => {
     const cache = new RBACCache();
     for (let i = 0; i < 1000; i++) {
-      cache.clusterRoles.apply('ADDED', {
-        apiVersion: V,
-        kind: 'ClusterRole',
-        metadata: { name: `r${i}` },
-        rules: [{ verbs: ['get'], apiGroups: [''], resources: [`res${i}`] }],
-      });
-      cache.clusterRoleBindings.apply('ADDED', {
-        apiVersion: V,
-        kind: 'ClusterRoleBinding',
-        metadata: { name: `b${i}` },
-        subjects: [User(`u${i}`), Group(`g${i % 10}`)],
-        roleRef: clusterRoleRef(`r${i}`),
-      });
+      addClusterRole(cache, `r${i}`, [{ verbs: ['get'], apiGroups: [''], resources: [`res${i}`] }]);
+      addClusterRoleBinding(cache, `b${i}`, [User(`u${i}`), Group(`g${i % 10}`)], clusterRoleRef(`r${i}`));
     }
     const looked: string[] = [];
     const spy: RBACPolicySource = {

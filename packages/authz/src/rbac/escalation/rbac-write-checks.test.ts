@@ -5,16 +5,21 @@ import type { AuthorizationAttributes, Authorizer } from '../../authorizer.ts';
 import { RBACAuthorizer } from '../rbac-authorizer.ts';
 import { RBACCache } from '../rbac-cache.ts';
 import { RBACRuleResolver } from '../rule-resolver.ts';
-import type { PolicyRule, RoleRef, Subject } from '../types.ts';
+import {
+  addClusterRole,
+  addClusterRoleBinding,
+  addRole,
+  addRoleBinding,
+  clusterRoleRef,
+  Group,
+  roleRef,
+  User,
+} from '../test-support/rbac-policy.ts';
+import { RBAC_GROUP as G, type PolicyRule, type RoleRef, type Subject } from '../types.ts';
 import { rbacWriteChecks } from './rbac-write-checks.ts';
 import type { WriteCheck, WriteCheckAttributes } from './write-check.ts';
 
-const G = 'rbac.authorization.k8s.io';
 const V = `${G}/v1`;
-const User = (name: string): Subject => ({ kind: 'User', apiGroup: G, name });
-const Group = (name: string): Subject => ({ kind: 'Group', apiGroup: G, name });
-const clusterRoleRef = (name: string): RoleRef => ({ apiGroup: G, kind: 'ClusterRole', name });
-const roleRef = (name: string): RoleRef => ({ apiGroup: G, kind: 'Role', name });
 
 const bob: UserInfo = { name: 'bob', groups: ['g1', 'system:authenticated'] };
 const podReader: PolicyRule[] = [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }];
@@ -22,29 +27,13 @@ const podReader: PolicyRule[] = [{ verbs: ['get', 'list'], apiGroups: [''], reso
 /** A policy: bob may read pods in "dev"; `extra` adds cluster roles and bindings. */
 function setup(extra: (cache: RBACCache) => void = () => {}) {
   const cache = new RBACCache();
-  cache.clusterRoles.apply('ADDED', { apiVersion: V, kind: 'ClusterRole', metadata: { name: 'pod-reader' }, rules: podReader });
-  cache.clusterRoles.apply('ADDED', {
-    apiVersion: V,
-    kind: 'ClusterRole',
-    metadata: { name: 'cluster-admin' },
-    rules: [
-      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
-      { verbs: ['*'], nonResourceURLs: ['*'] },
-    ],
-  });
-  cache.roles.apply('ADDED', {
-    apiVersion: V,
-    kind: 'Role',
-    metadata: { name: 'pod-deleter', namespace: 'dev' },
-    rules: [{ verbs: ['delete'], apiGroups: [''], resources: ['pods'] }],
-  });
-  cache.roleBindings.apply('ADDED', {
-    apiVersion: V,
-    kind: 'RoleBinding',
-    metadata: { name: 'bob-reads', namespace: 'dev' },
-    subjects: [User('bob')],
-    roleRef: clusterRoleRef('pod-reader'),
-  });
+  addClusterRole(cache, 'pod-reader', podReader);
+  addClusterRole(cache, 'cluster-admin', [
+    { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+    { verbs: ['*'], nonResourceURLs: ['*'] },
+  ]);
+  addRole(cache, 'dev', 'pod-deleter', [{ verbs: ['delete'], apiGroups: [''], resources: ['pods'] }]);
+  addRoleBinding(cache, 'dev', 'bob-reads', [User('bob')], clusterRoleRef('pod-reader'));
   extra(cache);
   const rbac = new RBACAuthorizer(cache);
   const asked: AuthorizationAttributes[] = [];
@@ -58,11 +47,6 @@ function setup(extra: (cache: RBACCache) => void = () => {}) {
   const byResource = (r: string): WriteCheck => checks.find((c) => c.resource === `${r}.${G}`) as WriteCheck;
   return { cache, asked, byResource };
 }
-
-const crb = (cache: RBACCache, name: string, subjects: Subject[], ref: RoleRef) =>
-  cache.clusterRoleBindings.apply('ADDED', { apiVersion: V, kind: 'ClusterRoleBinding', metadata: { name }, subjects, roleRef: ref });
-const clusterRole = (cache: RBACCache, name: string, rules: PolicyRule[]) =>
-  cache.clusterRoles.apply('ADDED', { apiVersion: V, kind: 'ClusterRole', metadata: { name }, rules });
 
 function write(over: Partial<WriteCheckAttributes> & { object: KubeObject | null }): WriteCheckAttributes {
   return {
@@ -143,7 +127,7 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
     expect(err.message).toBe(
       `clusterroles.rbac.authorization.k8s.io "cr" is forbidden: user "bob" (groups=["g1" "system:authenticated"]) ${HELD}{APIGroups:[""], Resources:["pods"], Verbs:["get"]}`,
     );
-    crb(cache, 'bob-reads-everywhere', [Group('g1')], clusterRoleRef('pod-reader'));
+    addClusterRoleBinding(cache, 'bob-reads-everywhere', [Group('g1')], clusterRoleRef('pod-reader'));
     await byResource('clusterroles').check(write({ object: role('cr', '', rules) }));
   });
 
@@ -164,17 +148,11 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
 
   it('the escalate verb on the role allows writing any rules; kube asks about the request name (none on create)', async () => {
     const { byResource, cache, asked } = setup((c) => {
-      clusterRole(c, 'escalator', [{ verbs: ['escalate'], apiGroups: [G], resources: ['roles'] }]);
+      addClusterRole(c, 'escalator', [{ verbs: ['escalate'], apiGroups: [G], resources: ['roles'] }]);
     });
     const rules = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }];
     await refusal(byResource('roles').check(write({ object: role('x', 'dev', rules) })));
-    cache.roleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'RoleBinding',
-      metadata: { name: 'esc', namespace: 'dev' },
-      subjects: [User('bob')],
-      roleRef: clusterRoleRef('escalator'),
-    });
+    addRoleBinding(cache, 'dev', 'esc', [User('bob')], clusterRoleRef('escalator'));
     asked.length = 0;
     await byResource('roles').check(write({ object: role('x', 'dev', rules) }));
     expect(asked).toEqual([
@@ -201,8 +179,8 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
 
   it('escalate restricted by resourceNames covers updates of that role only (a create has no name)', async () => {
     const { byResource } = setup((c) => {
-      clusterRole(c, 'escalate-x', [{ verbs: ['escalate'], apiGroups: [G], resources: ['clusterroles'], resourceNames: ['x'] }]);
-      crb(c, 'bob-esc', [User('bob')], clusterRoleRef('escalate-x'));
+      addClusterRole(c, 'escalate-x', [{ verbs: ['escalate'], apiGroups: [G], resources: ['clusterroles'], resourceNames: ['x'] }]);
+      addClusterRoleBinding(c, 'bob-esc', [User('bob')], clusterRoleRef('escalate-x'));
     });
     const rules = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }];
     await refusal(byResource('clusterroles').check(write({ object: role('x', '', rules) })));
@@ -213,7 +191,7 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
   });
 
   it('an aggregationRule needs rules covering everything (kube message), set or removed', async () => {
-    const { byResource, cache } = setup((c) => crb(c, 'bob-reads', [User('bob')], clusterRoleRef('pod-reader')));
+    const { byResource, cache } = setup((c) => addClusterRoleBinding(c, 'bob-reads', [User('bob')], clusterRoleRef('pod-reader')));
     const aggregated = role('agg', '', [], { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } });
     const err = await refusal(byResource('clusterroles').check(write({ object: aggregated })));
     expect(err.code).toBe(403);
@@ -224,12 +202,12 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
     await refusal(byResource('clusterroles').check(write({ operation: 'UPDATE', object: role('agg', '', []), oldObject: aggregated })));
     // An empty selector list is no aggregation.
     await byResource('clusterroles').check(write({ object: role('agg', '', [], { aggregationRule: { clusterRoleSelectors: [] } }) }));
-    crb(cache, 'bob-admin', [User('bob')], clusterRoleRef('cluster-admin'));
+    addClusterRoleBinding(cache, 'bob-admin', [User('bob')], clusterRoleRef('cluster-admin'));
     await byResource('clusterroles').check(write({ object: aggregated }));
   });
 
   it('appends the writer own resolution errors', async () => {
-    const { byResource } = setup((c) => crb(c, 'dangling', [Group('g1')], clusterRoleRef('gone')));
+    const { byResource } = setup((c) => addClusterRoleBinding(c, 'dangling', [Group('g1')], clusterRoleRef('gone')));
     const err = await refusal(
       byResource('roles').check(write({ object: role('x', 'dev', [{ verbs: ['create'], apiGroups: [''], resources: ['pods'] }]) })),
     );
@@ -241,7 +219,7 @@ describe('rbacWriteChecks: Roles and ClusterRoles', () => {
 
   it('with a registry-worded resolver, resolution errors read as kube write path words them', async () => {
     const cache = new RBACCache();
-    crb(cache, 'dangling', [Group('g1')], clusterRoleRef('gone'));
+    addClusterRoleBinding(cache, 'dangling', [Group('g1')], clusterRoleRef('gone'));
     const resolver = new RBACRuleResolver(cache, { notFound: 'registry' });
     const [roles] = rbacWriteChecks({ authorizer: () => new RBACAuthorizer(cache), ruleResolver: resolver });
     const err = await refusal(roles?.check(write({ object: role('x', 'dev', podReader) })) as Promise<void>);
@@ -315,13 +293,13 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
     expect(err.message).toBe(
       `clusterrolebindings.rbac.authorization.k8s.io "b" is forbidden: user "bob" (groups=["g1" "system:authenticated"]) ${HELD}{APIGroups:[""], Resources:["pods"], Verbs:["get" "list"]}`,
     );
-    crb(cache, 'bob-reads', [User('bob')], clusterRoleRef('pod-reader'));
+    addClusterRoleBinding(cache, 'bob-reads', [User('bob')], clusterRoleRef('pod-reader'));
     await byResource('clusterrolebindings').check(write({ object: binding('b', '', clusterRoleRef('pod-reader')) }));
   });
 
   it('the bind verb on the referenced role allows binding it (kube BindingAuthorized attributes)', async () => {
     const { byResource, cache, asked } = setup((c) =>
-      clusterRole(c, 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['clusterroles'], resourceNames: ['cluster-admin'] }]),
+      addClusterRole(c, 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['clusterroles'], resourceNames: ['cluster-admin'] }]),
     );
     await refusal(byResource('rolebindings').check(write({ object: binding('b', 'dev', clusterRoleRef('cluster-admin')) })));
     expect(asked).toEqual([
@@ -338,13 +316,7 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
         path: '',
       },
     ]);
-    cache.roleBindings.apply('ADDED', {
-      apiVersion: V,
-      kind: 'RoleBinding',
-      metadata: { name: 'binder', namespace: 'dev' },
-      subjects: [User('bob')],
-      roleRef: clusterRoleRef('binder'),
-    });
+    addRoleBinding(cache, 'dev', 'binder', [User('bob')], clusterRoleRef('binder'));
     await byResource('rolebindings').check(write({ object: binding('b', 'dev', clusterRoleRef('cluster-admin')) }));
     // Delegated in "dev" only: a ClusterRoleBinding asks cluster-wide.
     await refusal(byResource('clusterrolebindings').check(write({ object: binding('b', '', clusterRoleRef('cluster-admin')) })));
@@ -353,19 +325,8 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
 
   it('bind on roles by name', async () => {
     const { byResource } = setup((c) => {
-      c.roles.apply('ADDED', {
-        apiVersion: V,
-        kind: 'Role',
-        metadata: { name: 'binder', namespace: 'dev' },
-        rules: [{ verbs: ['bind'], apiGroups: [G], resources: ['roles'], resourceNames: ['pod-deleter'] }],
-      });
-      c.roleBindings.apply('ADDED', {
-        apiVersion: V,
-        kind: 'RoleBinding',
-        metadata: { name: 'binder', namespace: 'dev' },
-        subjects: [User('bob')],
-        roleRef: roleRef('binder'),
-      });
+      addRole(c, 'dev', 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['roles'], resourceNames: ['pod-deleter'] }]);
+      addRoleBinding(c, 'dev', 'binder', [User('bob')], roleRef('binder'));
     });
     await byResource('rolebindings').check(write({ object: binding('b', 'dev', roleRef('pod-deleter')) }));
   });
@@ -413,7 +374,7 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
       },
     };
     const [, , rolebindings] = rbacWriteChecks({ authorizer: () => failing, ruleResolver: rbac.ruleResolver });
-    cache.clusterRoles.apply('ADDED', { apiVersion: V, kind: 'ClusterRole', metadata: { name: 'empty' }, rules: [] });
+    addClusterRole(cache, 'empty', []);
     await rolebindings?.check(write({ object: binding('b', 'dev', clusterRoleRef('empty')) }));
     cache.clusterRoles.apply('MODIFIED', { apiVersion: V, kind: 'ClusterRole', metadata: { name: 'empty' }, rules: podReader });
     expect(
@@ -423,8 +384,8 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
 
   it("judges a binding as rbac/v1 defaults it: the check runs before the kind's defaults, kube's after its decoder's", async () => {
     const { byResource, asked } = setup((c) => {
-      clusterRole(c, 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['roles'], resourceNames: ['pod-deleter'] }]);
-      crb(c, 'bob-binds', [User('bob')], clusterRoleRef('binder'));
+      addClusterRole(c, 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['roles'], resourceNames: ['pod-deleter'] }]);
+      addClusterRoleBinding(c, 'bob-binds', [User('bob')], clusterRoleRef('binder'));
     });
     for (const apiGroup of [undefined, '', null]) {
       const object = { ...binding('b', 'dev', roleRef('pod-deleter')), roleRef: { apiGroup, kind: 'Role', name: 'pod-deleter' } };
