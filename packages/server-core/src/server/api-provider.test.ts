@@ -1,41 +1,19 @@
 import type { AdmissionAttributes } from '@kapi/admission';
 import { type KubeObject, newForbidden } from '@kapi/apimachinery';
-import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
 import { ConfigMap, Namespace, type Store } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admission } from '../endpoints/resource-handler.ts';
-import { type Listening, listen } from '../filters/serve.ts';
+import { json, testServers } from '../test-support/test-servers.ts';
 import type { APIProvider, WriteCheck } from './api-provider.ts';
-import { GenericAPIServer, type GenericAPIServerOptions } from './generic-api-server.ts';
+import { GenericAPIServer } from './generic-api-server.ts';
 
 /** APIProvider: a package's kinds, the checks on their writes, and its hooks, installed into a GenericAPIServer. */
 
-const TOKENS = 'bob-token,bob,2,"dev"\n';
 const CMS = '/api/v1/namespaces/default/configmaps';
 
-let running: { server: GenericAPIServer; http: Listening } | undefined;
-
-afterEach(async () => {
-  await running?.http.close();
-  await running?.server.shutdown();
-  running = undefined;
-});
-
-async function start(options: Partial<GenericAPIServerOptions>): Promise<string> {
-  const server = new GenericAPIServer({
-    storage: new MemoryStorage(),
-    resources: [Namespace],
-    authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(TOKENS)) },
-    ...options,
-  });
-  await server.start();
-  running = { server, http: await listen(server.handler) };
-  return running.http.url;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-const json = async (res: Response): Promise<any> => res.json();
+const serve = testServers({ resources: [Namespace], tokens: 'bob-token,bob,2,"dev"\n' });
+const start = async (options: Parameters<typeof serve>[0]): Promise<string> => (await serve(options)).url;
 
 function send(url: string, method: string, body: unknown, contentType = 'application/json'): Promise<Response> {
   return fetch(url, { method, headers: { 'content-type': contentType, authorization: 'Bearer bob-token' }, body: JSON.stringify(body) });
@@ -195,15 +173,13 @@ describe('APIProvider', () => {
       ],
       preShutdownHooks: [{ name: 'configs/flush', run: () => void events.push('pre-shutdown') }],
     };
-    const url = await start({ providers: [provider] });
+    const { url, stop } = await serve({ providers: [provider] });
     expect(events).toEqual(['post-start']);
     const verbose = await fetch(`${url}/healthz?verbose`, { headers: { authorization: 'Bearer bob-token' } }).then((r) => r.text());
     expect(verbose).toContain('[+]poststarthook/configs/bootstrap ok\n');
     const got = await fetch(`${url}${CMS}/bootstrapped`, { headers: { authorization: 'Bearer bob-token' } });
     expect(got.status).toBe(200);
-    await running?.http.close();
-    await running?.server.shutdown();
-    running = undefined;
+    await stop();
     expect(events).toEqual(['post-start', 'pre-shutdown']);
   });
 
@@ -228,8 +204,8 @@ describe('APIProvider', () => {
       ],
     };
     const provider: APIProvider = shaped;
-    await start({ providers: [provider] });
-    expect(stores).toEqual([running?.server.store('configmaps')]);
+    const { server } = await serve({ providers: [provider] });
+    expect(stores).toEqual([server.store('configmaps')]);
     expect(stores[0]).toBeDefined();
   });
 

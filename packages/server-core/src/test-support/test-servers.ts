@@ -10,14 +10,19 @@ export interface TestServerOptions extends Partial<GenericAPIServerOptions> {
   tokens?: string;
 }
 
+export interface TestServer {
+  url: string;
+  server: GenericAPIServer;
+  /** Closes the listener and shuts the server down now rather than after the test. */
+  stop(): Promise<void>;
+}
+
 /**
  * A test file's servers: each `start` builds a GenericAPIServer (memory storage, Namespaces and ConfigMaps unless
  * told otherwise: `defaults`, then the call's options) serving HTTP on a loopback port. Every server started in a
- * test is stopped after it (the caller's vitest `afterEach`), so call this at the top of the file.
+ * test and not stopped is stopped after it (the caller's vitest `afterEach`), so call this at the top of the file.
  */
-export function testServers(
-  defaults: TestServerOptions = {},
-): (options?: TestServerOptions) => Promise<{ url: string; server: GenericAPIServer }> {
+export function testServers(defaults: TestServerOptions = {}): (options?: TestServerOptions) => Promise<TestServer> {
   let running: { server: GenericAPIServer; http: Listening }[] = [];
   afterEach(async () => {
     for (const r of running.reverse()) {
@@ -38,8 +43,17 @@ export function testServers(
     });
     await server.start();
     const http = await listen(server.handler);
-    running.push({ server, http });
-    return { url: http.url, server };
+    const entry = { server, http };
+    running.push(entry);
+    return {
+      url: http.url,
+      server,
+      async stop() {
+        running = running.filter((r) => r !== entry);
+        await http.close();
+        await server.shutdown();
+      },
+    };
   };
 }
 
