@@ -1,10 +1,6 @@
-import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
-import { ConfigMap, Namespace } from '@kapi/registry';
-import { MemoryStorage } from '@kapi/storage';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Listening, listen } from '../../filters/serve.ts';
-import { GenericAPIServer } from '../../server/generic-api-server.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CAROL_READS_DEV, recordingPolicy } from '../../test-support/subject-access-review-fixtures.ts';
+import { testServers } from '../../test-support/test-servers.ts';
 import { encodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './codec.ts';
 
 /**
@@ -13,31 +9,17 @@ import { encodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './codec.ts';
  * protobuf, answered as JSON. They were a 415 before the codec knew these kinds.
  */
 
-const TOKENS = 'admin-token,admin,1,"system:masters"\n';
-
 describe('SubjectAccessReview and LocalSubjectAccessReview sent as protobuf', () => {
   const { authorizer, asked } = recordingPolicy();
-  let server: GenericAPIServer;
-  let http: Listening;
-
-  beforeAll(async () => {
-    server = new GenericAPIServer({
-      storage: new MemoryStorage(),
-      resources: [Namespace, ConfigMap],
-      authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(TOKENS)) },
-      authorizer,
-    });
-    await server.start();
-    http = await listen(server.handler);
-  });
-  afterAll(async () => {
-    await http?.close();
-    await server?.shutdown();
+  const start = testServers({ tokens: 'admin-token,admin,1,"system:masters"\n', authorizer });
+  let url = '';
+  beforeEach(async () => {
+    url = (await start()).url;
   });
 
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
   async function post(path: string, obj: Record<string, unknown>): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${http.url}${path}`, {
+    const res = await fetch(`${url}${path}`, {
       method: 'POST',
       headers: {
         'content-type': KUBERNETES_PROTOBUF,
