@@ -92,7 +92,7 @@ current-context: webhook
     expect((await get('hooked-token', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
     const denied = await get('blocked-token', '/api/v1/namespaces/default/configmaps');
     expect(denied.status).toBe(403);
-    expect((await denied.json()).message).toBe(
+    expect(((await denied.json()) as { message: string }).message).toBe(
       'configmaps is forbidden: User "blocked" cannot list resource "configmaps" in API group "" in the namespace "default": blocked by hook',
     );
     expect(reviews.map((r) => [r.apiVersion, r.spec.user, (r.spec.resourceAttributes as { verb: string }).verb])).toEqual([
