@@ -116,31 +116,22 @@ export function bindingColumns(what: string, roleRefDoc: string): PrinterColumn[
       description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
       value: age,
     },
-    {
-      name: 'Users',
-      type: 'string',
-      jsonPath: '.subjects',
-      priority: 1,
-      description: `Users in the ${what}`,
-      value: (o) => subjectsOf(o, 'User'),
-    },
-    {
-      name: 'Groups',
-      type: 'string',
-      jsonPath: '.subjects',
-      priority: 1,
-      description: `Groups in the ${what}`,
-      value: (o) => subjectsOf(o, 'Group'),
-    },
-    {
-      name: 'ServiceAccounts',
-      type: 'string',
-      jsonPath: '.subjects',
-      priority: 1,
-      description: `ServiceAccounts in the ${what}`,
-      value: (o) => subjectsOf(o, 'ServiceAccount'),
-    },
+    subjectColumn('Users', 'User', what),
+    subjectColumn('Groups', 'Group', what),
+    subjectColumn('ServiceAccounts', 'ServiceAccount', what),
   ];
+}
+
+/** A wide column listing the binding's subjects of one kind (kube's printer: Users, Groups, ServiceAccounts). */
+function subjectColumn(name: string, kind: 'User' | 'Group' | 'ServiceAccount', what: string): PrinterColumn {
+  return {
+    name,
+    type: 'string',
+    jsonPath: '.subjects',
+    priority: 1,
+    description: `${name} in the ${what}`,
+    value: (o) => subjectsOf(o, kind),
+  };
 }
 
 const ROLE_REF_DOC =
