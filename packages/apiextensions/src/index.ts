@@ -1,1 +1,7 @@
-export {};
+export type {
+  ExternalDocumentation,
+  FieldValueErrorReason,
+  JSON,
+  JSONSchemaProps,
+  ValidationRule,
+} from './schema/json-schema-props.ts';
