@@ -1,5 +1,6 @@
 import { atomicList, atomicMap, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
+import { omitEmptyLists } from './omit-empty.ts';
 import { CREATED_AT_COLUMN, dropNulls, rulesSchema } from './role.ts';
 import { type ClusterRole, RBAC_GROUP } from './types.ts';
 import { hasInvalidLabelValueInSelectors, validateClusterRole, validateClusterRoleUpdate, validateRBACName } from './validation.ts';
@@ -53,8 +54,14 @@ export const ClusterRoleResource: ResourceDefinition<ClusterRole> = defineResour
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate: (_ctx, role) => dropNulls(role),
-    prepareForUpdate: (_ctx, role) => dropNulls(role),
+    prepareForCreate: (_ctx, role) => {
+      dropNulls(role);
+      omitEmptyLists(role);
+    },
+    prepareForUpdate: (_ctx, role) => {
+      dropNulls(role);
+      omitEmptyLists(role);
+    },
     validate: (_ctx, role) => validateClusterRole(role as ClusterRole),
     validateUpdate: (_ctx, role, old) => {
       const opts = { allowInvalidLabelValueInSelector: hasInvalidLabelValueInSelectors(old as ClusterRole) };

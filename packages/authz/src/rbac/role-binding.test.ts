@@ -84,6 +84,14 @@ describe('RoleBinding', () => {
     expect(patched.object.subjects).toEqual(want);
   });
 
+  it('leaves out an empty subjects list (omitempty), on create and update', async () => {
+    expect('subjects' in (await store.create(ctx, binding('empty', { subjects: [] }))).object).toBe(false);
+    expect('subjects' in (await store.get(ctx, 'empty'))).toBe(false);
+    const withOne = await store.update(ctx, 'empty', binding('empty', { subjects: [{ kind: 'User', name: 'a' }] }));
+    expect(withOne.object.subjects).toHaveLength(1);
+    expect('subjects' in (await store.update(ctx, 'empty', binding('empty', { subjects: [] }))).object).toBe(false);
+  });
+
   it('takes names with colons, and refers to roles that have them', async () => {
     const { object } = await store.create(
       ctx,

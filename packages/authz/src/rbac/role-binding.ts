@@ -9,6 +9,7 @@ import {
   type ResourceDefinition,
 } from '@kapi/registry';
 import { z } from 'zod';
+import { omitEmptyLists } from './omit-empty.ts';
 import { dropNulls } from './role.ts';
 import { RBAC_GROUP, type RoleBinding, type Subject } from './types.ts';
 import { validateRBACName, validateRoleBinding, validateRoleBindingUpdate } from './validation.ts';
@@ -67,6 +68,7 @@ export function bindingSchema(roleRefDoc: string) {
  */
 export function defaultBinding(obj: KubeObject): void {
   dropNulls(obj);
+  omitEmptyLists(obj);
   const b = obj as { roleRef?: unknown; subjects?: unknown };
   if (b.roleRef === undefined) b.roleRef = { apiGroup: RBAC_GROUP };
   else if (typeof b.roleRef === 'object' && b.roleRef !== null && !Array.isArray(b.roleRef)) {

@@ -169,3 +169,18 @@ describe('Role', () => {
       expect([name, (field as Record<string, unknown>)['x-kubernetes-list-type']]).toEqual([name, 'atomic']);
   });
 });
+
+describe("Go's omitempty on rbac/v1 lists", () => {
+  it("drops a rule's empty apiGroups, resources, resourceNames and nonResourceURLs on create and update; keeps verbs", async () => {
+    const { object } = await store.create(
+      ctx,
+      role('r', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: [], nonResourceURLs: [] }]),
+    );
+    expect(object.rules).toEqual([{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]);
+    const updated = await store.update(ctx, 'r', {
+      ...object,
+      rules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'], resourceNames: [] }],
+    });
+    expect(updated.object.rules).toEqual([{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
+  });
+});

@@ -7,6 +7,7 @@ import {
   type ResourceDefinition,
 } from '@kapi/registry';
 import { z } from 'zod';
+import { omitEmptyLists } from './omit-empty.ts';
 import { RBAC_GROUP, type Role } from './types.ts';
 import { validateRBACName, validateRole, validateRoleUpdate } from './validation.ts';
 
@@ -92,8 +93,14 @@ export const RoleResource: ResourceDefinition<Role> = defineResource({
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate: (_ctx, role) => dropNulls(role),
-    prepareForUpdate: (_ctx, role) => dropNulls(role),
+    prepareForCreate: (_ctx, role) => {
+      dropNulls(role);
+      omitEmptyLists(role);
+    },
+    prepareForUpdate: (_ctx, role) => {
+      dropNulls(role);
+      omitEmptyLists(role);
+    },
     validate: (_ctx, role) => validateRole(role as Role),
     // kube's strategy runs ValidateRole and then ValidateRoleUpdate, which runs it again: its causes come twice.
     validateUpdate: (_ctx, role, old) => [...validateRole(role as Role), ...validateRoleUpdate(role as Role, old as Role)],
