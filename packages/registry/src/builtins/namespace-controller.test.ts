@@ -212,6 +212,17 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(controller.running).toBe(false);
     });
 
+    it('leaves an unregistered Store’s objects alone', async () => {
+      await configMaps.create({ namespace: 'doomed' }, obj('ConfigMap', 'doomed', 'a'));
+      await secrets.create({ namespace: 'doomed' }, obj('Secret', 'doomed', 's'));
+      controller.unregister(secrets);
+      controller.start();
+      await namespaces.delete('doomed');
+      await until(namespaceGone('doomed'), false);
+      expect((await configMaps.list({ namespace: 'doomed' })).items).toEqual([]);
+      expect((await secrets.list({ namespace: 'doomed' })).items.map((s) => s.metadata.name)).toEqual(['s']);
+    });
+
     it('refuses a cluster-scoped Store', () => {
       expect(() => controller.register(namespaces.store as unknown as Store)).toThrow('namespaces is cluster-scoped');
     });

@@ -44,6 +44,11 @@ export class NamespaceController {
     this.#stores.add(store);
   }
 
+  /** Drops a registered Store (its kind is no longer served): a namespace deleted later leaves its objects alone. */
+  unregister(store: Store): void {
+    this.#stores.delete(store);
+  }
+
   get running(): boolean {
     return this.#loop.running;
   }
