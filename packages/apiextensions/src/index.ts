@@ -1,3 +1,4 @@
+export { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './schema/defaulting.ts';
 export type {
   ExternalDocumentation,
   FieldValueErrorReason,
@@ -5,3 +6,15 @@ export type {
   JSONSchemaProps,
   ValidationRule,
 } from './schema/json-schema-props.ts';
+export { newStructural } from './schema/new-structural.ts';
+export { type PruneOptions, prune, unknownFieldMessage } from './schema/pruning.ts';
+export type {
+  Extensions,
+  Generic,
+  NestedValueValidation,
+  Structural,
+  StructuralOrBool,
+  ValueValidation,
+} from './schema/structural.ts';
+export { validateSchemaRules } from './schema/validate-schema-rules.ts';
+export { validateStructural } from './schema/validate-structural.ts';
