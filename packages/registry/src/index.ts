@@ -18,6 +18,19 @@ export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
 export { WorkQueue, type WorkQueueOptions } from './builtins/work-queue.ts';
 export { convertObject } from './convert.ts';
+export {
+  type CRDConversion,
+  CRDManifestError,
+  type CRDManifestOptions,
+  type CRDNames,
+  type CRDPrinterColumn,
+  type CRDVersion,
+  type CRDWebhookClientConfig,
+  type CustomResourceDefinitionManifest,
+  customResourceDefinitionOf,
+  customResourceSchemaOf,
+  manifestsToYAML,
+} from './crd-manifest.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
 export { invalidError } from './invalid-error.ts';
 export {
