@@ -34,6 +34,8 @@ export interface ResourceEndpoint {
   readonly namespaces?: NamespaceRegistry;
   /** Create-only subresources by name (e.g. serviceaccounts' `token`). */
   readonly creaters?: ReadonlyMap<string, SubresourceCreater>;
+  /** Aborted when the resource stops being served (GenericAPIServer.removeResource): its watch streams end cleanly. */
+  readonly removed?: AbortSignal;
 }
 
 /** The admission plugins a server runs (an AdmissionChain from @kapi/admission fits). */

@@ -15,7 +15,7 @@ import { encodeBody, wantsPretty } from './response.ts';
  * A watch as a chunked stream of JSON lines, `{"type":…,"object":…}` each. Plain JSON events are written from the
  * watch cache's shared encoding (one encode per event for all watchers); Table and partial-metadata watches
  * transform each event. The stream ends on timeoutSeconds (or the server's randomized default), when the client
- * goes away, or when the server shuts down (which ends the response).
+ * goes away, when the server shuts down (which ends the response), or when the resource is removed.
  */
 export async function serveWatch(
   ctx: RequestContext,
@@ -42,6 +42,10 @@ export async function serveWatch(
   const res = ctx.res;
   const onClose = (): void => abort.abort();
   res.on('close', onClose);
+  // A removed resource ends its streams as shutdown does: the response ends, the client sees the stream close.
+  const removed = endpoint.removed;
+  removed?.addEventListener('abort', onClose, { once: true });
+  if (removed?.aborted) abort.abort();
   // In the storage version the Store passes the watch cache's events through, so encodedEvent shares their bytes.
   const watchOpts: StoreWatchOptions = { ...listOpts, ...wopts, timeoutSeconds, signal: abort.signal, ...storeVersion(info, out) };
   let watch: Watch;
@@ -49,6 +53,7 @@ export async function serveWatch(
     watch = endpoint.store.watch(rctx, watchOpts);
   } catch (err) {
     res.off('close', onClose);
+    removed?.removeEventListener('abort', onClose);
     throw err;
   }
   options.onWatch?.(def, info.apiVersion, 1);
@@ -82,6 +87,7 @@ export async function serveWatch(
   } finally {
     watch.stop();
     res.off('close', onClose);
+    removed?.removeEventListener('abort', onClose);
     options.onWatch?.(def, info.apiVersion, -1);
   }
 }

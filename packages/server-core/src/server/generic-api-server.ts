@@ -1,4 +1,4 @@
-import { type Clock, realClock } from '@kapi/apimachinery';
+import { type Clock, type GroupResource, realClock } from '@kapi/apimachinery';
 import type { CABundle } from '@kapi/authn';
 import type { Authorizer } from '@kapi/authz';
 import {
@@ -123,9 +123,55 @@ export interface GenericAPIServerOptions extends CertificateAuthenticationOption
 
 export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
 
+/** What addResource may add beside the kind itself. */
+export interface AddResourceOptions {
+  /** Checks run on every create, update and patch of the kind, as a provider's write checks are. */
+  writeChecks?: readonly WriteCheck[];
+}
+
+/**
+ * A change of the kinds a server serves, told after it took effect (routes, discovery and OpenAPI follow it). A server
+ * passes on its delegate's changes, so a listener on the first server of a chain hears of every server's.
+ */
+export interface ResourcesChange {
+  readonly type: 'Added' | 'Removed';
+  readonly definition: ResourceDefinition;
+}
+
+export type ResourcesChangeListener = (change: ResourcesChange) => void;
+
+/** One kind this server serves through a Store. */
+interface InstalledResource {
+  readonly endpoint: ResourceEndpoint;
+  /** Its watch cache (none with `watchCache: false`). */
+  readonly cacher: Cacher | undefined;
+  /** Aborted when the kind is removed: ends its watch streams. */
+  readonly removed: AbortController;
+}
+
+/** What this server and its delegates serve, derived from their installed kinds; rebuilt after a change. */
+interface ServedSet {
+  readonly definitions: readonly ResourceDefinition[];
+  readonly virtual: readonly VirtualResource[];
+  readonly subresources: readonly ExtraSubresourceInfo[];
+  readonly discovery: DiscoverySource;
+}
+
+/** The namespace machinery a namespaced kind is tied to: its creates checked, its objects deleted with the namespace. */
+interface Namespacing {
+  readonly lifecycle: NamespaceLifecycle;
+  readonly controller: NamespaceController;
+}
+
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 const virtualKey = (v: VirtualResource): string => `${v.group}/${v.version}/${v.resource}`;
+
+/** The routing keys of a definition: `group/version/plural` of each served version. */
+const routeKeys = (def: ResourceDefinition): string[] =>
+  def.versions.filter((v) => v.served).map((v) => `${def.group}/${v.name}/${def.plural}`);
+
+const isNamespaceKind = (def: ResourceDefinition): boolean => def === Namespace || (def.group === '' && def.kind === 'Namespace');
 
 /** The subtree a kind's Store keeps its objects in (`/registry/<group or core>/<plural>`): what its watch cache holds. */
 function cachePrefix(def: ResourceDefinition): string {
@@ -141,15 +187,19 @@ function cachePrefix(def: ResourceDefinition): string {
 export class GenericAPIServer {
   readonly #options: GenericAPIServerOptions;
   readonly #clock: Clock;
+  /** Routes: `group/version/plural` → the kind's endpoint. Read per request, changed by addResource/removeResource. */
   readonly #endpoints = new Map<string, ResourceEndpoint>();
-  readonly #definitions: ResourceDefinition[] = [];
-  readonly #caches: Cacher[] = [];
-  readonly #cacheOf = new Map<ResourceDefinition, Cacher>();
+  /** The kinds served through a Store, in registration order. */
+  readonly #installed = new Map<ResourceDefinition, InstalledResource>();
+  /** Kinds being added (`plural.group`), whose watch cache is not ready yet, with that cache. */
+  readonly #pending = new Map<string, Cacher | undefined>();
+  readonly #writeChecks = new Map<ResourceDefinition, readonly WriteCheck[]>();
+  readonly #listeners = new Set<ResourcesChangeListener>();
   readonly metrics: APIServerMetrics;
   readonly #postStart = new Map<string, LifecycleHook>();
   readonly #preShutdown = new Map<string, LifecycleHook>();
-  readonly #namespaceController: NamespaceController | undefined;
   readonly #namespaces: NamespaceRegistry | undefined;
+  readonly #ownNamespacing: Namespacing | undefined;
   readonly #serviceAccountsController: ServiceAccountsController | undefined;
   #started = false;
   #ready = false;
@@ -159,59 +209,39 @@ export class GenericAPIServer {
   readonly #handlerOptions: ResourceHandlerOptions;
   readonly #postStartDone = new Set<string>();
   readonly #virtual = new Map<string, VirtualResource>();
-  // What this server and its delegates serve: fixed once constructed, so derived once.
-  readonly #allDefinitions: readonly ResourceDefinition[];
-  readonly #allVirtual: readonly VirtualResource[];
-  readonly #discoverySource: DiscoverySource;
-  readonly #allSubresources: readonly ExtraSubresourceInfo[];
+  /**
+   * What this server and its delegates serve, derived on first use after a change (copy-on-write: a change makes a new
+   * one, so discovery and OpenAPI, which cache per source object, rebuild their documents once per change).
+   */
+  #served: ServedSet | undefined;
 
   constructor(options: GenericAPIServerOptions) {
     this.#options = options;
     this.#clock = options.clock ?? realClock;
     this.metrics = options.metrics ?? new APIServerMetrics();
     this.metrics.setStorageObjectsSource(() => this.#storageObjectCounts());
-    const storageFor = (def: ResourceDefinition): Storage => {
-      if (options.watchCache === false) return options.storage;
-      const cacher = new Cacher({ storage: options.storage, resourcePrefix: cachePrefix(def), clock: this.#clock });
-      this.#caches.push(cacher);
-      this.#cacheOf.set(def, cacher);
-      return cacher;
-    };
     const providers = options.providers ?? [];
     const resources = [...options.resources, ...providers.flatMap((p) => p.resources ?? [])];
-    const nsDef = resources.find((d) => d === Namespace || (d.group === '' && d.kind === 'Namespace'));
-    let lifecycle: NamespaceLifecycle | undefined;
+    const nsDef = resources.find(isNamespaceKind);
     if (nsDef) {
       const clock = this.#clock;
+      const cacher = this.#newCacher(Namespace);
+      let lifecycle: NamespaceLifecycle | undefined;
       this.#namespaces = new NamespaceRegistry({
-        storage: storageFor(Namespace),
+        storage: cacher ?? options.storage,
         clock,
         beforeDelete: (name) => lifecycle?.namespaceDeleted(name),
       });
       lifecycle = new NamespaceLifecycle(this.#namespaces.store, { clock });
-      this.#namespaceController = new NamespaceController({ namespaces: this.#namespaces, clock: this.#clock });
-      this.#add({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces });
+      const controller = new NamespaceController({ namespaces: this.#namespaces, clock });
+      this.#ownNamespacing = { lifecycle, controller };
+      this.#install({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces }, cacher, new AbortController());
+      this.addPostStartHook('start-namespace-controller', () => controller.start());
     }
     for (const def of resources) {
       if (def === nsDef) continue;
-      const store = new Store(def, {
-        storage: storageFor(def),
-        clock: this.#clock,
-        ...(lifecycle && def.namespaced ? { beforeCreate: lifecycle.beforeCreate } : {}),
-      });
-      if (def.namespaced) this.#namespaceController?.register(store);
-      const sat = options.serviceAccountTokens;
-      const token =
-        sat && def.group === '' && def.kind === 'ServiceAccount'
-          ? tokenRequestCreater({
-              // A TokenRequest naming no audience gets the server's API audiences (kube's --api-audiences).
-              ...(options.authentication?.apiAudiences?.length ? { apiAudiences: options.authentication.apiAudiences } : {}),
-              ...sat,
-              serviceAccounts: store,
-              storeOf: (r) => this.store(r),
-              clock: this.#clock,
-            })
-          : undefined;
+      const cacher = this.#newCacher(def);
+      const store = this.#newStore(def, cacher);
       // kube-controller-manager's serviceaccounts controller: `default` in every namespace.
       if (this.#namespaces && def.group === '' && def.kind === 'ServiceAccount')
         this.#serviceAccountsController = new ServiceAccountsController({
@@ -219,16 +249,9 @@ export class GenericAPIServer {
           serviceAccounts: store as Store<ServiceAccount>,
           clock: this.#clock,
         });
-      this.#add({
-        definition: def,
-        store,
-        ...(def.subresources.scale ? { scale: new ScaleREST(store) } : {}),
-        ...(token ? { creaters: new Map([['token', token]]) } : {}),
-      });
-    }
-    if (this.#namespaceController) {
-      const controller = this.#namespaceController;
-      this.addPostStartHook('start-namespace-controller', () => controller.start());
+      if (def.namespaced) this.#namespacing()?.controller.register(store);
+      const removed = new AbortController();
+      this.#install(this.#endpointOf(store, removed.signal), cacher, removed);
     }
     if (this.#serviceAccountsController) {
       const controller = this.#serviceAccountsController;
@@ -238,7 +261,7 @@ export class GenericAPIServer {
       for (const hook of provider.postStartHooks ?? []) this.addPostStartHook(hook.name, (server) => hook.run(server));
       for (const hook of provider.preShutdownHooks ?? []) this.addPreShutdownHook(hook.name, () => hook.run());
     }
-    const writeChecks = this.#writeChecksOf(providers);
+    for (const [def, checks] of this.#writeChecksOf(providers)) this.#writeChecks.set(def, checks);
     const virtual = [
       ...(options.authReviews !== false
         ? authReviewResources({
@@ -257,16 +280,100 @@ export class GenericAPIServer {
       this.#virtual.set(key, v);
     }
 
-    const delegate = options.delegate;
-    this.#allDefinitions = delegate ? [...this.#definitions, ...delegate.definitions()] : this.#definitions;
-    // This server's own virtual resources shadow its delegate's of the same group/version/resource (it routes them first).
-    this.#allVirtual = [
-      ...this.#virtual.values(),
-      ...(delegate?.virtualResources() ?? []).filter((v) => !this.#virtual.has(virtualKey(v))),
-    ];
+    // A delegate's change is this server's too: what it lists and passes on.
+    options.delegate?.onResourcesChanged((change) => this.#changed(change));
+    this.#handlerOptions = this.#buildHandlerOptions();
+  }
+
+  /** A watch cache for a kind's subtree, unless watch caches are off. */
+  #newCacher(def: ResourceDefinition): Cacher | undefined {
+    if (this.#options.watchCache === false) return undefined;
+    return new Cacher({ storage: this.#options.storage, resourcePrefix: cachePrefix(def), clock: this.#clock });
+  }
+
+  /**
+   * The namespace lifecycle and controller of this server, else of the nearest delegate serving Namespace: as in kube's
+   * chain, where NamespaceLifecycle admits every server's writes and the namespace controller deletes every kind's
+   * objects, custom resources included.
+   */
+  #namespacing(): Namespacing | undefined {
+    const delegate = this.#options.delegate;
+    return this.#ownNamespacing ?? (delegate ? delegate.#namespacing() : undefined);
+  }
+
+  #newStore(def: ResourceDefinition, cacher: Cacher | undefined): Store {
+    const lifecycle = def.namespaced ? this.#namespacing()?.lifecycle : undefined;
+    return new Store(def, {
+      storage: cacher ?? this.#options.storage,
+      clock: this.#clock,
+      ...(lifecycle ? { beforeCreate: lifecycle.beforeCreate } : {}),
+    });
+  }
+
+  /** A kind's endpoint: its Store and the REST pieces its definition asks for (scale; serviceaccounts' token). */
+  #endpointOf(store: Store, removed: AbortSignal): ResourceEndpoint {
+    const def = store.definition;
+    const options = this.#options;
+    const sat = options.serviceAccountTokens;
+    const token =
+      sat && def.group === '' && def.kind === 'ServiceAccount'
+        ? tokenRequestCreater({
+            // A TokenRequest naming no audience gets the server's API audiences (kube's --api-audiences).
+            ...(options.authentication?.apiAudiences?.length ? { apiAudiences: options.authentication.apiAudiences } : {}),
+            ...sat,
+            serviceAccounts: store,
+            storeOf: (r) => this.store(r),
+            clock: this.#clock,
+          })
+        : undefined;
+    return {
+      definition: def,
+      store,
+      removed,
+      ...(def.subresources.scale ? { scale: new ScaleREST(store) } : {}),
+      ...(token ? { creaters: new Map([['token', token]]) } : {}),
+    };
+  }
+
+  /** The providers' write checks by the definition they guard; a check of a kind this server does not serve is an error. */
+  #writeChecksOf(providers: readonly APIProvider[]): Map<ResourceDefinition, WriteCheck[]> {
+    const out = new Map<ResourceDefinition, WriteCheck[]>();
+    for (const provider of providers)
+      for (const check of provider.writeChecks ?? []) {
+        const def = [...this.#installed.keys()].find((d) => qualifiedResource(d) === check.resource);
+        // A check that guards nothing would leave its kind unguarded without a word.
+        if (!def) throw new Error(`write check of ${provider.name}: resource ${check.resource} is not served by this server`);
+        out.set(def, [...(out.get(def) ?? []), check]);
+      }
+    return out;
+  }
+
+  /** The create-only subresources (e.g. serviceaccounts/token) of this server's kinds and its delegates', for discovery. */
+  extraSubresources(): readonly ExtraSubresourceInfo[] {
+    return this.#servedSet().subresources;
+  }
+
+  /** The virtual resources of this server and its delegates. */
+  virtualResources(): readonly VirtualResource[] {
+    return this.#servedSet().virtual;
+  }
+
+  #servedSet(): ServedSet {
+    this.#served ??= this.#deriveServedSet();
+    return this.#served;
+  }
+
+  #deriveServedSet(): ServedSet {
+    const delegate = this.#options.delegate;
+    const own = [...this.#installed.keys()];
+    const ownKinds = new Set(own.map(qualifiedResource));
+    // This server's kinds shadow its delegate's of the same group and plural (it routes them first).
+    const definitions = [...own, ...(delegate?.definitions() ?? []).filter((d) => !ownKinds.has(qualifiedResource(d)))];
+    // Its own virtual resources shadow its delegate's of the same group/version/resource likewise.
+    const virtual = [...this.#virtual.values(), ...(delegate?.virtualResources() ?? []).filter((v) => !this.#virtual.has(virtualKey(v)))];
     // Create-only subresources (serviceaccounts/token) of this server's kinds and its delegate's.
-    this.#allSubresources = [
-      ...[...new Set(this.#endpoints.values())].flatMap((ep) =>
+    const subresources = [
+      ...[...this.#installed.values()].flatMap(({ endpoint: ep }) =>
         [...(ep.creaters ?? [])].map(([subresource, c]) => ({
           group: ep.definition.group,
           resource: ep.definition.plural,
@@ -278,34 +385,99 @@ export class GenericAPIServer {
       ...(delegate?.extraSubresources() ?? []),
     ];
     // Discovery of the definitions alone while nothing is virtual or extra (the documents of before), else of all.
-    this.#discoverySource =
-      this.#allVirtual.length || this.#allSubresources.length
-        ? { definitions: this.#allDefinitions, virtual: this.#allVirtual, subresources: this.#allSubresources }
-        : this.#allDefinitions;
-    this.#handlerOptions = this.#buildHandlerOptions(writeChecks);
+    const discovery = virtual.length || subresources.length ? { definitions, virtual, subresources } : definitions;
+    return { definitions, virtual, subresources, discovery };
   }
 
-  /** The providers' write checks by the definition they guard; a check of a kind this server does not serve is an error. */
-  #writeChecksOf(providers: readonly APIProvider[]): Map<ResourceDefinition, WriteCheck[]> {
-    const out = new Map<ResourceDefinition, WriteCheck[]>();
-    for (const provider of providers)
-      for (const check of provider.writeChecks ?? []) {
-        const def = this.#definitions.find((d) => qualifiedResource(d) === check.resource);
-        // A check that guards nothing would leave its kind unguarded without a word.
-        if (!def) throw new Error(`write check of ${provider.name}: resource ${check.resource} is not served by this server`);
-        out.set(def, [...(out.get(def) ?? []), check]);
+  /**
+   * Calls `listener` after each kind this server or a delegate adds or removes, once the change took effect; returns
+   * the function that unsubscribes it. As with EventTarget, a listener's exception does not stop the others or the
+   * change; it is rethrown on its own (an uncaught exception).
+   */
+  onResourcesChanged(listener: ResourcesChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(change: ResourcesChange): void {
+    this.#served = undefined;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(change);
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err;
+        });
       }
-    return out;
+    }
   }
 
-  /** The create-only subresources (e.g. serviceaccounts/token) of this server's kinds and its delegates', for discovery. */
-  extraSubresources(): readonly ExtraSubresourceInfo[] {
-    return this.#allSubresources;
+  /**
+   * Serves a kind from now on, on a running server or one not started yet: a Store behind its own watch cache (when
+   * watch caches are on; the kind is routed once the cache has synced, so its first read is served), routes for each
+   * served version, discovery (legacy and aggregated) and OpenAPI documents with new ETags, namespace lifecycle and the
+   * namespace controller for a namespaced kind, and the servers delegating to this one list and route it too. A kind
+   * whose group and plural this server or a delegate already serves (or a virtual resource's group/version/resource)
+   * is an error, as is adding Namespace (list it in `resources`). Rejects if the kind is removed, or the server shut
+   * down, before its cache synced.
+   */
+  async addResource(definition: ResourceDefinition, options: AddResourceOptions = {}): Promise<void> {
+    const id = qualifiedResource(definition);
+    const where = (version: string): string => `${definition.plural} in ${definition.group || 'core'}/${version}`;
+    if (this.#shuttingDown) throw new Error(`cannot add resource ${id}: the server is shutting down`);
+    if (isNamespaceKind(definition)) throw new Error('Namespace cannot be added at run time: list it in `resources`');
+    if (this.#pending.has(id) || this.#servedSet().definitions.some((d) => qualifiedResource(d) === id))
+      throw new Error(`resource ${where(definition.storageVersion.name)} is already served`);
+    const virtual = new Set(this.#servedSet().virtual.map(virtualKey));
+    for (const key of routeKeys(definition))
+      if (virtual.has(key)) throw new Error(`resource ${where(key.split('/')[1] ?? '')} is already served`);
+
+    const cacher = this.#newCacher(definition);
+    const store = this.#newStore(definition, cacher);
+    const removed = new AbortController();
+    if (cacher) {
+      this.#pending.set(id, cacher);
+      try {
+        await cacher.ready();
+      } catch {
+        throw new Error(`resource ${id} was removed (or the server shut down) before its watch cache synced`);
+      } finally {
+        if (this.#pending.get(id) === cacher) this.#pending.delete(id);
+      }
+    }
+    this.#install(this.#endpointOf(store, removed.signal), cacher, removed);
+    if (options.writeChecks?.length) this.#writeChecks.set(definition, options.writeChecks);
+    if (definition.namespaced) this.#namespacing()?.controller.register(store);
+    this.#changed({ type: 'Added', definition });
   }
 
-  /** The virtual resources of this server and its delegates. */
-  virtualResources(): readonly VirtualResource[] {
-    return this.#allVirtual;
+  /**
+   * Stops serving a kind (a definition, or its group and plural): its paths answer 404 as an unknown resource's do, it
+   * leaves discovery and OpenAPI, its open watches end cleanly (the stream closes, as on shutdown), its watch cache
+   * stops, and a namespace deleted later leaves its objects alone. Its objects stay in storage. A kind still being
+   * added is cancelled (its addResource rejects). False when this server does not serve the kind (a delegate's is its
+   * own to remove); Namespace cannot be removed.
+   */
+  async removeResource(resource: ResourceDefinition | GroupResource): Promise<boolean> {
+    const id = 'kind' in resource ? qualifiedResource(resource) : qualifiedResource({ group: resource.group, plural: resource.resource });
+    if (this.#pending.has(id)) {
+      const cacher = this.#pending.get(id);
+      this.#pending.delete(id);
+      cacher?.stop();
+      return true;
+    }
+    const definition = [...this.#installed.keys()].find((d) => qualifiedResource(d) === id);
+    if (!definition) return false;
+    if (isNamespaceKind(definition)) throw new Error('Namespace cannot be removed: namespace lifecycle depends on it');
+    const installed = this.#installed.get(definition) as InstalledResource;
+    for (const key of routeKeys(definition)) if (this.#endpoints.get(key) === installed.endpoint) this.#endpoints.delete(key);
+    this.#installed.delete(definition);
+    this.#writeChecks.delete(definition);
+    if (definition.namespaced) this.#namespacing()?.controller.unregister(installed.endpoint.store);
+    installed.removed.abort();
+    await installed.cacher?.close();
+    this.#changed({ type: 'Removed', definition });
+    return true;
   }
 
   /**
@@ -314,7 +486,7 @@ export class GenericAPIServer {
    */
   watchCacheStats(): Map<string, CacherStats> {
     const out = new Map<string, CacherStats>();
-    for (const [def, cacher] of this.#cacheOf) out.set(qualifiedResource(def), cacher.stats());
+    for (const [def, { cacher }] of this.#installed) if (cacher) out.set(qualifiedResource(def), cacher.stats());
     return out;
   }
 
@@ -323,20 +495,22 @@ export class GenericAPIServer {
     return new Map([...this.watchCacheStats()].map(([resource, s]) => [resource, s.objects]));
   }
 
-  #add(endpoint: ResourceEndpoint): void {
+  /** Routes a kind's served versions to its endpoint. */
+  #install(endpoint: ResourceEndpoint, cacher: Cacher | undefined, removed: AbortController): void {
     const def = endpoint.definition;
-    for (const v of def.versions) {
-      if (!v.served) continue;
-      const key = `${def.group}/${v.name}/${def.plural}`;
-      if (this.#endpoints.has(key)) throw new Error(`resource ${def.plural} in ${def.group || 'core'}/${v.name} is installed twice`);
-      this.#endpoints.set(key, endpoint);
-    }
-    this.#definitions.push(def);
+    const keys = routeKeys(def);
+    for (const key of keys)
+      if (this.#endpoints.has(key)) {
+        const [group, version, plural] = key.split('/');
+        throw new Error(`resource ${plural} in ${group || 'core'}/${version} is installed twice`);
+      }
+    for (const key of keys) this.#endpoints.set(key, endpoint);
+    this.#installed.set(def, { endpoint, cacher, removed });
   }
 
-  /** The served definitions of this server and its delegates (what discovery and OpenAPI describe). */
+  /** The served definitions of this server and its delegates (what discovery and OpenAPI describe), as of now. */
   definitions(): readonly ResourceDefinition[] {
-    return this.#allDefinitions;
+    return this.#servedSet().definitions;
   }
 
   /** The Store serving a kind (`plural` or `plural.group`), for controllers running in this process. */
@@ -344,7 +518,7 @@ export class GenericAPIServer {
     const dot = resource.indexOf('.');
     const plural = dot < 0 ? resource : resource.slice(0, dot);
     const group = dot < 0 ? '' : resource.slice(dot + 1);
-    for (const ep of this.#endpoints.values()) if (ep.definition.plural === plural && ep.definition.group === group) return ep.store;
+    for (const [def, { endpoint }] of this.#installed) if (def.plural === plural && def.group === group) return endpoint.store;
     return this.#options.delegate?.store(resource);
   }
 
@@ -366,7 +540,7 @@ export class GenericAPIServer {
     if (this.#started) return;
     this.#started = true;
     await this.#options.delegate?.start();
-    await Promise.all(this.#caches.map((c) => c.ready()));
+    await Promise.all([...this.#installed.values()].map((i) => i.cacher?.ready()));
     if (this.#namespaces) {
       for (const name of this.#options.defaultNamespaces ?? DEFAULT_NAMESPACES) {
         try {
@@ -402,9 +576,10 @@ export class GenericAPIServer {
     this.#ready = false;
     for (const hook of this.#preShutdown.values()) await hook(this);
     await options.serving?.shutdown(options.gracePeriodMs !== undefined ? { gracePeriodMs: options.gracePeriodMs } : {});
-    this.#namespaceController?.stop();
+    this.#ownNamespacing?.controller.stop();
     this.#serviceAccountsController?.stop();
-    await Promise.all(this.#caches.map((c) => c.close()));
+    for (const cacher of this.#pending.values()) cacher?.stop();
+    await Promise.all([...this.#installed.values()].map((i) => i.cacher?.close()));
     if (this.#options.closeStorage !== false) await this.#options.storage.close?.();
     await this.#options.delegate?.shutdown();
   }
@@ -463,7 +638,8 @@ export class GenericAPIServer {
     if (endpoint !== 'livez')
       checks.push(
         namedHealthCheck('informer-sync', () => {
-          if (!this.#started || (this.#caches.length && !this.#ready && !this.#shuttingDown)) throw new Error('caches are not synced');
+          if (!this.#started || (this.#options.watchCache !== false && !this.#ready && !this.#shuttingDown))
+            throw new Error('caches are not synced');
         }),
       );
     for (const name of this.#postStart.keys())
@@ -490,9 +666,9 @@ export class GenericAPIServer {
       versionHandler(o.version ?? {}),
       ...(o.serviceAccountTokens ? [issuerDiscoveryHandler(o.serviceAccountTokens)] : []),
       metricsHandler(this.metrics),
-      // The served set never changes after construction: both build their documents once.
-      openAPIHandler(() => this.#allDefinitions),
-      discoveryHandler(() => this.#discoverySource),
+      // Both rebuild their documents when the served set is another object: once per change, on the next request.
+      openAPIHandler(() => this.#servedSet().definitions),
+      discoveryHandler(() => this.#servedSet().discovery),
     ];
     const resources: Handler = (ctx) => this.#serveResource(ctx);
     const others = compose(routes, resources);
@@ -501,12 +677,12 @@ export class GenericAPIServer {
   }
 
   /** Built once in the constructor: per-request work that can be done at start-up is (DESIGN.md). */
-  #buildHandlerOptions(writeChecks: ReadonlyMap<ResourceDefinition, readonly WriteCheck[]>): ResourceHandlerOptions {
+  #buildHandlerOptions(): ResourceHandlerOptions {
     return {
       clock: this.#clock,
       minRequestTimeoutSeconds: this.#options.minRequestTimeoutSeconds ?? 1800,
       ...(this.#options.admission ? { admission: this.#options.admission } : {}),
-      ...(writeChecks.size ? { writeChecks } : {}),
+      writeChecks: this.#writeChecks,
       ...(this.#options.audit ? { onObjects: recordAuditObjects } : {}),
       onWatch: (def, version, delta) => {
         const gvk = { group: def.group, version, kind: def.kind };
