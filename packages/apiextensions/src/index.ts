@@ -16,5 +16,6 @@ export type {
   StructuralOrBool,
   ValueValidation,
 } from './schema/structural.ts';
+export { type ValidateDefaultsOptions, type ValueValidator, validateDefaults } from './schema/validate-defaults.ts';
 export { validateSchemaRules } from './schema/validate-schema-rules.ts';
 export { validateStructural } from './schema/validate-structural.ts';

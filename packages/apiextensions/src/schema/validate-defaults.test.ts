@@ -1,0 +1,100 @@
+import { type FieldError, fieldErrorMessage, fieldErrors } from '@kapi/apimachinery';
+import { describe, expect, it } from 'vitest';
+import type { JSONSchemaProps } from './json-schema-props.ts';
+import { newStructural } from './new-structural.ts';
+import type { Structural } from './structural.ts';
+import { type ValidateDefaultsOptions, validateDefaults } from './validate-defaults.ts';
+
+const P = 'spec.versions[0].schema.openAPIV3Schema';
+const check = (schema: JSONSchemaProps, opts: ValidateDefaultsOptions = { isResourceRoot: true }): string[] =>
+  validateDefaults(P, newStructural(schema), opts).map(fieldErrorMessage);
+const obj = (properties: Record<string, JSONSchemaProps>, rest: JSONSchemaProps = {}): JSONSchemaProps => ({
+  type: 'object',
+  properties,
+  ...rest,
+});
+
+describe('validateDefaults (kube defaulting/validation.go)', () => {
+  it('accepts defaults that pruning leaves as they are', () => {
+    expect(
+      check(
+        obj({
+          spec: obj(
+            { replicas: { type: 'integer', default: 1 }, tpl: obj({ a: { type: 'string' } }, { default: { a: 'x' } }) },
+            { default: {} },
+          ),
+          free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, default: { anything: { goes: 1 } } },
+          labels: { type: 'object', additionalProperties: { type: 'string' }, default: { a: 'b' } },
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a default with fields the schema does not specify, at its path', () => {
+    expect(check(obj({ spec: obj({ a: { type: 'string' } }, { default: { a: 'x', b: 'y' } }) }))).toEqual([
+      `${P}.properties[spec].default: Invalid value: {"a":"x","b":"y"}: must not have unknown fields`,
+    ]);
+  });
+
+  it('checks defaults of items and nested properties', () => {
+    expect(
+      check(
+        obj({
+          list: { type: 'array', items: obj({ a: { type: 'string' } }, { default: { z: 1 } }) },
+          deep: obj({ inner: obj({}, { default: { q: true } }) }),
+        }),
+      ),
+    ).toEqual([
+      `${P}.properties[list].items.default: Invalid value: {"z":1}: must not have unknown fields`,
+      `${P}.properties[deep].properties[inner].default: Invalid value: {"q":true}: must not have unknown fields`,
+    ]);
+  });
+
+  it('an embedded resource default keeps its apiVersion, kind and metadata', () => {
+    const embedded = obj(
+      { spec: obj({ a: { type: 'string' } }) },
+      {
+        'x-kubernetes-embedded-resource': true,
+        default: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { a: 'b' } }, spec: { a: 'y' } },
+      },
+    );
+    expect(check(obj({ e: embedded }))).toEqual([]);
+    expect(check(obj({ e: { ...embedded, default: { kind: 'ConfigMap', extra: 1 } } }))).toEqual([
+      `${P}.properties[e].default: Invalid value: {"kind":"ConfigMap","extra":1}: must not have unknown fields`,
+    ]);
+  });
+
+  it('a default inside an embedded resource metadata is not prune-checked (metadata is kept whole)', () => {
+    expect(
+      check(
+        obj({
+          e: obj(
+            { metadata: obj({ name: { type: 'string' } }, { default: { name: 'n', labels: { a: 'b' } } }) },
+            { 'x-kubernetes-embedded-resource': true },
+          ),
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('without requirePrunedDefaults a default with unknown fields passes', () => {
+    expect(check(obj({ spec: obj({}, { default: { b: 1 } }) }), { isResourceRoot: true, requirePrunedDefaults: false })).toEqual([]);
+  });
+
+  it('each default goes to the value validator with its path and the schema it sits in', () => {
+    const seen: [string, unknown, string | undefined][] = [];
+    const maxLength = (path: string, value: unknown, schema: Structural): FieldError[] => {
+      seen.push([path, value, schema.type]);
+      const max = schema.valueValidation?.maxLength;
+      return typeof value === 'string' && max !== undefined && value.length > max ? [fieldErrors.tooLong(path, max)] : [];
+    };
+    const schema = obj({ name: { type: 'string', maxLength: 3, default: 'toolong' }, n: { type: 'integer', default: 2 } });
+    expect(check(schema, { isResourceRoot: true, validateValue: maxLength })).toEqual([
+      `${P}.properties[name].default: Too long: may not be more than 3 bytes`,
+    ]);
+    expect(seen).toEqual([
+      [`${P}.properties[name].default`, 'toolong', 'string'],
+      [`${P}.properties[n].default`, 2, 'integer'],
+    ]);
+  });
+});

@@ -1,0 +1,49 @@
+import { copyJson, type FieldError, fieldErrors, jsonEqual } from '@kapi/apimachinery';
+import { child, key } from './field-path.ts';
+import { prune } from './pruning.ts';
+import type { Structural } from './structural.ts';
+
+/** Checks a value against a structural schema (types, formats, bounds, …), as kube's ValidateCustomResource. */
+export type ValueValidator = (path: string, value: unknown, schema: Structural) => FieldError[];
+
+export interface ValidateDefaultsOptions {
+  /** The schema is a resource's (a CRD version's openAPIV3Schema): it is treated as an embedded resource. */
+  isResourceRoot?: boolean;
+  /** Refuse defaults pruning would change (kube requires it for apiextensions.k8s.io/v1). Default true. */
+  requirePrunedDefaults?: boolean;
+  /** Checks each default against the schema it sits in; without it only the pruning rule is checked. */
+  validateValue?: ValueValidator;
+}
+
+const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * ValidateDefaults (defaulting/validation.go): every `default` in `s`, found through properties and items (not
+ * additionalProperties, where defaults are refused), must be pruned already (`must not have unknown fields`) and
+ * valid against the schema it sits in. A default inside an embedded resource's apiVersion, kind or metadata is not
+ * pruned there (those are kept whole) and is checked by `validateValue` alone. `path` is the schema's path, e.g.
+ * `spec.versions[0].schema.openAPIV3Schema`; errors name `….default`.
+ */
+export function validateDefaults(path: string, s: Structural, opts: ValidateDefaultsOptions = {}): FieldError[] {
+  const requirePruned = opts.requirePrunedDefaults ?? true;
+  const schema = opts.isResourceRoot && !s.xEmbeddedResource ? { ...s, xEmbeddedResource: true } : s;
+  const errs: FieldError[] = [];
+  const walk = (sch: Structural, p: string, insideMeta: boolean): void => {
+    const inMeta = sch.xEmbeddedResource ? false : insideMeta;
+    if (sch.default !== undefined) {
+      const at = child(p, 'default');
+      if (!inMeta && requirePruned) {
+        const pruned = copyJson(sch.default);
+        prune(pruned, sch, { isResourceRoot: sch.xEmbeddedResource });
+        if (!jsonEqual(pruned, sch.default)) errs.push(fieldErrors.invalid(at, sch.default, 'must not have unknown fields'));
+      }
+      if (opts.validateValue) errs.push(...opts.validateValue(at, sch.default, sch));
+    }
+    if (sch.items !== undefined) walk(sch.items, child(p, 'items'), inMeta);
+    for (const [k, prop] of sch.properties ?? []) {
+      walk(prop, key(child(p, 'properties'), k), inMeta || (sch.xEmbeddedResource === true && META_FIELDS.has(k)));
+    }
+  };
+  walk(schema, path, false);
+  return errs;
+}
