@@ -1,3 +1,17 @@
+export type { ConversionRequest, ConversionResponse, ConversionReview } from './conversion/conversion-review.ts';
+export { type ConversionCRD, type CRDConverter, converterForCRD } from './conversion/converter-factory.ts';
+export { type CRConverter, nopConverter, type UnstructuredList } from './conversion/cr-converter.ts';
+export { type ConversionTarget, DelegatingConverter, type ObjectList } from './conversion/delegating-converter.ts';
+export {
+  defaultServiceResolver,
+  ErrCallingWebhook,
+  HookClient,
+  type HookClientOptions,
+  type ServiceReference,
+  type ServiceResolver,
+  type WebhookClientConfig,
+} from './conversion/hook-client.ts';
+export { type WebhookConversion, WebhookConverter, type WebhookConverterOptions } from './conversion/webhook-converter.ts';
 export { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './schema/defaulting.ts';
 export type {
   ExternalDocumentation,

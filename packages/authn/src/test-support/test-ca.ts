@@ -11,7 +11,8 @@ export interface TestCertificate {
 /** A test CA: its PEM, and `issue` for serving (127.0.0.1) or client certificates it signs. */
 export interface TestCA {
   pem: string;
-  issue(subject: string, usage: 'server' | 'client'): Promise<TestCertificate>;
+  /** `dnsNames` adds DNS names to a serving certificate's SANs (beside 127.0.0.1). */
+  issue(subject: string, usage: 'server' | 'client', dnsNames?: readonly string[]): Promise<TestCertificate>;
 }
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
@@ -39,7 +40,7 @@ export async function makeTestCA(cn: string): Promise<TestCA> {
     ],
   });
   let serial = 2;
-  const issue = async (subject: string, usage: 'server' | 'client'): Promise<TestCertificate> => {
+  const issue = async (subject: string, usage: 'server' | 'client', dnsNames: readonly string[] = []): Promise<TestCertificate> => {
     const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
     const cert = await x509.X509CertificateGenerator.create({
       serialNumber: String(serial++).padStart(2, '0'),
@@ -53,7 +54,14 @@ export async function makeTestCA(cn: string): Promise<TestCA> {
       extensions: [
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
         new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-        ...(usage === 'server' ? [new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }])] : []),
+        ...(usage === 'server'
+          ? [
+              new x509.SubjectAlternativeNameExtension([
+                { type: 'ip', value: '127.0.0.1' },
+                ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
+              ]),
+            ]
+          : []),
       ],
     });
     return { cert: cert.toString('pem'), key: await keyPem(leafKeys.privateKey) };
