@@ -98,9 +98,9 @@ function newNestedValueValidation(s: JSONSchemaProps): NestedValueValidation {
     forbiddenExtensions: newExtensions(s),
   };
   if (s.items != null) v.items = newNestedValueValidation(singleItems(s.items));
-  // Go keeps an empty properties map here (and only here); it changes nothing that is checked.
-  const props = nonEmptyEntries(s.properties);
-  if (props.length > 0) v.properties = new Map(props.map(([k, p]) => [k, newNestedValueValidation(p)]));
+  // Go keeps an empty properties map here (and only here), so `{type: integer, properties: {}}` is not one of the
+  // int-or-string patterns.
+  if (s.properties != null) v.properties = new Map(nonEmptyEntries(s.properties).map(([k, p]) => [k, newNestedValueValidation(p)]));
   const ap = s.additionalProperties;
   if (ap != null) v.additionalProperties = typeof ap === 'boolean' ? emptyNested() : newNestedValueValidation(ap);
   if (s['x-kubernetes-validations']?.length) v.xValidations = s['x-kubernetes-validations'];

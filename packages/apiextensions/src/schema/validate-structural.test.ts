@@ -62,6 +62,14 @@ const cases: [string, JSONSchemaProps, string[]][] = [
     ],
   ],
   [
+    'the int-or-string anyOf with an empty properties is not the pattern (Go keeps the empty map)',
+    obj({ port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer', properties: {} }, { type: 'string' }] } }),
+    [
+      `${P}.properties[port].anyOf[0].type: Forbidden: must be empty to be structural`,
+      `${P}.properties[port].anyOf[1].type: Forbidden: must be empty to be structural`,
+    ],
+  ],
+  [
     'the int-or-string allOf only as the first entry',
     obj({ port: { 'x-kubernetes-int-or-string': true, allOf: [{ pattern: '^a' }, { anyOf: [{ type: 'integer' }, { type: 'string' }] }] } }),
     [
