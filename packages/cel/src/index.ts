@@ -1,1 +1,7 @@
-export {};
+export { type CelType, type ObjectType, objectType } from './cel-type.ts';
+export { COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_LIMIT } from './cost.ts';
+export { CelEnvironment, type CelEnvironmentOptions, type CompileResult } from './environment.ts';
+export { CelCompileError, CelEvaluationError, type CelEvaluationErrorReason, type CelIssue } from './errors.ts';
+export { KubeURL } from './library/urls.ts';
+export { type EvaluateOptions, type EvaluationResult, Program } from './program.ts';
+export { Quantity, type QuantityFormat } from './quantity/quantity.ts';

@@ -25,13 +25,18 @@ export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 
 export class Quantity {
   /** value = mantissa × 10^exponent. */
-  private constructor(
-    readonly mantissa: bigint,
-    readonly exponent: number,
-    /** True for kube's int64Amount form (mantissa fits an int64), false for its inf.Dec form. */
-    readonly int64Form: boolean,
-    readonly format: QuantityFormat,
-  ) {}
+  readonly mantissa: bigint;
+  readonly exponent: number;
+  /** True for kube's int64Amount form (mantissa fits an int64), false for its inf.Dec form. */
+  readonly int64Form: boolean;
+  readonly format: QuantityFormat;
+
+  private constructor(mantissa: bigint, exponent: number, int64Form: boolean, format: QuantityFormat) {
+    this.mantissa = mantissa;
+    this.exponent = exponent;
+    this.int64Form = int64Form;
+    this.format = format;
+  }
 
   static parse(str: string): Quantity {
     return parseQuantity(str);

@@ -1,0 +1,87 @@
+import type { Environment } from '@marcbachmann/cel-js';
+
+/** kube's per-expression runtime cost limit (k8s.io/apiserver/pkg/apis/cel/config.go PerCallLimit). */
+export const PER_CALL_LIMIT = 1_000_000;
+
+/** cel-go's text when a program's actual cost passes its limit; kube shows it to users. */
+export const COST_LIMIT_EXCEEDED_MESSAGE = 'operation cancelled: actual cost limit exceeded';
+
+/** Thrown inside an evaluation to stop it; Program turns it into a CelEvaluationError. */
+export class CostLimitExceeded extends Error {
+  override readonly name = 'CostLimitExceeded';
+  constructor() {
+    super(COST_LIMIT_EXCEEDED_MESSAGE);
+  }
+}
+
+/**
+ * The actual cost of one evaluation, approximating cel-go's runtime cost: one unit per evaluated
+ * expression node (identifiers, field selections, calls, operators, each comprehension step), literals
+ * free, and library functions charge their traversal (list size, string length) as kube's cost model does.
+ * Once over the limit it stays over: an error that CEL's `||`/`&&` would absorb cannot undo a cancellation.
+ */
+export class CostTracker {
+  cost = 0;
+  exceeded = false;
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  add(units: number): void {
+    this.cost += units;
+    if (this.cost > this.limit) this.exceeded = true;
+    if (this.exceeded) throw new CostLimitExceeded();
+  }
+}
+
+// Evaluation is synchronous, so the tracker of the evaluation in progress can live in one slot;
+// library functions charge it without it being threaded through the CEL library's call path.
+let active: CostTracker | undefined;
+
+/** Charges the evaluation in progress (no-op outside one). */
+export function chargeCost(units: number): void {
+  active?.add(units);
+}
+
+export function withCostTracker<T>(tracker: CostTracker, evaluate: () => T): T {
+  const previous = active;
+  active = tracker;
+  try {
+    return evaluate();
+  } finally {
+    active = previous;
+  }
+}
+
+interface AstNode {
+  op: string;
+  evaluate(ev: Evaluator, ast: AstNode, ctx: unknown): unknown;
+}
+interface Evaluator {
+  run(ast: AstNode, ctx: unknown): unknown;
+}
+
+/**
+ * Counts node evaluations in one environment. @marcbachmann/cel-js has no cost hook, but every child
+ * node is evaluated through its Evaluator's `run`; the evaluator is reached once through a probe program
+ * and its `run` wrapped, on this environment's evaluator only. Pinned to the library's version (8.0.0);
+ * cost.test.ts fails if an upgrade moves the hook.
+ */
+export function instrumentCost(env: Environment): void {
+  const probe = env.parse('0');
+  probe.check();
+  let evaluator: Evaluator | undefined;
+  (probe.ast as unknown as AstNode).evaluate = (ev: Evaluator) => {
+    evaluator = ev;
+    return 0n;
+  };
+  probe({});
+  if (!evaluator) throw new Error('@kapi/cel: the CEL library no longer evaluates through an Evaluator; cost tracking cannot attach');
+  const run = evaluator.run;
+  evaluator.run = function (this: Evaluator, ast: AstNode, ctx: unknown) {
+    if (active !== undefined && ast.op !== 'value') active.add(1);
+    return run.call(this, ast, ctx);
+  };
+}

@@ -1,0 +1,97 @@
+import { Environment } from '@marcbachmann/cel-js';
+import { type CelType, registerObjectTypes, typeName } from './cel-type.ts';
+import { instrumentCost } from './cost.ts';
+import { CelCompileError, type CelIssue, locate } from './errors.ts';
+import { registerKubernetesLibraries } from './library/index.ts';
+import { Program } from './program.ts';
+
+export interface CelEnvironmentOptions {
+  /** The variables an expression may use and their declared types, e.g. `{ self: 'dyn', oldSelf: 'dyn' }`. */
+  readonly variables?: Readonly<Record<string, CelType>>;
+}
+
+export type CompileResult =
+  | { readonly kind: 'program'; readonly program: Program }
+  | { readonly kind: 'error'; readonly error: CelCompileError };
+
+let base: Environment | undefined;
+
+/** CEL's standard library, optional types and kube's libraries; built once, cloned per environment. */
+function baseEnvironment(): Environment {
+  if (!base) {
+    // kube's environments allow mixed list/map literals (they become list(dyn)), and enable optionals
+    base = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: false });
+    registerKubernetesLibraries(base);
+  }
+  return base;
+}
+
+/**
+ * One CEL environment: the standard library, kube's libraries (lists, strings, regex, URLs, quantities)
+ * and declared variables. `compile` parses and type-checks an expression against the declarations;
+ * the Program it gives is evaluated many times. Environments are cheap: the libraries are shared.
+ */
+export class CelEnvironment {
+  readonly #env: Environment;
+  readonly #variables: Readonly<Record<string, CelType>>;
+
+  constructor(options: CelEnvironmentOptions = {}) {
+    this.#variables = { ...options.variables };
+    this.#env = baseEnvironment().clone();
+    const registered = new Set<string>();
+    for (const [name, type] of Object.entries(this.#variables)) {
+      registerObjectTypes(this.#env, type, registered);
+      this.#env.registerVariable(name, typeName(type));
+    }
+    instrumentCost(this.#env);
+  }
+
+  compile(expression: string): CompileResult {
+    let parsed: ReturnType<Environment['parse']>;
+    try {
+      parsed = this.#env.parse(expression);
+    } catch (e) {
+      return { kind: 'error', error: new CelCompileError(expression, [issueOf(expression, e)]) };
+    }
+    const checked = parsed.check();
+    if (!checked.valid) return { kind: 'error', error: new CelCompileError(expression, [issueOf(expression, checked.error)]) };
+    return { kind: 'program', program: new Program(expression, parsed, this.#variables, checked.type ?? 'dyn') };
+  }
+}
+
+interface LibraryError {
+  code?: string;
+  summary?: string;
+  message: string;
+  range?: { start: number; end: number };
+}
+
+function issueOf(expression: string, e: unknown): CelIssue {
+  const error = e as LibraryError;
+  const { line, column } = locate(expression, error.range?.start ?? 0);
+  return { message: celGoMessage(error.code, error.summary ?? error.message), line, column };
+}
+
+/** The library's texts for the most common compile errors, in cel-go's words (what kube users see). */
+function celGoMessage(code: string | undefined, summary: string): string {
+  const variable = /^Unknown variable: (.+)$/.exec(summary);
+  if (code === 'unknown_variable' && variable) return `undeclared reference to '${variable[1]}' (in container '')`;
+  const field = /^No such key: (.+)$/.exec(summary);
+  if (code === 'no_such_key' && field) return `undefined field '${field[1]}'`;
+  const operator = /^no such overload: (\S+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (\S+)$/.exec(summary);
+  if (operator) {
+    const op = operator[2] === 'in' ? '@in' : `_${operator[2]}_`;
+    return `found no matching overload for '${op}' applied to '(${celGoType(operator[1] as string)}, ${celGoType(operator[3] as string)})'`;
+  }
+  const call = /^found no matching overload for '(?:(.+)\.)?([A-Za-z_][A-Za-z0-9_]*)\((.*)\)'$/.exec(summary);
+  if (call) {
+    const target = call[1] === undefined ? '' : `${celGoType(call[1])}.`;
+    return `found no matching overload for '${call[2]}' applied to '${target}(${celGoType(call[3] as string)})'`;
+  }
+  return summary;
+}
+
+/** `list<int>` → `list(int)`, as cel-go prints types. */
+function celGoType(type: string): string {
+  return type.replaceAll('<', '(').replaceAll('>', ')');
+}

@@ -1,0 +1,51 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { chargeCost } from '../cost.ts';
+import { compileRE2, RegexSyntaxError } from '../regex/re2.ts';
+
+/**
+ * kube's regex library (k8s.io/apiserver/pkg/cel/library/regex.go): find and findAll with Go's regexp
+ * semantics — leftmost-first matches, an empty match right after a previous match skipped by findAll —
+ * and "Illegal regex: …" for a pattern Go refuses.
+ */
+export function registerRegex(env: Environment): void {
+  env.registerFunction('string.find(string): string', (s: string, pattern: string) => findAll(s, pattern, 1n)[0] ?? '');
+  env.registerFunction('string.findAll(string): list<string>', (s: string, pattern: string) => findAll(s, pattern, -1n));
+  env.registerFunction('string.findAll(string, int): list<string>', findAll);
+}
+
+function compile(pattern: string): RegExp {
+  try {
+    return compileRE2(pattern);
+  } catch (e) {
+    if (e instanceof RegexSyntaxError) throw new Error(`Illegal regex: ${e.message}`);
+    throw e;
+  }
+}
+
+/** regexp.FindAllString(s, n): n < 0 means all. */
+function findAll(s: string, pattern: string, n: bigint): string[] {
+  // kube charges string length × pattern length / 4 for regex functions (cost.go)
+  chargeCost(Math.ceil((s.length * pattern.length) / 4));
+  const re = compile(pattern);
+  const limit = n < 0n ? s.length + 1 : Number(n);
+  const out: string[] = [];
+  let pos = 0;
+  let prevMatchEnd = -1;
+  while (out.length < limit && pos <= s.length) {
+    re.lastIndex = pos;
+    const m = re.exec(s);
+    if (!m) break;
+    const start = m.index;
+    const end = start + m[0].length;
+    let accept = true;
+    if (end === pos) {
+      // an empty match right after the previous match is not a match (Go's allMatches)
+      if (start === prevMatchEnd) accept = false;
+      const cp = s.codePointAt(pos);
+      pos += cp === undefined ? 1 : cp > 0xffff ? 2 : 1;
+    } else pos = end;
+    prevMatchEnd = end;
+    if (accept) out.push(m[0]);
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import type { CelType } from './cel-type.ts';
+import { COST_LIMIT_EXCEEDED_MESSAGE, CostLimitExceeded, CostTracker, PER_CALL_LIMIT, withCostTracker } from './cost.ts';
+import { CelEvaluationError } from './errors.ts';
+import { toCel } from './values.ts';
+
+export interface EvaluateOptions {
+  /** The most this evaluation may cost; kube's per-expression limit (PER_CALL_LIMIT) unless given. */
+  readonly costLimit?: number;
+}
+
+/**
+ * What an evaluation gave, with its actual cost either way (callers keep a budget across many
+ * evaluations, as kube does per object). Values are CEL's: int is bigint, uint UnsignedInt, double number,
+ * lists arrays, maps objects or Maps, timestamps Dates.
+ */
+export type EvaluationResult =
+  | { readonly kind: 'value'; readonly value: unknown; readonly cost: number }
+  | { readonly kind: 'error'; readonly error: CelEvaluationError; readonly cost: number };
+
+type Parsed = ReturnType<Environment['parse']>;
+
+/** A compiled, type-checked expression. Made by CelEnvironment.compile. */
+export class Program {
+  readonly expression: string;
+  /** The type the checker inferred, e.g. `bool`. */
+  readonly outputType: string;
+  readonly #parsed: Parsed;
+  readonly #variables: Readonly<Record<string, CelType>>;
+  readonly #rootCost: number;
+
+  constructor(expression: string, parsed: Parsed, variables: Readonly<Record<string, CelType>>, outputType: string) {
+    this.expression = expression;
+    this.outputType = outputType;
+    this.#parsed = parsed;
+    this.#variables = variables;
+    // the root node is evaluated directly, not through the instrumented path
+    this.#rootCost = (parsed.ast as { op?: string }).op === 'value' ? 0 : 1;
+  }
+
+  /** Evaluates with the given variable values (JSON-shaped; converted to CEL values by their declared types). */
+  evaluate(activation: Readonly<Record<string, unknown>> = {}, options: EvaluateOptions = {}): EvaluationResult {
+    const context: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(activation)) {
+      if (value !== undefined) context[name] = toCel(value, this.#variables[name]);
+    }
+    const tracker = new CostTracker(options.costLimit ?? PER_CALL_LIMIT);
+    try {
+      const value = withCostTracker(tracker, () => {
+        tracker.add(this.#rootCost);
+        return this.#parsed(context);
+      });
+      if (tracker.exceeded) return this.#costExceeded(tracker);
+      return { kind: 'value', value, cost: tracker.cost };
+    } catch (e) {
+      if (tracker.exceeded || e instanceof CostLimitExceeded) return this.#costExceeded(tracker);
+      return { kind: 'error', error: new CelEvaluationError('EvaluationError', runtimeMessage(e), { cause: e }), cost: tracker.cost };
+    }
+  }
+
+  #costExceeded(tracker: CostTracker): EvaluationResult {
+    return { kind: 'error', error: new CelEvaluationError('CostLimitExceeded', COST_LIMIT_EXCEEDED_MESSAGE), cost: tracker.cost };
+  }
+}
+
+/** The error's text without the library's source excerpt; cel-go's wording where it differs only in case. */
+function runtimeMessage(e: unknown): string {
+  const error = e as { summary?: string; message?: string };
+  const text = error.summary ?? error.message ?? String(e);
+  return text
+    .replace(/^No such key: /, 'no such key: ')
+    .replace(/^integer overflow: .*$/s, 'integer overflow')
+    .replace(/^Unsigned integer overflow$/, 'unsigned integer overflow');
+}

@@ -1,0 +1,145 @@
+import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import type { CelType } from './cel-type.ts';
+
+/**
+ * Turns a JSON-shaped activation value into CEL values as the declared type asks: integers become
+ * bigint (CEL's int is 64-bit), `uint` becomes UnsignedInt, `double` stays a number. Under `dyn` an
+ * integral number is an int, as kube reads integers of unstructured JSON; a schema-derived type says
+ * which numbers are doubles.
+ */
+export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof type !== 'string') {
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      const declared = type.fields[key];
+      if (declared !== undefined) out[key] = toCel(field, declared);
+    }
+    return out;
+  }
+  switch (type) {
+    case 'int':
+      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+    case 'uint':
+      return (typeof value === 'number' && Number.isInteger(value) && value >= 0) || (typeof value === 'bigint' && value >= 0n)
+        ? new UnsignedInt(value)
+        : value;
+    case 'double':
+      return typeof value === 'bigint' ? Number(value) : value;
+  }
+  const list = /^list<(.+)>$/.exec(type);
+  if (list && Array.isArray(value)) return value.map((item) => toCel(item, list[1]));
+  const map = /^map<[^,]+,\s*(.+)>$/.exec(type);
+  if (map && isPlainObject(value)) return mapValues(value, map[1] as string);
+  // dyn, list, map and anything else: convert by shape
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map((item) => toCel(item));
+  if (isPlainObject(value)) return mapValues(value, 'dyn');
+  return value;
+}
+
+function mapValues(value: Record<string, unknown>, type: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = toCel(item, type);
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+interface Equatable {
+  equals(other: unknown): boolean;
+}
+
+/** CEL equality (`==`): numbers compare across int, uint and double; lists and maps deeply. */
+export function celEquals(a: unknown, b: unknown): boolean {
+  const x = numeric(a);
+  const y = numeric(b);
+  if (x !== undefined && y !== undefined) return compareNumeric(x, y) === 0;
+  if (x !== undefined || y !== undefined) return false;
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((v, i) => v === b[i]);
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (a instanceof Duration && b instanceof Duration) return a.seconds === b.seconds && a.nanos === b.nanos;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
+  if (typeof (a as Partial<Equatable>).equals === 'function' && Object.getPrototypeOf(a) === Object.getPrototypeOf(b)) {
+    return (a as Equatable).equals(b);
+  }
+  const ea = entries(a);
+  const eb = entries(b);
+  if (!ea || !eb || ea.size !== eb.size) return false;
+  for (const [k, v] of ea) {
+    if (!eb.has(k) || !celEquals(v, eb.get(k))) return false;
+  }
+  return true;
+}
+
+function entries(v: unknown): Map<unknown, unknown> | undefined {
+  if (v instanceof Map) return v;
+  if (isPlainObject(v)) return new Map(Object.entries(v));
+  return undefined;
+}
+
+type Numeric = bigint | number;
+
+function numeric(v: unknown): Numeric | undefined {
+  if (typeof v === 'bigint' || typeof v === 'number') return v;
+  if (v instanceof UnsignedInt) return v.value;
+  return undefined;
+}
+
+/** -1, 0 or 1; NaN when a NaN makes the pair unordered. */
+function compareNumeric(a: Numeric, b: Numeric): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b ? 0 : a < b ? -1 : 1;
+  // mixed int/double: compare exactly (a double may exceed 2^53, an int may not fit a double)
+  const fa = Number(a);
+  const fb = Number(b);
+  if (Number.isNaN(fa) || Number.isNaN(fb)) return Number.NaN;
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  if (typeof a === 'number' && typeof b === 'bigint') return Number.isInteger(a) ? -compareBig(b, BigInt(a)) : 0;
+  if (typeof a === 'bigint' && typeof b === 'number') return Number.isInteger(b) ? compareBig(a, BigInt(b)) : 0;
+  return 0;
+}
+
+function compareBig(a: bigint, b: bigint): -1 | 0 | 1 {
+  return a === b ? 0 : a < b ? -1 : 1;
+}
+
+/** CEL ordering (`<`) of two values of one comparable type; strings by code point, as Go compares UTF-8. */
+export function celCompare(a: unknown, b: unknown): number {
+  const x = numeric(a);
+  const y = numeric(b);
+  if (x !== undefined && y !== undefined) return compareNumeric(x, y);
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime()) as -1 | 0 | 1;
+  if (a instanceof Duration && b instanceof Duration) {
+    return a.seconds !== b.seconds ? compareBig(a.seconds, b.seconds) : (Math.sign(a.nanos - b.nanos) as -1 | 0 | 1);
+  }
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number) ? -1 : 1;
+    }
+    return Math.sign(a.length - b.length) as -1 | 0 | 1;
+  }
+  throw new TypeError(`no such overload: cannot compare ${typeof a} and ${typeof b}`);
+}
+
+function compareStrings(a: string, b: string): -1 | 0 | 1 {
+  if (a === b) return 0;
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  while (true) {
+    const ca = ia.next();
+    const cb = ib.next();
+    if (ca.done || cb.done) return ca.done && cb.done ? 0 : ca.done ? -1 : 1;
+    const pa = ca.value.codePointAt(0) as number;
+    const pb = cb.value.codePointAt(0) as number;
+    if (pa !== pb) return pa < pb ? -1 : 1;
+  }
+}
