@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { evalError, value } from '../test-support/evaluate.ts';
+
+describe('kube regex library', () => {
+  it('find returns the leftmost-first match or an empty string', () => {
+    expect(value("'abc 123'.find('[0-9]+')")).toBe('123');
+    expect(value("'abc 123'.find('xyz')")).toBe('');
+    // Go's FindString: an empty match at the start is the match
+    expect(value("'abc 123'.find('[0-9]*')")).toBe('');
+  });
+
+  it('findAll returns every match, up to a limit', () => {
+    expect(value("'123 abc 456'.findAll('[0-9]+')")).toEqual(['123', '456']);
+    expect(value("'123 abc 456'.findAll('[0-9]+', 1)")).toEqual(['123']);
+    expect(value("'123 abc 456'.findAll('[0-9]+', 0)")).toEqual([]);
+    expect(value("'123 abc 456'.findAll('xyz')")).toEqual([]);
+    // Go's FindAllString: an empty match right after a match is skipped, others are kept
+    expect(value("'123 abc 456'.findAll('[0-9]*')")).toEqual(['123', '', '', '', '', '456']);
+  });
+
+  it('reads RE2 syntax: inline flags, named groups, \\z, POSIX classes, \\Q…\\E', () => {
+    expect(value("'ABC'.find('(?i)b')")).toBe('B');
+    expect(value("'key=value'.find('(?P<k>[a-z]+)=')")).toBe('key=');
+    expect(value("'ab\\nc'.find('c\\\\z')")).toBe('c');
+    expect(value("'ab12'.findAll('[[:digit:]]')")).toEqual(['1', '2']);
+    expect(value("'a.b*c'.find('\\\\Q.b*\\\\E')")).toBe('.b*');
+    expect(value("'αβγ'.find('\\\\pL+')")).toBe('αβγ');
+  });
+
+  it('refuses what Go refuses, with "Illegal regex"', () => {
+    expect(evalError("'a'.find('(?=a)')")).toBe('Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+    expect(evalError("'aa'.find('(a)\\\\1')")).toBe('Illegal regex: error parsing regexp: invalid escape sequence: `\\1`');
+    expect(evalError("'a'.findAll('(a')")).toBe('Illegal regex: error parsing regexp: missing closing ): `(a`');
+  });
+});
