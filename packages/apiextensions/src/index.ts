@@ -13,6 +13,7 @@ export {
 } from './conversion/hook-client.ts';
 export { type WebhookConversion, WebhookConverter, type WebhookConverterOptions } from './conversion/webhook-converter.ts';
 export { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './schema/defaulting.ts';
+export { validateEmbeddedResources } from './schema/embedded-object-meta.ts';
 export type {
   ExternalDocumentation,
   FieldValueErrorReason,

@@ -61,7 +61,26 @@ describe('validateDefaults (kube defaulting/validation.go)', () => {
     expect(check(obj({ e: embedded }))).toEqual([]);
     expect(check(obj({ e: { ...embedded, default: { kind: 'ConfigMap', extra: 1 } } }))).toEqual([
       `${P}.properties[e].default: Invalid value: {"kind":"ConfigMap","extra":1}: must not have unknown fields`,
+      `${P}.properties[e].default.apiVersion: Required value`,
     ]);
+  });
+
+  it('an embedded resource default needs valid apiVersion, kind and metadata before its value is checked', () => {
+    const seen: string[] = [];
+    const record = (path: string): FieldError[] => {
+      seen.push(path);
+      return [];
+    };
+    const e = obj(
+      { spec: obj({}) },
+      { 'x-kubernetes-embedded-resource': true, default: { apiVersion: 'a/b/c', kind: 'Config_Map', metadata: { name: 'a/b' } } },
+    );
+    expect(check(obj({ e }), { isResourceRoot: true, validateValue: record })).toEqual([
+      `${P}.properties[e].default.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c`,
+      `${P}.properties[e].default.kind: Invalid value: "Config_Map": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+      `${P}.properties[e].default.metadata.name: Invalid value: "a/b": may not contain '/'`,
+    ]);
+    expect(seen).toEqual([]);
   });
 
   it('a default inside an embedded resource metadata is not prune-checked (metadata is kept whole)', () => {

@@ -1,4 +1,5 @@
 import { copyJson, type FieldError, fieldErrors, jsonEqual } from '@kapi/apimachinery';
+import { validateEmbeddedResources } from './embedded-object-meta.ts';
 import { child, key } from './field-path.ts';
 import { prune } from './pruning.ts';
 import type { Structural } from './structural.ts';
@@ -22,7 +23,10 @@ const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
  * additionalProperties, where defaults are refused), must be pruned already (`must not have unknown fields`) and
  * valid against the schema it sits in. A default inside an embedded resource's apiVersion, kind or metadata is not
  * pruned there (those are kept whole) and is checked by `validateValue` alone. `path` is the schema's path, e.g.
- * `spec.versions[0].schema.openAPIV3Schema`; errors name `….default`.
+ * `spec.versions[0].schema.openAPIV3Schema`; errors name `….default`. A default that is (or holds) an embedded
+ * resource must have a valid apiVersion, kind and metadata ({@link validateEmbeddedResources}) before its value is
+ * checked. kube also checks a default inside embedded metadata by building the object around it ("must result in
+ * valid metadata"); that is not done here.
  */
 export function validateDefaults(path: string, s: Structural, opts: ValidateDefaultsOptions = {}): FieldError[] {
   const requirePruned = opts.requirePrunedDefaults ?? true;
@@ -37,7 +41,10 @@ export function validateDefaults(path: string, s: Structural, opts: ValidateDefa
         prune(pruned, sch, { isResourceRoot: sch.xEmbeddedResource });
         if (!jsonEqual(pruned, sch.default)) errs.push(fieldErrors.invalid(at, sch.default, 'must not have unknown fields'));
       }
-      if (opts.validateValue) errs.push(...opts.validateValue(at, sch.default, sch));
+      // kube checks an embedded resource's apiVersion, kind and metadata first, and the value only when they pass.
+      const metaErrs = inMeta ? [] : validateEmbeddedResources(at, sch.default, sch, sch.xEmbeddedResource === true);
+      if (metaErrs.length > 0) errs.push(...metaErrs);
+      else if (opts.validateValue) errs.push(...opts.validateValue(at, sch.default, sch));
     }
     if (sch.items !== undefined) walk(sch.items, child(p, 'items'), inMeta);
     for (const [k, prop] of sch.properties ?? []) {
