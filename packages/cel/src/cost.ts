@@ -30,9 +30,14 @@ export class CostTracker {
   }
 
   add(units: number): void {
-    this.cost += units;
-    if (this.cost > this.limit) this.exceeded = true;
+    // after a cancellation the library may still step through a comprehension (errors are values
+    // there); those steps throw at once without counting
     if (this.exceeded) throw new CostLimitExceeded();
+    this.cost += units;
+    if (this.cost > this.limit) {
+      this.exceeded = true;
+      throw new CostLimitExceeded();
+    }
   }
 }
 

@@ -20,7 +20,7 @@ export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
   }
   switch (type) {
     case 'int':
-      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
+      return isInt64(value) ? BigInt(value) : value;
     case 'uint':
       return (typeof value === 'number' && Number.isInteger(value) && value >= 0) || (typeof value === 'bigint' && value >= 0n)
         ? new UnsignedInt(value)
@@ -33,10 +33,15 @@ export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
   const map = /^map<[^,]+,\s*(.+)>$/.exec(type);
   if (map && isPlainObject(value)) return mapValues(value, map[1] as string);
   // dyn, list, map and anything else: convert by shape
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'number') return isInt64(value) ? BigInt(value) : value;
   if (Array.isArray(value)) return value.map((item) => toCel(item));
   if (isPlainObject(value)) return mapValues(value, 'dyn');
   return value;
+}
+
+/** An integral number within int64 (a larger one stays a double rather than become an invalid int). */
+function isInt64(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
 }
 
 function mapValues(value: Record<string, unknown>, type: string): Record<string, unknown> {
