@@ -31,6 +31,7 @@ export type {
   StructuralOrBool,
   ValueValidation,
 } from './schema/structural.ts';
+export { toJSONSchemaProps } from './schema/to-json-schema-props.ts';
 export { type ValidateDefaultsOptions, type ValueValidator, validateDefaults } from './schema/validate-defaults.ts';
 export { validateSchemaRules } from './schema/validate-schema-rules.ts';
 export { validateStructural } from './schema/validate-structural.ts';

@@ -2,7 +2,6 @@ import { type FieldError, fieldErrorMessage, fieldErrors } from '@kapi/apimachin
 import { describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from './json-schema-props.ts';
 import { newStructural } from './new-structural.ts';
-import type { Structural } from './structural.ts';
 import { type ValidateDefaultsOptions, validateDefaults } from './validate-defaults.ts';
 
 const P = 'spec.versions[0].schema.openAPIV3Schema';
@@ -102,9 +101,9 @@ describe('validateDefaults (kube defaulting/validation.go)', () => {
 
   it('each default goes to the value validator with its path and the schema it sits in', () => {
     const seen: [string, unknown, string | undefined][] = [];
-    const maxLength = (path: string, value: unknown, schema: Structural): FieldError[] => {
+    const maxLength = (path: string, value: unknown, schema: JSONSchemaProps): FieldError[] => {
       seen.push([path, value, schema.type]);
-      const max = schema.valueValidation?.maxLength;
+      const max = schema.maxLength;
       return typeof value === 'string' && max !== undefined && value.length > max ? [fieldErrors.tooLong(path, max)] : [];
     };
     const schema = obj({ name: { type: 'string', maxLength: 3, default: 'toolong' }, n: { type: 'integer', default: 2 } });

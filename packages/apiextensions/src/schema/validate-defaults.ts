@@ -1,11 +1,16 @@
 import { copyJson, type FieldError, fieldErrors, jsonEqual } from '@kapi/apimachinery';
 import { validateEmbeddedResources } from './embedded-object-meta.ts';
 import { child, key } from './field-path.ts';
+import type { JSONSchemaProps } from './json-schema-props.ts';
 import { prune } from './pruning.ts';
 import type { Structural } from './structural.ts';
+import { toJSONSchemaProps } from './to-json-schema-props.ts';
 
-/** Checks a value against a structural schema (types, formats, bounds, …), as kube's ValidateCustomResource. */
-export type ValueValidator = (path: string, value: unknown, schema: Structural) => FieldError[];
+/**
+ * Checks a value against the schema it sits in (types, formats, bounds, …), as kube's ValidateCustomResource does
+ * with the structural schema turned back into an OpenAPI schema (ToKubeOpenAPI): `schema` is that schema.
+ */
+export type ValueValidator = (path: string, value: unknown, schema: JSONSchemaProps) => FieldError[];
 
 export interface ValidateDefaultsOptions {
   /** The schema is a resource's (a CRD version's openAPIV3Schema): it is treated as an embedded resource. */
@@ -44,7 +49,7 @@ export function validateDefaults(path: string, s: Structural, opts: ValidateDefa
       // kube checks an embedded resource's apiVersion, kind and metadata first, and the value only when they pass.
       const metaErrs = inMeta ? [] : validateEmbeddedResources(at, sch.default, sch, sch.xEmbeddedResource === true);
       if (metaErrs.length > 0) errs.push(...metaErrs);
-      else if (opts.validateValue) errs.push(...opts.validateValue(at, sch.default, sch));
+      else if (opts.validateValue) errs.push(...opts.validateValue(at, sch.default, toJSONSchemaProps(sch)));
     }
     if (sch.items !== undefined) walk(sch.items, child(p, 'items'), inMeta);
     for (const [k, prop] of sch.properties ?? []) {
