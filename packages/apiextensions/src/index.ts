@@ -35,3 +35,12 @@ export { toJSONSchemaProps } from './schema/to-json-schema-props.ts';
 export { type ValidateDefaultsOptions, type ValueValidator, validateDefaults } from './schema/validate-defaults.ts';
 export { validateSchemaRules } from './schema/validate-schema-rules.ts';
 export { validateStructural } from './schema/validate-structural.ts';
+export {
+  type CompiledValidator,
+  compileCustomObjectValidator,
+  compileSchemaValidator,
+  type ValidateCustomObjectOptions,
+  validateCustomObject,
+} from './validation/custom-object-validator.ts';
+export { validateListSetsAndMaps } from './validation/list-type.ts';
+export { compileRE2, RE2SyntaxError, translateRE2 } from './validation/re2-regexp.ts';
