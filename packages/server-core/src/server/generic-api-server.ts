@@ -47,6 +47,7 @@ import { type ServiceAccountTokenOptions, tokenRequestCreater } from '../service
 import { type VersionOptions, versionHandler } from '../version/version.ts';
 import { type APIProvider, qualifiedResource, type WriteCheck } from './api-provider.ts';
 import { type CertificateAuthenticationOptions, certificateAuthentication, clientCAsOf } from './certificate-authentication.ts';
+import { InstalledResource } from './installed-resource.ts';
 import type { VirtualResource } from './virtual-resource.ts';
 
 export interface GenericAPIServerOptions extends CertificateAuthenticationOptions {
@@ -125,7 +126,7 @@ export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
 
 /** What addResource may add beside the kind itself. */
 export interface AddResourceOptions {
-  /** Checks run on every create, update and patch of the kind, as a provider's write checks are. */
+  /** Checks run on every create, update and patch of the kind, as a provider's write checks are; each names the kind. */
   writeChecks?: readonly WriteCheck[];
 }
 
@@ -139,15 +140,6 @@ export interface ResourcesChange {
 }
 
 export type ResourcesChangeListener = (change: ResourcesChange) => void;
-
-/** One kind this server serves through a Store. */
-interface InstalledResource {
-  readonly endpoint: ResourceEndpoint;
-  /** Its watch cache (none with `watchCache: false`). */
-  readonly cacher: Cacher | undefined;
-  /** Aborted when the kind is removed: ends its watch streams. */
-  readonly removed: AbortController;
-}
 
 /** What this server and its delegates serve, derived from their installed kinds; rebuilt after a change. */
 interface ServedSet {
@@ -188,11 +180,13 @@ export class GenericAPIServer {
   readonly #options: GenericAPIServerOptions;
   readonly #clock: Clock;
   /** Routes: `group/version/plural` → the kind's endpoint. Read per request, changed by addResource/removeResource. */
-  readonly #endpoints = new Map<string, ResourceEndpoint>();
+  readonly #endpoints = new Map<string, InstalledResource>();
   /** The kinds served through a Store, in registration order. */
   readonly #installed = new Map<ResourceDefinition, InstalledResource>();
   /** Kinds being added (`plural.group`), whose watch cache is not ready yet, with that cache. */
   readonly #pending = new Map<string, Cacher | undefined>();
+  /** Removed kinds whose cache waits for their last requests to settle (closed at shutdown if still open). */
+  readonly #retiring = new Set<InstalledResource>();
   readonly #writeChecks = new Map<ResourceDefinition, readonly WriteCheck[]>();
   readonly #listeners = new Set<ResourcesChangeListener>();
   readonly metrics: APIServerMetrics;
@@ -235,7 +229,8 @@ export class GenericAPIServer {
       lifecycle = new NamespaceLifecycle(this.#namespaces.store, { clock });
       const controller = new NamespaceController({ namespaces: this.#namespaces, clock });
       this.#ownNamespacing = { lifecycle, controller };
-      this.#install({ definition: Namespace, store: this.#namespaces.store, namespaces: this.#namespaces }, cacher, new AbortController());
+      const namespaces = this.#namespaces;
+      this.#install(new InstalledResource(() => ({ definition: Namespace, store: namespaces.store, namespaces }), cacher));
       this.addPostStartHook('start-namespace-controller', () => controller.start());
     }
     for (const def of resources) {
@@ -250,8 +245,7 @@ export class GenericAPIServer {
           clock: this.#clock,
         });
       if (def.namespaced) this.#namespacing()?.controller.register(store);
-      const removed = new AbortController();
-      this.#install(this.#endpointOf(store, removed.signal), cacher, removed);
+      this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
     }
     if (this.#serviceAccountsController) {
       const controller = this.#serviceAccountsController;
@@ -432,9 +426,12 @@ export class GenericAPIServer {
     for (const key of routeKeys(definition))
       if (virtual.has(key)) throw new Error(`resource ${where(key.split('/')[1] ?? '')} is already served`);
 
+    // A check that guards another kind would leave that kind unguarded without a word.
+    for (const check of options.writeChecks ?? [])
+      if (check.resource !== id) throw new Error(`write check of resource ${check.resource} given to addResource of ${id}`);
+
     const cacher = this.#newCacher(definition);
     const store = this.#newStore(definition, cacher);
-    const removed = new AbortController();
     if (cacher) {
       this.#pending.set(id, cacher);
       try {
@@ -445,7 +442,7 @@ export class GenericAPIServer {
         if (this.#pending.get(id) === cacher) this.#pending.delete(id);
       }
     }
-    this.#install(this.#endpointOf(store, removed.signal), cacher, removed);
+    this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
     if (options.writeChecks?.length) this.#writeChecks.set(definition, options.writeChecks);
     if (definition.namespaced) this.#namespacing()?.controller.register(store);
     this.#changed({ type: 'Added', definition });
@@ -470,12 +467,13 @@ export class GenericAPIServer {
     if (!definition) return false;
     if (isNamespaceKind(definition)) throw new Error('Namespace cannot be removed: namespace lifecycle depends on it');
     const installed = this.#installed.get(definition) as InstalledResource;
-    for (const key of routeKeys(definition)) if (this.#endpoints.get(key) === installed.endpoint) this.#endpoints.delete(key);
+    for (const key of routeKeys(definition)) if (this.#endpoints.get(key) === installed) this.#endpoints.delete(key);
     this.#installed.delete(definition);
     this.#writeChecks.delete(definition);
     if (definition.namespaced) this.#namespacing()?.controller.unregister(installed.endpoint.store);
-    installed.removed.abort();
-    await installed.cacher?.close();
+    // Its watches end now; its cache stops once the requests routed to it before settled (in the background).
+    this.#retiring.add(installed);
+    void installed.remove().then(() => this.#retiring.delete(installed));
     this.#changed({ type: 'Removed', definition });
     return true;
   }
@@ -496,16 +494,16 @@ export class GenericAPIServer {
   }
 
   /** Routes a kind's served versions to its endpoint. */
-  #install(endpoint: ResourceEndpoint, cacher: Cacher | undefined, removed: AbortController): void {
-    const def = endpoint.definition;
+  #install(installed: InstalledResource): void {
+    const def = installed.endpoint.definition;
     const keys = routeKeys(def);
     for (const key of keys)
       if (this.#endpoints.has(key)) {
         const [group, version, plural] = key.split('/');
         throw new Error(`resource ${plural} in ${group || 'core'}/${version} is installed twice`);
       }
-    for (const key of keys) this.#endpoints.set(key, endpoint);
-    this.#installed.set(def, { endpoint, cacher, removed });
+    for (const key of keys) this.#endpoints.set(key, installed);
+    this.#installed.set(def, installed);
   }
 
   /** The served definitions of this server and its delegates (what discovery and OpenAPI describe), as of now. */
@@ -579,7 +577,7 @@ export class GenericAPIServer {
     this.#ownNamespacing?.controller.stop();
     this.#serviceAccountsController?.stop();
     for (const cacher of this.#pending.values()) cacher?.stop();
-    await Promise.all([...this.#installed.values()].map((i) => i.cacher?.close()));
+    await Promise.all([...this.#installed.values(), ...this.#retiring].map((i) => i.close()));
     if (this.#options.closeStorage !== false) await this.#options.storage.close?.();
     await this.#options.delegate?.shutdown();
   }
@@ -702,6 +700,8 @@ export class GenericAPIServer {
       if (this.#options.delegate) return this.#options.delegate.router(ctx);
       throw pathNotFound();
     }
-    return handleResource(ctx, endpoint, info, this.#handlerOptions);
+    // A watch is not counted: removing the kind ends it.
+    if (info.verb === 'watch') return handleResource(ctx, endpoint.endpoint, info, this.#handlerOptions);
+    return endpoint.serve(() => handleResource(ctx, endpoint.endpoint, info, this.#handlerOptions));
   }
 }
