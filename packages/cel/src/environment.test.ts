@@ -10,7 +10,7 @@ function compile(env: CelEnvironment, expression: string) {
   return result.program;
 }
 
-function valueOf(result: EvaluationResult): unknown {
+function resultValue(result: EvaluationResult): unknown {
   if (result.kind === 'error') throw result.error;
   return result.value;
 }
@@ -45,17 +45,19 @@ describe('CelEnvironment.compile', () => {
 
   it('binds self and oldSelf, JSON integers as 64-bit ints', () => {
     const program = compile(env, 'self.replicas >= oldSelf.replicas');
-    expect(valueOf(program.evaluate({ self: { replicas: 3 }, oldSelf: { replicas: 2 } }))).toBe(true);
-    expect(valueOf(program.evaluate({ self: { replicas: 1 }, oldSelf: { replicas: 2 } }))).toBe(false);
-    expect(valueOf(compile(env, 'self.replicas + 1').evaluate({ self: { replicas: 41 } }))).toBe(42n);
-    expect(valueOf(compile(env, 'self.ratio * 2.0').evaluate({ self: { ratio: 0.25 } }))).toBe(0.5);
+    expect(resultValue(program.evaluate({ self: { replicas: 3 }, oldSelf: { replicas: 2 } }))).toBe(true);
+    expect(resultValue(program.evaluate({ self: { replicas: 1 }, oldSelf: { replicas: 2 } }))).toBe(false);
+    expect(resultValue(compile(env, 'self.replicas + 1').evaluate({ self: { replicas: 41 } }))).toBe(42n);
+    expect(resultValue(compile(env, 'self.ratio * 2.0').evaluate({ self: { ratio: 0.25 } }))).toBe(0.5);
   });
 
   it('has(), optionals and macros work on dyn objects', () => {
-    expect(valueOf(compile(env, 'has(self.spec) && !has(self.status)').evaluate({ self: { spec: {} } }))).toBe(true);
-    expect(valueOf(compile(env, 'self.?spec.?replicas.orValue(1)').evaluate({ self: {} }))).toBe(1n);
-    expect(valueOf(compile(env, 'self.items.all(i, i.name.startsWith("a"))').evaluate({ self: { items: [{ name: 'ab' }] } }))).toBe(true);
-    expect(valueOf(compile(env, 'self.items.map(i, i.n * 2)').evaluate({ self: { items: [{ n: 1 }, { n: 2 }] } }))).toEqual([2n, 4n]);
+    expect(resultValue(compile(env, 'has(self.spec) && !has(self.status)').evaluate({ self: { spec: {} } }))).toBe(true);
+    expect(resultValue(compile(env, 'self.?spec.?replicas.orValue(1)').evaluate({ self: {} }))).toBe(1n);
+    expect(resultValue(compile(env, 'self.items.all(i, i.name.startsWith("a"))').evaluate({ self: { items: [{ name: 'ab' }] } }))).toBe(
+      true,
+    );
+    expect(resultValue(compile(env, 'self.items.map(i, i.n * 2)').evaluate({ self: { items: [{ n: 1 }, { n: 2 }] } }))).toEqual([2n, 4n]);
   });
 
   it('a missing field is an evaluation error in cel-go words', () => {
@@ -77,8 +79,8 @@ describe('64-bit integers', () => {
   });
 
   it('integers beyond 2^53 stay exact', () => {
-    expect(valueOf(run('9007199254740993 + 2'))).toBe(9007199254740995n);
-    expect(valueOf(run('int("9223372036854775807")'))).toBe(9223372036854775807n);
+    expect(resultValue(run('9007199254740993 + 2'))).toBe(9007199254740995n);
+    expect(resultValue(run('int("9223372036854775807")'))).toBe(9223372036854775807n);
   });
 
   it('uint is its own type, and overflows too', () => {
@@ -100,7 +102,7 @@ describe('declared variable types', () => {
     const bad = env.compile('name + 1');
     expect(bad.kind === 'error' && bad.error.issues[0]?.message).toBe("found no matching overload for '_+_' applied to '(string, int)'");
     const program = compile(env, 'ports.sum()');
-    expect(valueOf(program.evaluate({ name: 'x', ports: [80, 443] }))).toBe(523n);
+    expect(resultValue(program.evaluate({ name: 'x', ports: [80, 443] }))).toBe(523n);
   });
 
   it('an object type (as a schema will give) checks fields at compile time', () => {
@@ -113,6 +115,6 @@ describe('declared variable types', () => {
     expect(mistyped.kind).toBe('error');
     // a double field takes a JSON number that happens to be whole
     const program = compile(env, 'self.spec.replicas < 5 && self.spec.ratio > 0.5 && self.spec.tags.size() == 1');
-    expect(valueOf(program.evaluate({ self: { spec: { replicas: 3, ratio: 1, tags: ['a'] } } }))).toBe(true);
+    expect(resultValue(program.evaluate({ self: { spec: { replicas: 3, ratio: 1, tags: ['a'] } } }))).toBe(true);
   });
 });

@@ -64,3 +64,10 @@ describe('kube quantity library', () => {
     expect(value('quantity(self.limit).isGreaterThan(quantity(self.request))', { limit: '2Gi', request: '1500M' })).toBe(true);
   });
 });
+
+describe('kubernetes.Quantity and kubernetes.URL are opaque', () => {
+  it('their internals are not CEL fields', () => {
+    expect(compileError('quantity("1").mantissa')).toContain("undefined field 'mantissa'");
+    expect(compileError("url('/a').url")).toContain("undefined field 'url'");
+  });
+});

@@ -10,7 +10,8 @@ const MIN_INT64 = -(1n << 63n);
  * asApproximateFloat; `==` compares values ("200M" == "0.2G").
  */
 export function registerQuantity(env: Environment): void {
-  env.registerType('kubernetes.Quantity', Quantity);
+  // no fields: the value's internals are not CEL fields
+  env.registerType('kubernetes.Quantity', { ctor: Quantity, fields: {} });
   env.registerOperator('kubernetes.Quantity == kubernetes.Quantity', (a: Quantity, b: Quantity) => a.equals(b));
   env.registerFunction('quantity(string): kubernetes.Quantity', (s: string) => {
     try {

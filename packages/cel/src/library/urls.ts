@@ -17,7 +17,8 @@ export class KubeURL {
  * absolute path (url.ParseRequestURI, the OpenAPI "uri" format); components come from url.Parse.
  */
 export function registerURLs(env: Environment): void {
-  env.registerType('kubernetes.URL', KubeURL);
+  // no fields: the parsed parts are reached through the getters only
+  env.registerType('kubernetes.URL', { ctor: KubeURL, fields: {} });
   env.registerFunction('url(string): kubernetes.URL', (s: string) => {
     try {
       parseRequestURI(s);
