@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:https';
+import { isIP as isIPAddress } from 'node:net';
 import { goQuote } from '@kapi/apimachinery';
 
 /** A Service a webhook runs behind (admissionregistration / apiextensions ServiceReference). */
@@ -85,9 +86,26 @@ function genericServerResponse(code: number, serverMessage: string): string {
   return `the server responded with the status code ${code} but did not return more information`;
 }
 
+type TransportError = NodeJS.ErrnoException & { address?: string; port?: number; host?: string; cert?: { subjectaltname?: string } };
+
+/** crypto/x509's HostnameError: the names the certificate is valid for (IP SANs for an IP host, else DNS SANs). */
+function hostnameMessage(host: string, subjectAltName: string): string {
+  const isIP = isIPAddress(host);
+  const prefix = isIP ? 'IP Address:' : 'DNS:';
+  const valid = subjectAltName
+    .split(', ')
+    .filter((s) => s.startsWith(prefix))
+    .map((s) => s.slice(prefix.length));
+  if (isIP && valid.length === 0) return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+  if (valid.length === 0) return `x509: certificate is not valid for any names, but wanted to match ${host}`;
+  return `x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
+}
+
 /** Go's net/http and crypto/tls words for the transport failures a webhook call commonly meets. */
-function transportMessage(e: NodeJS.ErrnoException & { address?: string; port?: number }): string {
+function transportMessage(e: TransportError): string {
   switch (e.code) {
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `tls: failed to verify certificate: ${hostnameMessage(e.host ?? '', e.cert?.subjectaltname ?? '')}`;
     case 'ECONNREFUSED':
       return `dial tcp ${e.address}:${e.port}: connect: connection refused`;
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
@@ -211,7 +229,7 @@ export class HookClient {
           });
         },
       );
-      req.on('error', (e: NodeJS.ErrnoException & { address?: string; port?: number }) => {
+      req.on('error', (e: TransportError) => {
         const timedOut = e.name === 'AbortError' || e.name === 'TimeoutError';
         reject(new Error(`${where}: ${timedOut ? 'context deadline exceeded' : transportMessage(e)}`));
       });

@@ -211,6 +211,18 @@ describe('conversion webhook (ConversionReview over HTTPS, verified with caBundl
     }
     expect(asked).toEqual([['paint', 'converter', 8443]]);
     expect(received[0]).toMatchObject({ path: '/convert/paint', host: 'converter.paint.svc:8443' });
+    // The certificate is checked against the Service's name, not the address it was dialled at.
+    webhook.clientConfig = { ...webhook.clientConfig, service: { namespace: 'paint', name: 'mixer', path: '/convert/paint', port: 8443 } };
+    const mixer = converterForCRD(c, { serviceResolver: () => `https://127.0.0.1:${port}` });
+    try {
+      await expect(mixer.converter.convertObject(paint('a'), 'example.kapi.dev/v2')).rejects.toThrow(
+        new Error(
+          `conversion for example.kapi.dev/v1, Kind=Paint failed: conversion webhook for /, Kind= failed: Post "https://mixer.paint.svc:8443/convert/paint": tls: failed to verify certificate: x509: certificate is valid for converter.paint.svc, not mixer.paint.svc`,
+        ),
+      );
+    } finally {
+      mixer.close();
+    }
   });
 
   it('None only rewrites apiVersion; an object of nothing but apiVersion and kind never reaches the webhook', async () => {
