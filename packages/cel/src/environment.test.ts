@@ -38,6 +38,16 @@ describe('CelEnvironment.compile', () => {
     );
   });
 
+  it('marks the dot of a field selection and the parenthesis of a call, as cel-go does', () => {
+    const typed = new CelEnvironment({ variables: { spec: 'map<string, int>' } });
+    const select = typed.compile('spec.a.b');
+    expect(select.kind === 'error' && select.error.issues[0]?.column).toBe(6);
+    const call = env.compile('isQuantity([1])');
+    expect(call.kind === 'error' && call.error.issues[0]?.column).toBe(10);
+    const member = env.compile("'a'.startsWith(1)");
+    expect(member.kind === 'error' && member.error.issues[0]?.column).toBe(14);
+  });
+
   it('gives the checked output type', () => {
     expect(compile(env, 'self.replicas > 1').outputType).toBe('bool');
     expect(compile(env, "'a' + 'b'").outputType).toBe('string');

@@ -59,16 +59,56 @@ export class CelEnvironment {
   }
 }
 
+interface Range {
+  start: number;
+  end: number;
+}
+
+interface LibraryNode {
+  op?: string;
+  range?: Range;
+  args?: unknown;
+}
+
 interface LibraryError {
   code?: string;
   summary?: string;
   message: string;
-  range?: { start: number; end: number };
+  range?: Range;
+  node?: LibraryNode;
+}
+
+const BINARY = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', 'in', '&&', '||']);
+
+/**
+ * Where cel-go puts an issue: at the operator of a binary expression, the dot of a field selection, the
+ * opening parenthesis of a call; the library marks the start of the whole node instead.
+ */
+function issueOffset(expression: string, error: LibraryError): number {
+  const node = error.node;
+  const start = error.range?.start ?? 0;
+  if (!node?.op || !node.range || !Array.isArray(node.args)) return start;
+  const args = node.args as unknown[];
+  const rangeOf = (v: unknown) => (v as LibraryNode | undefined)?.range;
+  let at = -1;
+  if (BINARY.has(node.op)) {
+    const left = rangeOf(args[0]);
+    if (left) at = expression.indexOf(node.op, left.end);
+  } else if (node.op === '.' || node.op === '.?') {
+    const receiver = rangeOf(args[0]);
+    if (receiver) at = expression.indexOf('.', receiver.end);
+  } else if (node.op === 'call') {
+    at = expression.indexOf('(', node.range.start);
+  } else if (node.op === 'rcall') {
+    const receiver = rangeOf(args[1]);
+    if (receiver) at = expression.indexOf('(', receiver.end);
+  }
+  return at >= 0 && at < node.range.end ? at : start;
 }
 
 function issueOf(expression: string, e: unknown): CelIssue {
   const error = e as LibraryError;
-  const { line, column } = locate(expression, error.range?.start ?? 0);
+  const { line, column } = locate(expression, issueOffset(expression, error));
   return { message: celGoMessage(error.code, error.summary ?? error.message), line, column };
 }
 
