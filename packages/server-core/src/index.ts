@@ -176,7 +176,14 @@ export {
   certificateAuthentication,
   clientCAsOf,
 } from './server/certificate-authentication.ts';
-export { GenericAPIServer, type GenericAPIServerOptions, type LifecycleHook } from './server/generic-api-server.ts';
+export {
+  type AddResourceOptions,
+  GenericAPIServer,
+  type GenericAPIServerOptions,
+  type LifecycleHook,
+  type ResourcesChange,
+  type ResourcesChangeListener,
+} from './server/generic-api-server.ts';
 export type { VirtualRequest, VirtualResource } from './server/virtual-resource.ts';
 export {
   type IssuerDiscoveryOptions,
