@@ -16,9 +16,11 @@ interface Context {
  * checks on the JSONSchemaProps itself, at every level (properties, items, additionalProperties, allOf/anyOf/oneOf/not),
  * with kube's messages: x-kubernetes-preserve-unknown-fields only true, x-kubernetes-map-type and -list-type values
  * and the types they need, x-kubernetes-list-map-keys (map lists of objects keyed by scalar properties, no
- * duplicates), set items atomic, uniqueItems refused, additionalProperties and properties exclusive, no defaults in the
- * root's apiVersion/kind/metadata nor in additionalProperties inside them, and the shape of x-kubernetes-validations
- * rules (the CEL compilation is the CEL package's). `isRoot` is true for a CRD version's openAPIV3Schema.
+ * duplicates, keys required or defaulted and not nullable), set and map items atomic and not nullable, uniqueItems
+ * refused, additionalProperties and properties exclusive, the types and fields a CRD schema may not use (id, $ref,
+ * definitions, …), no defaults in the root's apiVersion/kind/metadata nor in additionalProperties inside them, no
+ * embedded resource inside metadata, and the shape of x-kubernetes-validations rules (compiling them, and the oldSelf
+ * rules that need it, is the CEL package's). `isRoot` is true for a CRD version's openAPIV3Schema.
  */
 export function validateSchemaRules(schema: JSONSchemaProps, path: string, isRoot = true): FieldError[] {
   const errs: FieldError[] = [];
@@ -28,9 +30,7 @@ export function validateSchemaRules(schema: JSONSchemaProps, path: string, isRoo
 
 function walk(schema: JSONSchemaProps | undefined | null, path: string, isRoot: boolean, ctx: Context, errs: FieldError[]): void {
   if (schema == null) return;
-  if (schema.default !== undefined && schema.default !== null && ctx.forbidDefaults !== undefined) {
-    errs.push(fieldErrors.forbidden(child(path, 'default'), `must not be set ${ctx.forbidDefaults}`));
-  }
+  checkSupported(schema, path, ctx, errs);
   if (schema.uniqueItems) {
     errs.push(
       fieldErrors.forbidden(child(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'),
@@ -71,7 +71,59 @@ function walk(schema: JSONSchemaProps | undefined | null, path: string, isRoot: 
     if (!Array.isArray(dep)) walk(dep, key(child(path, 'dependencies'), name), false, ctx, errs);
   }
   checkExtensions(schema, path, errs);
+  checkMapListKeysMapSet(schema, path, errs);
   checkValidationRules(schema, path, errs);
+}
+
+const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
+
+/** specStandardValidatorV3.validate: what a CRD schema may not use, and defaults where they are refused. */
+function checkSupported(schema: JSONSchemaProps, path: string, ctx: Context, errs: FieldError[]): void {
+  const forbid = (name: string, detail: string) => errs.push(fieldErrors.forbidden(child(path, name), detail));
+  if (schema.type && !OPENAPI_V3_TYPES.includes(schema.type))
+    errs.push(fieldErrors.notSupported(child(path, 'type'), schema.type, OPENAPI_V3_TYPES));
+  if (schema.default != null && ctx.forbidDefaults !== undefined) forbid('default', `must not be set ${ctx.forbidDefaults}`);
+  if (schema.id) forbid('id', 'id is not supported');
+  if (schema.additionalItems != null) forbid('additionalItems', 'additionalItems is not supported');
+  if (Object.keys(schema.patternProperties ?? {}).length !== 0) forbid('patternProperties', 'patternProperties is not supported');
+  if (Object.keys(schema.definitions ?? {}).length !== 0) forbid('definitions', 'definitions is not supported');
+  if (schema.dependencies != null) forbid('dependencies', 'dependencies is not supported');
+  if (schema.$ref != null) forbid('$ref', '$ref is not supported');
+  if (schema.type === 'null') forbid('type', 'type cannot be set to null, use nullable as an alternative');
+  if (Array.isArray(schema.items) && schema.items.length !== 0) forbid('items', 'items must be a schema object and not an array');
+  if (ctx.insideResourceMeta && schema['x-kubernetes-embedded-resource']) {
+    forbid('x-kubernetes-embedded-resource', 'must not be used inside of resource meta');
+  }
+}
+
+/** validateMapListKeysMapSet: items of set and map lists are not nullable; map keys are required or defaulted, never nullable. */
+function checkMapListKeysMapSet(schema: JSONSchemaProps, path: string, errs: FieldError[]): void {
+  const items = schema.items;
+  const listType = schema['x-kubernetes-list-type'];
+  if (items == null || Array.isArray(items) || (listType !== 'set' && listType !== 'map')) return;
+  const itemsPath = child(path, 'items');
+  if (items.nullable)
+    errs.push(fieldErrors.forbidden(child(itemsPath, 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`));
+  if (listType !== 'map') return;
+  const required = new Set(items.required ?? []);
+  for (const k of schema['x-kubernetes-list-map-keys'] ?? []) {
+    const prop = Object.hasOwn(items.properties ?? {}, k) ? items.properties?.[k] : undefined;
+    // A key that is not a property is reported by checkExtensions.
+    if (prop === undefined) continue;
+    const keyPath = key(child(itemsPath, 'properties'), k);
+    if (!required.has(k) && prop.default == null) {
+      errs.push(
+        fieldErrors.required(
+          child(keyPath, 'default'),
+          'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+        ),
+      );
+    }
+    if (prop.nullable)
+      errs.push(
+        fieldErrors.forbidden(child(keyPath, 'nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'),
+      );
+  }
 }
 
 function checkExtensions(schema: JSONSchemaProps, path: string, errs: FieldError[]): void {
