@@ -17,6 +17,7 @@ export { Secret } from './builtins/secret.ts';
 export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
 export { WorkQueue, type WorkQueueOptions } from './builtins/work-queue.ts';
+export { answerConversionReview } from './conversion-review.ts';
 export { convertObject } from './convert.ts';
 export {
   type CRDConversion,
