@@ -225,7 +225,7 @@ describe('customResourceDefinitionOf', () => {
     const Paint = defineResource(converting);
     expect(() => customResourceDefinitionOf(Paint)).toThrow(
       new CRDManifestError(
-        "paints.example.kapi.dev: version v1 converts with TypeScript converters (toHub/fromHub), which a CustomResourceDefinition cannot hold; pass conversion: { webhook } for a conversion webhook that serves them, or conversion: 'None' if the versions share one shape",
+        "paints.example.kapi.dev: version v1 converts with TypeScript converters (toHub/fromHub), which a CustomResourceDefinition cannot hold; pass conversion: { webhook } for a conversion webhook that serves them (answerConversionReview), or conversion: 'None' if the versions share one shape",
       ),
     );
     expect(customResourceDefinitionOf(Paint, { conversion: 'None' }).spec.conversion).toEqual({ strategy: 'None' });

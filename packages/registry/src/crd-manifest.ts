@@ -216,7 +216,7 @@ function conversionOf(def: ResourceDefinition, options: CRDManifestOptions): CRD
   const converting = def.versions.filter((v) => v.toHub).map((v) => v.name);
   if (converting.length)
     throw new CRDManifestError(
-      `${def.plural}.${def.group}: version${converting.length > 1 ? 's' : ''} ${converting.join(', ')} convert${converting.length > 1 ? '' : 's'} with TypeScript converters (toHub/fromHub), which a CustomResourceDefinition cannot hold; pass conversion: { webhook } for a conversion webhook that serves them, or conversion: 'None' if the versions share one shape`,
+      `${def.plural}.${def.group}: version${converting.length > 1 ? 's' : ''} ${converting.join(', ')} convert${converting.length > 1 ? '' : 's'} with TypeScript converters (toHub/fromHub), which a CustomResourceDefinition cannot hold; pass conversion: { webhook } for a conversion webhook that serves them (answerConversionReview), or conversion: 'None' if the versions share one shape`,
     );
   return { strategy: 'None' };
 }
