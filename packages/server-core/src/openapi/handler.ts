@@ -76,7 +76,8 @@ function notAcceptable(ctx: RequestContext, offers: readonly string[]): void {
 /**
  * Serves GET/HEAD /openapi/v2 (Swagger 2.0 as JSON or gnostic protobuf), /openapi/v3 (the index) and
  * /openapi/v3/<api/v1 | apis/group/version> (OpenAPI v3 JSON), built from the kinds `getSource` returns. Documents
- * are built once per state of the source (see `generation`). A `?hash=` equal to the document's ETag answers with
+ * are built once per state of the source (see `generation`), on the first request after a change; a group-version
+ * whose kinds did not change keeps its document. A `?hash=` equal to the document's ETag answers with
  * `Cache-Control: public, immutable` and a one-year Expires; a stale one is a 301 to the current URL, as kube-openapi's
  * handler3. Other paths go to `next`.
  *
@@ -96,6 +97,7 @@ export function openAPIHandler(getSource: () => DiscoverySource, options: OpenAP
         docs: new OpenAPIDocuments(source, {
           ...(options.info ? { info: options.info } : {}),
           ...(options.now ? { now: options.now } : {}),
+          ...(cached ? { previous: cached.docs } : {}),
         }),
       };
     }

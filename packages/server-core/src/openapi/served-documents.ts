@@ -37,7 +37,22 @@ export interface OpenAPIDocumentsOptions {
   info?: OpenAPIInfo;
   /** The documents' Last-Modified. */
   now?: () => Date;
+  /**
+   * The documents of an earlier state of the served kinds (with the same `info`): a group-version whose kinds are the
+   * same definitions keeps its v3 document as it was (bytes, hash, Last-Modified), so adding or removing one kind
+   * rebuilds only its own group-version's document.
+   */
+  previous?: OpenAPIDocuments;
 }
+
+/** One group-version's v3 document and the definitions it was built from. */
+interface GroupVersionDocument {
+  readonly defs: readonly ResourceDefinition[];
+  readonly doc: ServedDocument;
+}
+
+const sameDefinitions = (a: readonly ResourceDefinition[], b: readonly ResourceDefinition[]): boolean =>
+  a.length === b.length && a.every((d, i) => d === b[i]);
 
 /**
  * Every OpenAPI document of one state of the served kinds, built once: each group-version's v3 document and the v3
@@ -47,6 +62,7 @@ export class OpenAPIDocuments {
   readonly index: ServedDocument;
   /** v3 documents by index key (`api/v1`, `apis/<group>/<version>`). */
   readonly v3: ReadonlyMap<string, ServedDocument>;
+  readonly #groupVersions = new Map<string, GroupVersionDocument>();
   readonly #served: { def: ResourceDefinition; version: string }[];
   readonly #info: OpenAPIInfo;
   readonly #lastModified: Date;
@@ -70,7 +86,10 @@ export class OpenAPIDocuments {
     const index: OpenAPIV3Index = { paths: {} };
     for (const key of [...byGroupVersion.keys()].sort()) {
       const { version, defs } = byGroupVersion.get(key) as { version: string; defs: ResourceDefinition[] };
-      const doc = this.#toServed(groupVersionDocument(defs, version, this.#info));
+      const before = options.previous?.#groupVersions.get(key);
+      const doc =
+        before && sameDefinitions(before.defs, defs) ? before.doc : this.#toServed(groupVersionDocument(defs, version, this.#info));
+      this.#groupVersions.set(key, { defs, doc });
       v3.set(key, doc);
       index.paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.etag) };
     }
