@@ -32,6 +32,7 @@ export type {
   ValueValidation,
 } from './schema/structural.ts';
 export { toJSONSchemaProps } from './schema/to-json-schema-props.ts';
+export { type CRDSchemaOptions, type CRDSchemaResult, validateCRDSchema } from './schema/validate-crd-schema.ts';
 export { type ValidateDefaultsOptions, type ValueValidator, validateDefaults } from './schema/validate-defaults.ts';
 export { validateSchemaRules } from './schema/validate-schema-rules.ts';
 export { validateStructural } from './schema/validate-structural.ts';

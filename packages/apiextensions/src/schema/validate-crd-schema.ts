@@ -1,0 +1,166 @@
+import { type FieldError, fieldErrors } from '@kapi/apimachinery';
+import { child } from './field-path.ts';
+import type { JSONSchemaProps } from './json-schema-props.ts';
+import { newStructural } from './new-structural.ts';
+import type { Structural } from './structural.ts';
+import { type ValueValidator, validateDefaults } from './validate-defaults.ts';
+import { validateSchemaRules } from './validate-schema-rules.ts';
+import { validateStructural } from './validate-structural.ts';
+
+export interface CRDSchemaOptions {
+  /** The version serves the status subresource: only some fields may be set at the root. */
+  statusSubresource?: boolean;
+  /** Checks each default against its schema (see validateDefaults). */
+  validateValue?: ValueValidator;
+}
+
+/** The root fields allowed with the status subresource, in kube's Go names and order (printed as a Go slice). */
+const ALLOWED_AT_ROOT: [goName: string, wire: keyof JSONSchemaProps][] = [
+  ['Description', 'description'],
+  ['Type', 'type'],
+  ['Format', 'format'],
+  ['Title', 'title'],
+  ['Maximum', 'maximum'],
+  ['ExclusiveMaximum', 'exclusiveMaximum'],
+  ['Minimum', 'minimum'],
+  ['ExclusiveMinimum', 'exclusiveMinimum'],
+  ['MaxLength', 'maxLength'],
+  ['MinLength', 'minLength'],
+  ['Pattern', 'pattern'],
+  ['MaxItems', 'maxItems'],
+  ['MinItems', 'minItems'],
+  ['UniqueItems', 'uniqueItems'],
+  ['MultipleOf', 'multipleOf'],
+  ['Required', 'required'],
+  ['Items', 'items'],
+  ['Properties', 'properties'],
+  ['ExternalDocs', 'externalDocs'],
+  ['Example', 'example'],
+  ['XPreserveUnknownFields', 'x-kubernetes-preserve-unknown-fields'],
+  ['XValidations', 'x-kubernetes-validations'],
+];
+const ALLOWED_WIRE = new Set(ALLOWED_AT_ROOT.map(([, w]) => w as string));
+const ALLOWED_TEXT = `[${ALLOWED_AT_ROOT.map(([g]) => g).join(' ')}]`;
+
+/** The wire names of apiextensions.JSONSchemaProps' fields, in their Go declaration order. */
+const GO_FIELD_ORDER: (keyof JSONSchemaProps)[] = [
+  'id',
+  '$schema',
+  '$ref',
+  'description',
+  'type',
+  'nullable',
+  'format',
+  'title',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'enum',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'items',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'dependencies',
+  'additionalItems',
+  'definitions',
+  'externalDocs',
+  'example',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-list-type',
+  'x-kubernetes-map-type',
+  'x-kubernetes-validations',
+];
+
+/** Go's zero values (absent, null, false, ""), which reflect.DeepEqual skips; an empty list or map is set. */
+const isZero = (v: unknown): boolean => v === undefined || v === null || v === false || v === '';
+
+export interface CRDSchemaResult {
+  errors: FieldError[];
+  /** The structural schema, when the schema is one (no errors). */
+  structural?: Structural;
+}
+
+/**
+ * validateCustomResourceDefinitionValidation (apis/apiextensions/validation/validation.go) for one CRD version's
+ * schema, without its CEL part: `fldPath` is where the schema's CustomResourceValidation sits
+ * (`spec.versions[0].schema`); errors name `fldPath.openAPIV3Schema…`, in kube's order: the status-subresource root
+ * restriction, nullable at the root, the structural rules ({@link validateStructural}) and, when they pass, the
+ * defaults ({@link validateDefaults}), then the rules on the schema itself ({@link validateSchemaRules}); the reason
+ * newStructural refuses a schema is given only when nothing else was found, as kube does.
+ */
+export function validateCRDSchema(schema: JSONSchemaProps, fldPath: string, opts: CRDSchemaOptions = {}): CRDSchemaResult {
+  const errors: FieldError[] = [];
+  const path = child(fldPath, 'openAPIV3Schema');
+  if (opts.statusSubresource) {
+    // kube walks the fields in declaration order and reports the first that is not allowed, then stops.
+    for (const k of GO_FIELD_ORDER) {
+      const v = schema[k];
+      if (isZero(v)) continue;
+      if (k === 'type') {
+        if (v !== 'object') {
+          errors.push(
+            fieldErrors.invalid(
+              child(fldPath, 'openAPIV3Schema.type'),
+              v,
+              'only "object" is allowed as the type at the root of the schema if the status subresource is enabled',
+            ),
+          );
+          break;
+        }
+        continue;
+      }
+      if (!ALLOWED_WIRE.has(k)) {
+        errors.push(
+          fieldErrors.invalid(
+            path,
+            schema,
+            `only ${ALLOWED_TEXT} fields are allowed at the root of the schema if the status subresource is enabled`,
+          ),
+        );
+        break;
+      }
+    }
+  }
+  if (schema.nullable)
+    errors.push(fieldErrors.forbidden(child(fldPath, 'openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
+
+  let structural: Structural | undefined;
+  let initErrors: FieldError[] = [];
+  try {
+    structural = newStructural(schema);
+  } catch (e) {
+    initErrors = [fieldErrors.invalid(path, '', (e as Error).message)];
+  }
+  let structuralOk = false;
+  if (structural !== undefined) {
+    const structuralErrors = validateStructural(path, structural);
+    if (structuralErrors.length > 0) errors.push(...structuralErrors);
+    else {
+      const defaultErrors = validateDefaults(path, structural, { isResourceRoot: true, validateValue: opts.validateValue });
+      errors.push(...defaultErrors);
+      structuralOk = defaultErrors.length === 0;
+    }
+  }
+  errors.push(...validateSchemaRules(schema, path));
+  if (errors.length === 0 && initErrors.length > 0) errors.push(...initErrors);
+  return errors.length === 0 && structuralOk ? { errors, structural } : { errors };
+}
