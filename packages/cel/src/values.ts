@@ -8,13 +8,14 @@ import type { CelType } from './cel-type.ts';
  * which numbers are doubles.
  */
 export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
+  if (type === 'dyn') return dynToCel(value);
   if (value === null || value === undefined) return null;
   if (typeof type !== 'string') {
     if (!isPlainObject(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) {
+    for (const key in value) {
       const declared = type.fields[key];
-      if (declared !== undefined) out[key] = toCel(field, declared);
+      if (declared !== undefined) out[key] = toCel(value[key], declared);
     }
     return out;
   }
@@ -31,23 +32,41 @@ export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
   const list = /^list<(.+)>$/.exec(type);
   if (list && Array.isArray(value)) return value.map((item) => toCel(item, list[1]));
   const map = /^map<[^,]+,\s*(.+)>$/.exec(type);
-  if (map && isPlainObject(value)) return mapValues(value, map[1] as string);
-  // dyn, list, map and anything else: convert by shape
-  if (typeof value === 'number') return isInt64(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map((item) => toCel(item));
-  if (isPlainObject(value)) return mapValues(value, 'dyn');
-  return value;
+  if (map && isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key in value) out[key] = toCel(value[key], map[1]);
+    return out;
+  }
+  return dynToCel(value);
+}
+
+/** By shape: integral numbers are ints, arrays lists, plain objects maps. The hot path of every evaluation. */
+function dynToCel(value: unknown): unknown {
+  switch (typeof value) {
+    case 'number':
+      return isInt64(value) ? BigInt(value) : value;
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = dynToCel(value[i]);
+        return out;
+      }
+      if (!isPlainObject(value)) return value;
+      const out: Record<string, unknown> = {};
+      for (const key in value) out[key] = dynToCel(value[key]);
+      return out;
+    }
+    case 'undefined':
+      return null;
+    default:
+      return value;
+  }
 }
 
 /** An integral number within int64 (a larger one stays a double rather than become an invalid int). */
 function isInt64(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
-}
-
-function mapValues(value: Record<string, unknown>, type: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = toCel(item, type);
-  return out;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
