@@ -86,7 +86,7 @@ export class OpenAPIDocuments {
     const index: OpenAPIV3Index = { paths: {} };
     for (const key of [...byGroupVersion.keys()].sort()) {
       const { version, defs } = byGroupVersion.get(key) as { version: string; defs: ResourceDefinition[] };
-      const before = options.previous?.#groupVersions.get(key);
+      const before = options.previous ? options.previous.#groupVersions.get(key) : undefined;
       const doc =
         before && sameDefinitions(before.defs, defs) ? before.doc : this.#toServed(groupVersionDocument(defs, version, this.#info));
       this.#groupVersions.set(key, { defs, doc });
