@@ -70,6 +70,11 @@ describe('CelEnvironment.compile', () => {
     expect(resultValue(compile(env, 'self.items.map(i, i.n * 2)').evaluate({ self: { items: [{ n: 1 }, { n: 2 }] } }))).toEqual([2n, 4n]);
   });
 
+  it('a declared variable left unbound (oldSelf on create) is an evaluation error in cel-go words', () => {
+    const result = compile(env, 'oldSelf == self').evaluate({ self: 1 });
+    expect(result.kind === 'error' && result.error.message).toBe('no such attribute(s): oldSelf');
+  });
+
   it('a missing field is an evaluation error in cel-go words', () => {
     const result = compile(env, 'self.missing == 1').evaluate({ self: {} });
     expect(result.kind === 'error' && result.error.message).toBe('no such key: missing');

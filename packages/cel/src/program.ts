@@ -69,6 +69,7 @@ function runtimeMessage(e: unknown): string {
   const text = error.summary ?? error.message ?? String(e);
   return text
     .replace(/^No such key: /, 'no such key: ')
+    .replace(/^Unknown variable: /, 'no such attribute(s): ')
     .replace(/^integer overflow: .*$/s, 'integer overflow')
     .replace(/^Unsigned integer overflow$/, 'unsigned integer overflow');
 }
