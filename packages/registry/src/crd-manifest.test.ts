@@ -118,10 +118,15 @@ describe('customResourceDefinitionOf', () => {
     },
   );
 
-  it('keeps list-map keys, drops the strategic-merge hints a CRD has no field for', () => {
-    const schema = customResourceSchemaOf(ServiceAccount, 'v1');
-    expect(schema.properties?.secrets).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
-    expect(schema.properties?.secrets).not.toHaveProperty('x-kubernetes-patch-merge-key');
+  it('keeps list-map keys that are required, makes a map list with an optional key atomic, drops strategic-merge hints', () => {
+    const conditions = customResourceSchemaOf(Namespace, 'v1').properties?.status?.properties?.conditions;
+    expect(conditions).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] });
+    expect(conditions).not.toHaveProperty('x-kubernetes-patch-merge-key');
+    // A ServiceAccount's secrets are keyed by name, which an ObjectReference may leave out: a CRD cannot key by it.
+    const secrets = customResourceSchemaOf(ServiceAccount, 'v1').properties?.secrets;
+    expect(secrets?.['x-kubernetes-list-type']).toBe('atomic');
+    expect(secrets).not.toHaveProperty('x-kubernetes-list-map-keys');
+    expect(secrets).not.toHaveProperty('x-kubernetes-patch-strategy');
   });
 
   const spec = z.object({

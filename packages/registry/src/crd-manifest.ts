@@ -174,6 +174,15 @@ function crdSchema(js: JSONSchema): JSONSchema {
   }
   if (js.properties) for (const [k, v] of Object.entries(js.properties)) js.properties[k] = crdSchema(v);
   if (js.items) js.items = crdSchema(js.items);
+  // A CRD's map list needs every key required or defaulted (an item without its key could not be merged by it); kapi
+  // lets a key be optional, so such a list travels as atomic: no per-key merge, no uniqueness check, nothing refused.
+  const keys = js['x-kubernetes-list-map-keys'] as string[] | undefined;
+  const item = js.items;
+  if (js['x-kubernetes-list-type'] === 'map' && keys && item?.properties)
+    if (keys.some((k) => !item.required?.includes(k) && item.properties?.[k]?.default === undefined)) {
+      js['x-kubernetes-list-type'] = 'atomic';
+      delete js['x-kubernetes-list-map-keys'];
+    }
   if (typeof js.additionalProperties === 'object') js.additionalProperties = crdSchema(js.additionalProperties);
   for (const junctor of JUNCTORS) {
     const branches = js[junctor] as JSONSchema[] | undefined;
