@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evalError, value } from '../test-support/evaluate.ts';
+import { compileError, evalError, value } from '../test-support/evaluate.ts';
 
 describe('kube regex library', () => {
   it('find returns the leftmost-first match or an empty string', () => {
@@ -31,5 +31,25 @@ describe('kube regex library', () => {
     expect(evalError("'a'.find('(?=a)')")).toBe('Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
     expect(evalError("'aa'.find('(a)\\\\1')")).toBe('Illegal regex: error parsing regexp: invalid escape sequence: `\\1`');
     expect(evalError("'a'.findAll('(a')")).toBe('Illegal regex: error parsing regexp: missing closing ): `(a`');
+  });
+});
+
+describe('matches (RE2, as cel-go)', () => {
+  it('reads RE2 syntax in the member and the global form, also inside macros', () => {
+    expect(value("'ABC'.matches('(?i)^abc$')")).toBe(true);
+    expect(value("matches('abc', '^a')")).toBe(true);
+    expect(value("'abc'.matches('^b')")).toBe(false);
+    expect(value("'abc'.matches('b')")).toBe(true);
+    expect(value("['ab', 'Ab'].all(s, s.matches('(?i)^ab$'))")).toBe(true);
+    expect(value("['ab', 'cd'].filter(s, s.matches('^a'))")).toEqual(['ab']);
+    expect(value("self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')", 'my-name')).toBe(true);
+  });
+
+  it('refuses look-ahead as RE2 does', () => {
+    expect(evalError("'a'.matches('(?=a)')")).toBe('error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+  });
+
+  it('type errors still name matches', () => {
+    expect(compileError("'a'.matches(1)")).toContain("found no matching overload for 'matches' applied to 'string.(int)'");
   });
 });
