@@ -1,5 +1,6 @@
 import { type FieldError, fieldErrorMessage, fieldErrors } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
+import { validateCustomObject } from '../validation/custom-object-validator.ts';
 import type { JSONSchemaProps } from './json-schema-props.ts';
 import { newStructural } from './new-structural.ts';
 import { type ValidateDefaultsOptions, validateDefaults } from './validate-defaults.ts';
@@ -113,6 +114,25 @@ describe('validateDefaults (kube defaulting/validation.go)', () => {
     expect(seen).toEqual([
       [`${P}.properties[name].default`, 'toolong', 'string'],
       [`${P}.properties[n].default`, 2, 'integer'],
+    ]);
+  });
+});
+
+describe('validateDefaults with validateCustomObject as the value validator', () => {
+  it("reports a default that breaks its schema with the value validator's message, at the default's path", () => {
+    const validateValue = (path: string, value: unknown, schema: JSONSchemaProps) =>
+      validateCustomObject(schema, value, { basePath: path });
+    const schema = obj({
+      spec: obj({
+        size: { type: 'integer', minimum: 1, default: 0 },
+        mode: { type: 'string', enum: ['a', 'b'], default: 'a' },
+        tags: { type: 'array', items: { type: 'string' }, default: [1] },
+      }),
+    });
+    expect(check(schema, { isResourceRoot: true, validateValue })).toEqual([
+      // kube-openapi names the value relative to the default: the root has no name, an item is `[0]`.
+      `${P}.properties[spec].properties[size].default: Invalid value: 0:  in body should be greater than or equal to 1`,
+      `${P}.properties[spec].properties[tags].default.[0]: Invalid value: "integer": [0] in body must be of type string: "integer"`,
     ]);
   });
 });

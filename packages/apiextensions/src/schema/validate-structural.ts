@@ -1,4 +1,5 @@
 import { type FieldError, fieldErrorMessage, fieldErrors } from '@kapi/apimachinery';
+import { compileRE2, RE2SyntaxError } from '../validation/re2-regexp.ts';
 import { child, index, key } from './field-path.ts';
 import type { NestedValueValidation, Structural, ValueValidation } from './structural.ts';
 
@@ -160,16 +161,14 @@ function validateValueValidation(
   return errs;
 }
 
-/**
- * Why a pattern does not compile, or undefined. kube compiles with Go's RE2; this uses the JavaScript engine with the
- * u flag, so the reason is worded by JavaScript and the few syntaxes the two disagree on are judged by JavaScript.
- */
+/** Why a pattern does not compile as Go's regexp (RE2) compiles it, in Go's words, or undefined. */
 function regexpProblem(pattern: string): string | undefined {
   try {
-    new RegExp(pattern, 'u');
+    compileRE2(pattern);
     return undefined;
   } catch (e) {
-    return (e as Error).message;
+    if (e instanceof RE2SyntaxError) return e.message;
+    throw e;
   }
 }
 
