@@ -357,3 +357,28 @@ describe('value validations with kube-apiserver messages', () => {
     ]);
   });
 });
+
+describe('the embedded-resource and list-type walks follow only the schema parts that have such nodes', () => {
+  it('finds them under additionalProperties and items, and keeps properties beside additionalProperties', () => {
+    const s: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        plain: { type: 'object', properties: { list: { type: 'array', items: { type: 'string' } } } },
+        byName: {
+          type: 'object',
+          additionalProperties: {
+            type: 'array',
+            items: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+          },
+        },
+        deep: {
+          type: 'array',
+          items: { type: 'object', properties: { tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } } },
+        },
+      },
+    };
+    expect(
+      messages(s, { plain: { list: ['a', 'a'] }, byName: { x: [{ kind: 'K' }] }, deep: [{ tags: ['a'] }, { tags: ['b', 'b'] }] }),
+    ).toEqual(['byName[x][0].apiVersion: Required value', 'deep[1].tags[1]: Duplicate value: "b"']);
+  });
+});

@@ -3,6 +3,7 @@ import { validateEmbeddedResources } from '../schema/embedded-object-meta.ts';
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { newStructural } from '../schema/new-structural.ts';
 import { validateListSetsAndMaps } from './list-type.ts';
+import { relevantPart } from './relevant-part.ts';
 import { compileSchemaNode, validateNode } from './schema-validator.ts';
 import { toFieldErrors } from './to-field-errors.ts';
 
@@ -46,13 +47,16 @@ export function compileSchemaValidator(schema: JSONSchemaProps): CompiledValidat
 export function compileCustomObjectValidator(schema: JSONSchemaProps): CompiledValidator {
   const values = compileSchemaValidator(schema);
   const structural = newStructural(schema);
+  // The walks for embedded resources and list types only go where such nodes are (most schemas have none).
+  const embedded = relevantPart(structural, (s) => s.xEmbeddedResource === true);
+  const lists = relevantPart(structural, (s) => s.xListType === 'set' || s.xListType === 'map');
   return {
     validate(obj, options = {}) {
       const errs = values.validate(obj, options);
       // Embedded resources and lists never report on the root itself, where kube's nil path would show.
       const path = options.basePath ?? '';
-      errs.push(...validateEmbeddedResources(path, obj, structural, false));
-      errs.push(...validateListSetsAndMaps(path, structural, obj));
+      if (embedded) errs.push(...validateEmbeddedResources(path, obj, embedded, false));
+      if (lists) errs.push(...validateListSetsAndMaps(path, lists, obj));
       return errs;
     },
   };

@@ -15,10 +15,12 @@ import { compileRE2, RE2SyntaxError } from './re2-regexp.ts';
 export class Result {
   errors: OpenAPIError[] = [];
   matchCount = 0;
+  /** Adds an error unless one with the same message is there (kube-openapi's AddErrors). */
+  addError(e: OpenAPIError | undefined): void {
+    if (e && !this.errors.some((x) => x.message === e.message)) this.errors.push(e);
+  }
   addErrors(...errs: (OpenAPIError | undefined)[]): void {
-    for (const e of errs) {
-      if (e && !this.errors.some((x) => x.message === e.message)) this.errors.push(e);
-    }
+    for (const e of errs) this.addError(e);
   }
   merge(...others: (Result | undefined)[]): this {
     for (const o of others) {
@@ -34,12 +36,6 @@ export class Result {
   get valid(): boolean {
     return this.errors.length === 0;
   }
-}
-
-function single(e: OpenAPIError): Result {
-  const r = new Result();
-  r.errors.push(e);
-  return r;
 }
 
 type Kind = 'null' | 'boolean' | 'string' | 'int' | 'float' | 'array' | 'object';
@@ -117,6 +113,8 @@ export interface SchemaNode {
   anyOf: SchemaNode[];
   oneOf: SchemaNode[];
   not?: SchemaNode;
+  /** Whether the allOf/anyOf/oneOf/not/dependencies validator has anything to check. */
+  hasSchemaProps: boolean;
 }
 
 /** ConvertJSONSchemaPropsWithPostProcess(…, StripUnsupportedFormatsPostProcess) then NewSchemaValidator. */
@@ -137,7 +135,7 @@ export function compileSchemaNode(s: JSONSchemaProps): SchemaNode {
   // A JSON null in a field is the field being absent.
   const orBool = (x: JSONSchemaProps | boolean | undefined | null) =>
     x == null ? undefined : typeof x === 'boolean' ? { allows: x } : { allows: true, schema: compileSchemaNode(x) };
-  return {
+  const node: Omit<SchemaNode, 'hasSchemaProps'> = {
     types,
     nullable: s.nullable === true,
     format,
@@ -174,56 +172,65 @@ export function compileSchemaNode(s: JSONSchemaProps): SchemaNode {
     oneOf: (s.oneOf ?? []).map(compileSchemaNode),
     not: s.not != null ? compileSchemaNode(s.not) : undefined,
   };
+  const hasSchemaProps = node.allOf.length + node.anyOf.length + node.oneOf.length + node.dependencies.size > 0 || node.not !== undefined;
+  return { ...node, hasSchemaProps };
 }
 
 /** SchemaValidator.Validate: `path` is kube-openapi's dotted name of the value ("" at the root). */
 export function validateNode(n: SchemaNode, data: unknown, path: string): Result {
   const result = new Result();
-  const kind = kindOf(data);
-  if (kind === 'null') {
-    // Only the type and enum validators look at a nil value.
-    result.merge(validateType(n, null, kind, path));
-    result.merge(validateEnum(n, null, kind, path));
-    return result;
-  }
-  if (n.types.length > 0 || n.format !== '') {
-    result.merge(validateType(n, data, kind, path));
-    result.inc();
-  }
-  result.merge(validateSchemaProps(n, data, kind, path));
-  result.inc();
-  if (kind === 'string') {
-    result.merge(validateString(n, data as string, path));
-    result.inc();
-    if (n.formatCheck) {
-      if (!n.formatCheck(data as string)) result.addErrors(E.invalidType(path, n.format, data));
-      result.inc();
-    }
-  }
-  if (kind === 'int' || kind === 'float') {
-    result.merge(validateNumber(n, data as number, kind, path));
-    result.inc();
-  }
-  if (kind === 'array') {
-    result.merge(validateSlice(n, data as unknown[], path));
-    result.inc();
-  }
-  result.merge(validateEnum(n, data, kind, path));
-  result.inc();
-  if (kind === 'object') {
-    result.merge(validateObject(n, data as Record<string, unknown>, path));
-    result.inc();
-  }
-  result.inc();
+  validateInto(n, data, path, result);
   return result;
 }
 
-function validateType(n: SchemaNode, data: unknown, kind: Kind, path: string): Result {
-  const result = new Result();
-  result.inc();
+/**
+ * SchemaValidator.Validate merging straight into `acc`: the same errors in the same order and the same match count
+ * as kube-openapi's merge of each validator's own Result, without allocating one per validator.
+ */
+function validateInto(n: SchemaNode, data: unknown, path: string, acc: Result): void {
+  const kind = kindOf(data);
   if (kind === 'null') {
-    if (n.types.length > 0 && !n.types.includes('null') && !n.nullable) return single(E.invalidType(path, n.types.join(','), 'null'));
-    return result;
+    // Only the type and enum validators look at a nil value.
+    validateType(n, null, kind, path, acc);
+    validateEnum(n, null, kind, path, acc);
+    return;
+  }
+  if (n.types.length > 0 || n.format !== '') {
+    validateType(n, data, kind, path, acc);
+    acc.inc();
+  }
+  if (n.hasSchemaProps) validateSchemaProps(n, data, kind, path, acc);
+  else acc.inc();
+  acc.inc();
+  if (kind === 'string') {
+    validateString(n, data as string, path, acc);
+    acc.inc();
+    if (n.formatCheck) {
+      if (!n.formatCheck(data as string)) acc.addError(E.invalidType(path, n.format, data));
+      acc.inc();
+    }
+  } else if (kind === 'int' || kind === 'float') {
+    validateNumber(n, data as number, kind, path, acc);
+    acc.inc();
+  } else if (kind === 'array') {
+    validateSlice(n, data as unknown[], path, acc);
+    acc.inc();
+  }
+  validateEnum(n, data, kind, path, acc);
+  acc.inc();
+  if (kind === 'object') {
+    validateObject(n, data as Record<string, unknown>, path, acc);
+    acc.inc();
+  }
+  acc.inc();
+}
+
+/** typeValidator: counts one match when the type fits, adds its error otherwise. */
+function validateType(n: SchemaNode, data: unknown, kind: Kind, path: string, acc: Result): void {
+  if (kind === 'null') {
+    if (n.types.length > 0 && !n.types.includes('null') && !n.nullable) acc.addError(E.invalidType(path, n.types.join(','), 'null'));
+    else acc.inc();
+    return;
   }
   const [schType, format] = schemaInfo(kind);
   const isFloatInt = schType === 'number' && isFloat64AJSONInteger(data as number) && n.types.includes('integer');
@@ -234,33 +241,35 @@ function validateType(n: SchemaNode, data: unknown, kind: Kind, path: string): R
     n.format !== '' &&
     !(n.types.includes(schType) || format === n.format || isFloatInt || isIntFloat)
   ) {
-    return single(E.invalidType(path, n.format, format));
+    acc.addError(E.invalidType(path, n.format, format));
+    return;
   }
-  if (!(n.types.includes('number') || n.types.includes('integer')) && n.format !== '' && (kind === 'string' || kind === 'array'))
-    return result;
-  if (!(n.types.includes(schType) || isFloatInt || isIntFloat)) return single(E.invalidType(path, n.types.join(','), schType));
-  return result;
+  if (!(n.types.includes('number') || n.types.includes('integer')) && n.format !== '' && (kind === 'string' || kind === 'array')) {
+    acc.inc();
+    return;
+  }
+  if (!(n.types.includes(schType) || isFloatInt || isIntFloat)) {
+    acc.addError(E.invalidType(path, n.types.join(','), schType));
+    return;
+  }
+  acc.inc();
 }
 
-function schemaInfo(kind: Kind): [string, string] {
-  switch (kind) {
-    case 'boolean':
-      return ['boolean', ''];
-    case 'string':
-      return ['string', ''];
-    case 'int':
-      return ['integer', 'int64'];
-    case 'float':
-      return ['number', 'float64'];
-    case 'array':
-      return ['array', ''];
-    default:
-      return ['object', ''];
-  }
+const SCHEMA_INFO: Record<Kind, readonly [string, string]> = {
+  null: ['null', ''],
+  boolean: ['boolean', ''],
+  string: ['string', ''],
+  int: ['integer', 'int64'],
+  float: ['number', 'float64'],
+  array: ['array', ''],
+  object: ['object', ''],
+};
+
+function schemaInfo(kind: Kind): readonly [string, string] {
+  return SCHEMA_INFO[kind];
 }
 
-function validateSchemaProps(n: SchemaNode, data: unknown, kind: Kind, path: string): Result {
-  const main = new Result();
+function validateSchemaProps(n: SchemaNode, data: unknown, kind: Kind, path: string, main: Result): void {
   if (n.anyOf.length > 0) {
     let best: Result | undefined;
     let firstSuccess: Result | undefined;
@@ -314,14 +323,13 @@ function validateSchemaProps(n: SchemaNode, data: unknown, kind: Kind, path: str
       const dep = n.dependencies.get(key);
       if (dep === undefined) continue;
       if (!Array.isArray(dep)) {
-        main.merge(validateNode(dep, data, `${path}.${key}`));
+        validateInto(dep, data, `${path}.${key}`, main);
         continue;
       }
       for (const depKey of dep) if (!(depKey in obj)) main.addErrors(E.plain(`${goQuote(path)} has a dependency on ${depKey}`));
     }
   }
   main.inc();
-  return main;
 }
 
 /** Counts code points, as utf8.RuneCountInString. */
@@ -335,16 +343,15 @@ function runeCount(s: string): number {
   return n;
 }
 
-function validateString(n: SchemaNode, s: string, path: string): Result | undefined {
+function validateString(n: SchemaNode, s: string, path: string, acc: Result): void {
   // The first failing check only, as kube-openapi's stringValidator returns early.
-  if (n.maxLength !== undefined && runeCount(s) > n.maxLength) return single(E.tooLong(path, n.maxLength, s));
-  if (n.minLength !== undefined && runeCount(s) < n.minLength) return single(E.tooShort(path, n.minLength, s));
+  if (n.maxLength !== undefined && runeCount(s) > n.maxLength) return acc.addError(E.tooLong(path, n.maxLength, s));
+  if (n.minLength !== undefined && runeCount(s) < n.minLength) return acc.addError(E.tooShort(path, n.minLength, s));
   if (n.pattern) {
     const p = n.pattern;
-    if (!p.re) return single(E.failedPattern(path, `${p.source}, but pattern is invalid: ${p.error}`, s));
-    if (!p.re.test(s)) return single(E.failedPattern(path, p.source, s));
+    if (!p.re) return acc.addError(E.failedPattern(path, `${p.source}, but pattern is invalid: ${p.error}`, s));
+    if (!p.re.test(s)) return acc.addError(E.failedPattern(path, p.source, s));
   }
-  return undefined;
 }
 
 /** IsValueValidAgainstRange: does a value fit the schema's numeric type and format? */
@@ -363,13 +370,16 @@ function rangeError(val: number, n: SchemaNode, prefix: string, path: string): O
   );
 }
 
-function validateNumber(n: SchemaNode, val: number, kind: Kind, path: string): Result {
-  const res = new Result();
+function validateNumber(n: SchemaNode, val: number, kind: Kind, path: string, res: Result): void {
+  if (n.numType === '' && n.multipleOf === undefined && n.maximum === undefined && n.minimum === undefined) {
+    res.inc();
+    return;
+  }
   const resMultiple = new Result();
   const resMinimum = new Result();
   const resMaximum = new Result();
   const isInt = kind === 'int';
-  res.addErrors(rangeError(val, n, 'Checked', path));
+  res.addError(rangeError(val, n, 'Checked', path));
   if (n.multipleOf !== undefined) {
     const factor = n.multipleOf;
     resMultiple.addErrors(rangeError(factor, n, 'MultipleOf', path));
@@ -395,7 +405,6 @@ function validateNumber(n: SchemaNode, val: number, kind: Kind, path: string): R
   }
   res.merge(resMultiple, resMinimum, resMaximum);
   res.inc();
-  return res;
 }
 
 function multipleOfInt(path: string, val: number, factor: number): OpenAPIError | undefined {
@@ -411,21 +420,19 @@ function multipleOfFloat(path: string, val: number, factor: number): OpenAPIErro
   return undefined;
 }
 
-function validateSlice(n: SchemaNode, arr: unknown[], path: string): Result {
-  const result = new Result();
+function validateSlice(n: SchemaNode, arr: unknown[], path: string, result: Result): void {
   const size = arr.length;
-  if (n.items) for (let i = 0; i < size; i++) result.merge(validateNode(n.items, arr[i], `${path}[${i}]`));
+  if (n.items) for (let i = 0; i < size; i++) validateInto(n.items, arr[i], `${path}[${i}]`, result);
   let itemsSize = 0;
   if (n.itemsArray && n.itemsArray.length > 0) {
     itemsSize = n.itemsArray.length;
-    for (let i = 0; i < itemsSize && i < size; i++) result.merge(validateNode(n.itemsArray[i] as SchemaNode, arr[i], `${path}[${i}]`));
+    for (let i = 0; i < itemsSize && i < size; i++) validateInto(n.itemsArray[i] as SchemaNode, arr[i], `${path}[${i}]`, result);
   }
   if (n.additionalItems && itemsSize < size) {
     if (itemsSize > 0 && !n.additionalItems.allows) result.addErrors(E.plain("array doesn't allow for additional items"));
     const extra = n.additionalItems.schema;
     // kube-openapi's loop bound (size-itemsSize+1), kept inside the array.
-    if (extra)
-      for (let i = itemsSize; i < size - itemsSize + 1 && i < size; i++) result.merge(validateNode(extra, arr[i], `${path}[${i}]`));
+    if (extra) for (let i = itemsSize; i < size - itemsSize + 1 && i < size; i++) validateInto(extra, arr[i], `${path}[${i}]`, result);
   }
   if (n.minItems !== undefined && size < n.minItems) result.addErrors(E.tooFewItems(path, n.minItems, size));
   if (n.maxItems !== undefined && size > n.maxItems) result.addErrors(E.tooManyItems(path, n.maxItems, size));
@@ -438,7 +445,6 @@ function validateSlice(n: SchemaNode, arr: unknown[], path: string): Result {
     }
   }
   result.inc();
-  return result;
 }
 
 /** reflect.DeepEqual on decoded JSON (int64 and float64 differ in Go; here both are numbers of one value). */
@@ -461,14 +467,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * Go converts between numbers (1.5 → int64 1 matches enum 1) and from an integer to a string (65 → "A"), and
  * never matches nil.
  */
-function validateEnum(n: SchemaNode, data: unknown, kind: Kind, path: string): Result | undefined {
-  if (!n.enum) return undefined;
+function validateEnum(n: SchemaNode, data: unknown, kind: Kind, path: string, acc: Result): void {
+  if (!n.enum) return;
   if (kind !== 'null') {
     for (const e of n.enum) {
-      if (enumMatches(data, kind, e)) return undefined;
+      if (enumMatches(data, kind, e)) return;
     }
   }
-  return single(E.enumFail(path, kind === 'null' ? undefined : data, n.enum));
+  acc.addError(E.enumFail(path, kind === 'null' ? undefined : data, n.enum));
 }
 
 function enumMatches(data: unknown, kind: Kind, e: unknown): boolean {
@@ -496,8 +502,7 @@ function goIntToString(i: number): string {
   return i >= 0 && i <= 0x10ffff && !(i >= 0xd800 && i <= 0xdfff) ? String.fromCodePoint(i) : '\ufffd';
 }
 
-function validateObject(n: SchemaNode, obj: Record<string, unknown>, path: string): Result {
-  const res = new Result();
+function validateObject(n: SchemaNode, obj: Record<string, unknown>, path: string, res: Result): void {
   const keys = Object.keys(obj);
   const numKeys = keys.length;
   if (n.minProperties !== undefined && numKeys < n.minProperties) res.addErrors(E.tooFewProperties(path, n.minProperties, numKeys));
@@ -506,28 +511,27 @@ function validateObject(n: SchemaNode, obj: Record<string, unknown>, path: strin
     for (const k of keys) {
       if (!n.properties.has(k) && !n.patternProperties.some((p) => p.pattern.re?.test(k))) res.addErrors(E.propertyNotAllowed(path, k));
     }
-  } else {
+  } else if (n.patternProperties.length > 0 || n.additionalProperties?.schema) {
+    const extra = n.additionalProperties?.schema;
     for (const key of keys) {
-      const matched = validatePatternProperties(n, key, obj[key], path, res).length > 0;
-      if (!(n.properties.has(key) || matched) && n.additionalProperties?.schema)
-        res.merge(validateNode(n.additionalProperties.schema, obj[key], `${path}.${key}`));
+      const matched = n.patternProperties.length > 0 && validatePatternProperties(n, key, obj[key], path, res).length > 0;
+      if (!(n.properties.has(key) || matched) && extra) validateInto(extra, obj[key], `${path}.${key}`, res);
     }
   }
   for (const [name, schema] of n.properties) {
-    if (Object.hasOwn(obj, name)) res.merge(validateNode(schema, obj[name], path === '' ? name : `${path}.${name}`));
+    if (Object.hasOwn(obj, name)) validateInto(schema, obj[name], path === '' ? name : `${path}.${name}`, res);
   }
-  for (const k of n.required) if (!Object.hasOwn(obj, k)) res.addErrors(E.required(`${path}.${k}`));
+  for (const k of n.required) if (!Object.hasOwn(obj, k)) res.addError(E.required(`${path}.${k}`));
   if (n.patternProperties.length > 0) {
     for (const key of keys) {
       const patterns = validatePatternProperties(n, key, obj[key], path, res);
-      if (!n.properties.has(key)) for (const p of patterns) res.merge(validateNode(p.schema, obj[key], `${path}.${key}`));
+      if (!n.properties.has(key)) for (const p of patterns) validateInto(p.schema, obj[key], `${path}.${key}`, res);
     }
   }
-  return res;
 }
 
 function validatePatternProperties(n: SchemaNode, key: string, value: unknown, path: string, res: Result): SchemaNode['patternProperties'] {
   const matched = n.patternProperties.filter((p) => p.pattern.re?.test(key));
-  for (const p of matched) res.merge(validateNode(p.schema, value, `${path}.${key}`));
+  for (const p of matched) validateInto(p.schema, value, `${path}.${key}`, res);
   return matched;
 }
