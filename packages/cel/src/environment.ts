@@ -3,7 +3,7 @@ import { type CelType, registerObjectTypes, typeName } from './cel-type.ts';
 import { instrumentCost } from './cost.ts';
 import { CelCompileError, type CelIssue, locate } from './errors.ts';
 import { registerKubernetesLibraries } from './library/index.ts';
-import { MATCHES_RE2, useRE2Matches } from './library/matches.ts';
+import { useKubeOverloads, userNames } from './library/overrides.ts';
 import { Program } from './program.ts';
 
 export interface CelEnvironmentOptions {
@@ -54,7 +54,7 @@ export class CelEnvironment {
     } catch (e) {
       return { kind: 'error', error: new CelCompileError(expression, [issueOf(expression, e)]) };
     }
-    useRE2Matches(parsed.ast);
+    useKubeOverloads(parsed.ast);
     const checked = parsed.check();
     if (!checked.valid) return { kind: 'error', error: new CelCompileError(expression, [issueOf(expression, checked.error)]) };
     return { kind: 'program', program: new Program(expression, parsed, this.#variables, checked.type ?? 'dyn') };
@@ -116,7 +116,7 @@ function issueOf(expression: string, e: unknown): CelIssue {
 
 /** The library's texts for the most common compile errors, in cel-go's words (what kube users see). */
 function celGoMessage(code: string | undefined, text: string): string {
-  const summary = text.replaceAll(MATCHES_RE2, 'matches');
+  const summary = userNames(text);
   const variable = /^Unknown variable: (.+)$/.exec(summary);
   if (code === 'unknown_variable' && variable) return `undeclared reference to '${variable[1]}' (in container '')`;
   const field = /^No such key: (.+)$/.exec(summary);

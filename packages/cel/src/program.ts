@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import type { CelType } from './cel-type.ts';
 import { COST_LIMIT_EXCEEDED_MESSAGE, CostLimitExceeded, CostTracker, PER_CALL_LIMIT, withCostTracker } from './cost.ts';
 import { CelEvaluationError } from './errors.ts';
+import { userNames } from './library/overrides.ts';
 import { toCel } from './values.ts';
 
 export interface EvaluateOptions {
@@ -66,7 +67,7 @@ export class Program {
 /** The error's text without the library's source excerpt; cel-go's wording where it differs only in case. */
 function runtimeMessage(e: unknown): string {
   const error = e as { summary?: string; message?: string };
-  const text = error.summary ?? error.message ?? String(e);
+  const text = userNames(error.summary ?? error.message ?? String(e));
   return text
     .replace(/^No such key: /, 'no such key: ')
     .replace(/^Unknown variable: /, 'no such attribute(s): ')

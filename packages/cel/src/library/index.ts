@@ -1,6 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerLists } from './lists.ts';
-import { registerMatches } from './matches.ts';
 import { registerQuantity } from './quantity.ts';
 import { registerRegex } from './regex.ts';
 import { registerStrings } from './strings.ts';
@@ -11,7 +10,6 @@ export function registerKubernetesLibraries(env: Environment): void {
   registerStrings(env);
   registerLists(env);
   registerRegex(env);
-  registerMatches(env);
   registerURLs(env);
   registerQuantity(env);
 }

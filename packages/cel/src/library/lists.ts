@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { chargeCost } from '../cost.ts';
 import { celCompare, celEquals } from '../values.ts';
+import { kubeName } from './overrides.ts';
 
 /** CEL's names for kube's comparable element types (lists.go comparableTypes). */
 const COMPARABLE = ['int', 'uint', 'double', 'bool', 'google.protobuf.Duration', 'google.protobuf.Timestamp', 'string', 'bytes'];
@@ -30,11 +31,11 @@ export function registerLists(env: Environment): void {
     chargeCost(list.length);
     return list.reduce((a, b) => a.addDuration(b), new Duration(0n, 0));
   });
-  env.registerFunction('list<A>.indexOf(A): int', (list: unknown[], item: unknown) => {
+  env.registerFunction(`list<A>.${kubeName('indexOf')}(A): int`, (list: unknown[], item: unknown) => {
     chargeCost(list.length);
     return BigInt(list.findIndex((v) => celEquals(v, item)));
   });
-  env.registerFunction('list<A>.lastIndexOf(A): int', (list: unknown[], item: unknown) => {
+  env.registerFunction(`list<A>.${kubeName('lastIndexOf')}(A): int`, (list: unknown[], item: unknown) => {
     chargeCost(list.length);
     return BigInt(list.findLastIndex((v) => celEquals(v, item)));
   });

@@ -1,16 +1,34 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { chargeCost } from '../cost.ts';
 import { compileRE2, RegexSyntaxError } from '../regex/re2.ts';
+import { kubeName } from './overrides.ts';
 
 /**
  * kube's regex library (k8s.io/apiserver/pkg/cel/library/regex.go): find and findAll with Go's regexp
  * semantics — leftmost-first matches, an empty match right after a previous match skipped by findAll —
- * and "Illegal regex: …" for a pattern Go refuses.
+ * and "Illegal regex: …" for a pattern Go refuses. Also CEL's `matches`, which in cel-go reads RE2 too.
  */
 export function registerRegex(env: Environment): void {
   env.registerFunction('string.find(string): string', (s: string, pattern: string) => findAll(s, pattern, 1n)[0] ?? '');
   env.registerFunction('string.findAll(string): list<string>', (s: string, pattern: string) => findAll(s, pattern, -1n));
   env.registerFunction('string.findAll(string, int): list<string>', findAll);
+  // CEL's own matches, with RE2 syntax (see overrides.ts)
+  env.registerFunction(`string.${kubeName('matches')}(string): bool`, matches);
+  env.registerFunction('matches(string, string): bool', matches);
+}
+
+function matches(s: string, pattern: string): boolean {
+  chargeCost(Math.ceil((s.length * pattern.length) / 4));
+  let re: RegExp;
+  try {
+    re = compileRE2(pattern);
+  } catch (e) {
+    // cel-go's text for an invalid pattern at run time
+    if (e instanceof RegexSyntaxError) throw new Error(e.message);
+    throw e;
+  }
+  re.lastIndex = 0;
+  return re.test(s);
 }
 
 function compile(pattern: string): RegExp {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evalError, value } from '../test-support/evaluate.ts';
+import { compileError, evalError, value } from '../test-support/evaluate.ts';
 
 // cel-go ext strings examples (the functions kube's environments enable)
 describe('strings (cel-go ext.Strings as kube enables it)', () => {
@@ -23,6 +23,31 @@ describe('strings (cel-go ext.Strings as kube enables it)', () => {
     expect(value("'gums'.reverse()")).toBe('smug');
     expect(value("'John Smith'.reverse()")).toBe('htimS nhoJ');
     expect(value("'a😀b'.reverse()")).toBe('b😀a');
+  });
+
+  it('indexOf, lastIndexOf and substring count code points, with cel-go’s errors', () => {
+    expect(value("'😀😀abc'.indexOf('abc')")).toBe(2n);
+    expect(value("'😀😀abc'.lastIndexOf('😀')")).toBe(1n);
+    expect(value("'😀😀abc'.substring(1, 3)")).toBe('😀a');
+    expect(value("'abc'.indexOf('')")).toBe(0n);
+    expect(value("'abc'.lastIndexOf('')")).toBe(3n);
+    expect(value("'abc'.indexOf('c', 5)")).toBe(-1n);
+    expect(evalError("'abc'.indexOf('c', -1)")).toBe('index out of range: -1');
+    expect(evalError("''.lastIndexOf('a')")).toBe('index out of range: -1');
+    expect(evalError("'tacocat'.substring(40)")).toBe('index out of range: 40');
+    expect(evalError("'tacocat'.substring(-1)")).toBe('index out of range: -1');
+    expect(evalError("'tacocat'.substring(1, 40)")).toBe('index out of range: 40');
+    expect(evalError("'tacocat'.substring(3, 1)")).toBe('invalid substring range. start: 3, end: 1');
+    expect(value("['a😀', 'b'].map(s, s.substring(1)).join(',')")).toBe('😀,');
+  });
+
+  it('lowerAscii and upperAscii leave non-ASCII letters alone', () => {
+    expect(value("'ÀbC'.lowerAscii()")).toBe('Àbc');
+    expect(value("'àBc'.upperAscii()")).toBe('àBC');
+  });
+
+  it('type errors name the function as written', () => {
+    expect(compileError("'abc'.indexOf(1)")).toContain("found no matching overload for 'indexOf' applied to 'string.(int)'");
   });
 
   it('the built-in string functions kube rules use', () => {
