@@ -125,7 +125,8 @@ export function isCRDConditionEquivalent(a: Condition | undefined, b: Condition 
  */
 export function setCRDCondition(crd: CustomResourceDefinition, condition: Condition, now: string): void {
   crd.status ??= {};
-  const conditions = (crd.status.conditions ??= []);
+  crd.status.conditions ??= [];
+  const conditions = crd.status.conditions;
   const existing = conditions.find((c) => c.type === condition.type);
   if (!existing) {
     conditions.push({ type: condition.type, status: condition.status, lastTransitionTime: now, ...reasonAndMessage(condition) });

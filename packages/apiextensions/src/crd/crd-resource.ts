@@ -1,0 +1,116 @@
+import { copyJson, jsonEqual, type KubeObject } from '@kapi/apimachinery';
+import {
+  defineResource,
+  OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
+  type PrinterColumn,
+  preserveUnknownFields,
+  type ResourceDefinition,
+} from '@kapi/registry';
+import { z } from 'zod';
+import { setDefaultsCustomResourceDefinition } from './defaults.ts';
+import { APIEXTENSIONS_GROUP, type CustomResourceDefinition } from './types.ts';
+import {
+  type CRDValidationOptions,
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionStatusUpdate,
+  validateCustomResourceDefinitionUpdate,
+} from './validation.ts';
+
+/**
+ * The body's shape as far as decoding goes: everything the CRD validation reads is checked there, in kube's words, so
+ * the schema keeps what it does not declare (JSONSchemaProps is open-ended) and only insists on the field types.
+ */
+const open = <S extends z.ZodRawShape>(shape: S) => preserveUnknownFields(z.object(shape));
+const crdSchema = z.object({
+  spec: open({
+    group: z.string().optional(),
+    scope: z.string().optional(),
+    names: open({ plural: z.string().optional(), kind: z.string().optional() }).optional(),
+    versions: z.array(open({ name: z.string().optional(), served: z.boolean().optional(), storage: z.boolean().optional() })).optional(),
+    conversion: open({ strategy: z.string().optional() }).optional(),
+    preserveUnknownFields: z.boolean().optional(),
+  }).describe('spec describes how the user wants the resources to appear'),
+  status: open({}).describe('status indicates the actual state of the CustomResourceDefinition').optional(),
+});
+
+/** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** kube's DefaultTableConvertor column beside Name: the creation time itself (RFC 3339, UTC). */
+const CREATED_AT_COLUMN: PrinterColumn = Object.freeze({
+  name: 'Created At',
+  type: 'date',
+  jsonPath: '.metadata.creationTimestamp',
+  description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
+  value: (o: KubeObject) => {
+    const ms = Date.parse(o.metadata.creationTimestamp ?? '');
+    return Number.isNaN(ms) ? GO_ZERO_TIME : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  },
+});
+
+/** Appends the storage version to status.storedVersions when it is not there yet (the strategy's prepare step). */
+function recordStorageVersion(crd: CustomResourceDefinition): void {
+  const storage = crd.spec.versions?.find((v) => v.storage);
+  if (!storage) return;
+  crd.status ??= {};
+  const stored = crd.status.storedVersions ?? [];
+  if (!stored.includes(storage.name)) crd.status.storedVersions = [...stored, storage.name];
+}
+
+/**
+ * apiextensions.k8s.io/v1 CustomResourceDefinition with kube's registry strategy (registry/customresourcedefinition):
+ * cluster-scoped, short names crd and crds, category api-extensions, a status subresource, kube's default table (Name,
+ * Created At). Objects are defaulted as kube's v1 decoding does (setDefaultsCustomResourceDefinition); create clears
+ * status (acceptedNames empty) and records the storage version in status.storedVersions, generation 1; an update keeps
+ * the stored status, appends a new storage version to storedVersions and bumps generation when the spec changes;
+ * status is written only through the status subresource. Validation is kube's (validateCustomResourceDefinition…).
+ * Deleting a CRD as kube does (finalizer first) is {@link markCustomResourceDefinitionForDeletion}, for the server.
+ */
+export function customResourceDefinitionResource(options: CRDValidationOptions = {}): ResourceDefinition<CustomResourceDefinition> {
+  return defineResource({
+    group: APIEXTENSIONS_GROUP,
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    namespaced: false,
+    versions: [{ name: 'v1', schema: crdSchema }],
+    subresources: { status: true },
+    printerColumns: [CREATED_AT_COLUMN],
+    strategy: {
+      prepareForCreate: (_ctx, obj) => {
+        const crd = obj as unknown as CustomResourceDefinition;
+        setDefaultsCustomResourceDefinition(crd);
+        crd.status = { acceptedNames: { plural: '', kind: '' } };
+        crd.metadata.generation = 1;
+        recordStorageVersion(crd);
+      },
+      prepareForUpdate: (_ctx, obj, oldObj) => {
+        const crd = obj as unknown as CustomResourceDefinition;
+        const old = oldObj as unknown as CustomResourceDefinition;
+        setDefaultsCustomResourceDefinition(crd);
+        if (old.status === undefined) delete crd.status;
+        else crd.status = copyJson(old.status);
+        const gen = old.metadata.generation ?? 0;
+        crd.metadata.generation = jsonEqual(crd.spec, old.spec) ? gen : gen + 1;
+        recordStorageVersion(crd);
+      },
+      validate: (_ctx, obj) => validateCustomResourceDefinition(obj as unknown as CustomResourceDefinition, options),
+      validateUpdate: (ctx, obj, old) =>
+        ctx.subresource === 'status'
+          ? validateCustomResourceDefinitionStatusUpdate(obj as unknown as CustomResourceDefinition)
+          : validateCustomResourceDefinitionUpdate(
+              obj as unknown as CustomResourceDefinition,
+              old as unknown as CustomResourceDefinition,
+              options,
+            ),
+      warningsOnCreate: () => [],
+      warningsOnUpdate: () => [],
+      allowCreateOnUpdate: () => false,
+      allowUnconditionalUpdate: () => false,
+    },
+  }) as unknown as ResourceDefinition<CustomResourceDefinition>;
+}
+
+/** The CRD kind with kube's validation, defaults checked for pruning only (no value validator). */
+export const CustomResourceDefinitionResource: ResourceDefinition<CustomResourceDefinition> = customResourceDefinitionResource();

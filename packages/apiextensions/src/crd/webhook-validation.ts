@@ -1,0 +1,87 @@
+import { type FieldError, fieldErrors, isDNS1123Subdomain } from '@kapi/apimachinery';
+
+/** k8s.io/apiserver/pkg/util/webhook/validation.go, with kube's messages. */
+
+const FORM = '; desired format: https://host[/path]';
+
+/** The parts of a URL Go's url.Parse separates, for the checks kube makes. */
+function parseURL(raw: string): { scheme: string; host: string; user?: string; query: string; fragment: string } {
+  let rest = raw;
+  let fragment = '';
+  const hash = rest.indexOf('#');
+  if (hash >= 0) {
+    fragment = rest.slice(hash + 1);
+    rest = rest.slice(0, hash);
+  }
+  let scheme = '';
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
+  if (m) {
+    scheme = (m[1] as string).toLowerCase();
+    rest = rest.slice(m[0].length);
+  }
+  let query = '';
+  const q = rest.indexOf('?');
+  if (q >= 0) {
+    query = rest.slice(q + 1);
+    rest = rest.slice(0, q);
+  }
+  let host = '';
+  let user: string | undefined;
+  if (rest.startsWith('//')) {
+    const authority = rest.slice(2).split('/')[0] as string;
+    const at = authority.lastIndexOf('@');
+    if (at >= 0) {
+      user = authority.slice(0, at);
+      host = authority.slice(at + 1);
+    } else host = authority;
+  }
+  return { scheme, host, ...(user !== undefined ? { user } : {}), query, fragment };
+}
+
+/** ValidateWebhookURL. */
+export function validateWebhookURL(path: string, url: string, forceHttps: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const u = parseURL(url);
+  if (forceHttps && u.scheme !== 'https') errs.push(fieldErrors.invalid(path, u.scheme, `'https' is the only allowed URL scheme${FORM}`));
+  if (u.host === '') errs.push(fieldErrors.invalid(path, u.host, `host must be specified${FORM}`));
+  if (u.user !== undefined) errs.push(fieldErrors.invalid(path, u.user, 'user information is not permitted in the URL'));
+  if (u.fragment !== '') errs.push(fieldErrors.invalid(path, u.fragment, 'fragments are not permitted in the URL'));
+  if (u.query !== '') errs.push(fieldErrors.invalid(path, u.query, 'query parameters are not permitted in the URL'));
+  return errs;
+}
+
+/**
+ * ValidateWebhookService(fldPath, namespace, name, path, port). kube's CRD validation calls it with the service's name
+ * and namespace the other way round, so a missing name is reported at `.namespace` and a missing namespace at `.name`
+ * (kubernetes/kubernetes#141353); callers here pass the arguments as kube passes them.
+ */
+export function validateWebhookService(
+  path: string,
+  namespace: string,
+  name: string,
+  urlPath: string | undefined,
+  port: number,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  if (name === '') errs.push(fieldErrors.required(`${path}.name`, ''));
+  if (namespace === '') errs.push(fieldErrors.required(`${path}.namespace`, ''));
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    errs.push(fieldErrors.invalid(`${path}.port`, port, 'port is not valid: must be between 1 and 65535, inclusive'));
+  if (urlPath === undefined || urlPath === '' || urlPath === '/') return errs;
+  const at = `${path}.path`;
+  if (urlPath === '//') {
+    errs.push(fieldErrors.invalid(at, urlPath, 'segment[0] may not be empty'));
+    return errs;
+  }
+  if (!urlPath.startsWith('/')) errs.push(fieldErrors.invalid(at, urlPath, "must start with a '/'"));
+  let check = urlPath.slice(1);
+  if (check.endsWith('/')) check = check.slice(0, -1);
+  check.split('/').forEach((step, i) => {
+    if (step === '') {
+      errs.push(fieldErrors.invalid(at, urlPath, `segment[${i}] may not be empty`));
+      return;
+    }
+    for (const failure of isDNS1123Subdomain(step)) errs.push(fieldErrors.invalid(at, urlPath, `segment[${i}]: ${failure}`));
+  });
+  return errs;
+}
