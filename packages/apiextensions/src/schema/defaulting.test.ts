@@ -122,3 +122,17 @@ describe('pruneNonNullableNullsWithoutDefaults (kube defaulting/prunenulls_test.
     expect(value).toEqual({ a: 'A' });
   });
 });
+
+describe('defaulting on data nested as deep as the decoder allows', () => {
+  it('walks 10,000 levels without running out of stack', () => {
+    let deep: unknown = { a: null };
+    for (let i = 0; i < 10000; i++) deep = [deep];
+    const schema = newStructural({ type: 'object', properties: { open: { type: 'object', additionalProperties: true, default: {} } } });
+    const value = { open: { x: deep } };
+    pruneNonNullableNullsWithoutDefaults(value, schema);
+    applyDefaults(value, schema);
+    let inner: unknown = value.open.x;
+    for (let i = 0; i < 10000; i++) inner = (inner as unknown[])[0];
+    expect(inner).toEqual({ a: null });
+  });
+});

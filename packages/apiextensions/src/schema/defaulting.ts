@@ -12,26 +12,31 @@ function isNonNullableNull(x: unknown, s: Structural | undefined): boolean {
  * {@link pruneNonNullableNullsWithoutDefaults} first, as kube does, so that nulls no default replaces are gone.
  */
 export function applyDefaults(x: unknown, s: Structural | undefined): void {
-  if (s === undefined) return;
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      if (isNonNullableNull(x[i], s.items) && s.items?.default !== undefined) x[i] = copyJson(s.items.default);
-      applyDefaults(x[i], s.items);
+  // An explicit stack, as the other walks over request data.
+  const work: [unknown, Structural | undefined][] = [[x, s]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [value, schema] = item;
+    if (schema === undefined) continue;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        if (isNonNullableNull(value[i], schema.items) && schema.items?.default !== undefined) value[i] = copyJson(schema.items.default);
+        work.push([value[i], schema.items]);
+      }
+      continue;
     }
-    return;
-  }
-  if (!isJsonObject(x)) return;
-  for (const [k, prop] of s.properties ?? []) {
-    if (prop.default === undefined) continue;
-    if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) setOwn(x, k, copyJson(prop.default));
-  }
-  const additional = s.additionalProperties?.structural;
-  for (const k of Object.keys(x)) {
-    const prop = s.properties?.get(k);
-    if (prop !== undefined) applyDefaults(x[k], prop);
-    else if (s.additionalProperties !== undefined) {
-      if (isNonNullableNull(x[k], additional) && additional?.default !== undefined) setOwn(x, k, copyJson(additional.default));
-      applyDefaults(getOwn(x, k), additional);
+    if (!isJsonObject(value)) continue;
+    for (const [k, prop] of schema.properties ?? []) {
+      if (prop.default === undefined) continue;
+      if (!Object.hasOwn(value, k) || isNonNullableNull(value[k], prop)) setOwn(value, k, copyJson(prop.default));
+    }
+    const additional = schema.additionalProperties?.structural;
+    for (const k of Object.keys(value)) {
+      const prop = schema.properties?.get(k);
+      if (prop !== undefined) work.push([value[k], prop]);
+      else if (schema.additionalProperties !== undefined) {
+        if (isNonNullableNull(value[k], additional) && additional?.default !== undefined) setOwn(value, k, copyJson(additional.default));
+        work.push([getOwn(value, k), additional]);
+      }
     }
   }
 }
@@ -42,15 +47,20 @@ export function applyDefaults(x: unknown, s: Structural | undefined): void {
  * Array items are not removed (only fields of objects inside them).
  */
 export function pruneNonNullableNullsWithoutDefaults(x: unknown, s: Structural | undefined): void {
-  if (Array.isArray(x)) {
-    for (const v of x) pruneNonNullableNullsWithoutDefaults(v, s?.items);
-    return;
-  }
-  if (!isJsonObject(x)) return;
-  for (const k of Object.keys(x)) {
-    const schema = s?.properties?.get(k) ?? s?.additionalProperties?.structural;
-    const v = x[k];
-    if (v === null && schema !== undefined && !schema.nullable && schema.default === undefined) delete x[k];
-    else pruneNonNullableNullsWithoutDefaults(v, schema);
+  // An explicit stack: without a schema the walk follows the data, which may nest as deep as the decoder allows.
+  const work: [unknown, Structural | undefined][] = [[x, s]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [value, schema] = item;
+    if (Array.isArray(value)) {
+      for (const v of value) work.push([v, schema?.items]);
+      continue;
+    }
+    if (!isJsonObject(value)) continue;
+    for (const k of Object.keys(value)) {
+      const fieldSchema = schema?.properties?.get(k) ?? schema?.additionalProperties?.structural;
+      const v = value[k];
+      if (v === null && fieldSchema !== undefined && !fieldSchema.nullable && fieldSchema.default === undefined) delete value[k];
+      else work.push([v, fieldSchema]);
+    }
   }
 }

@@ -240,3 +240,20 @@ describe('prune (kube pruning/algorithm_test.go)', () => {
     expect(unknownFieldMessage('spec.foo')).toBe('unknown field "spec.foo"');
   });
 });
+
+describe('prune on data nested as deep as the decoder allows', () => {
+  it('walks 10,000 levels below a schema-less value without running out of stack', () => {
+    let deep: unknown = { a: 1 };
+    for (let i = 0; i < 10000; i++) deep = [deep];
+    const schema = newStructural({
+      type: 'object',
+      properties: {
+        open: { type: 'object', additionalProperties: true },
+        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    });
+    const value = { open: { x: deep }, free: { y: deep } };
+    const pruned = prune(value, schema, { isResourceRoot: true });
+    expect(pruned).toEqual([`open.x${'[0]'.repeat(10000)}.a`]);
+  });
+});

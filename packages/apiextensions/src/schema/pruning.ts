@@ -22,21 +22,28 @@ export function prune(obj: unknown, s: Structural | undefined, opts: PruneOption
   let schema = s;
   if (opts.isResourceRoot && !schema?.xEmbeddedResource) schema = { ...schema, xEmbeddedResource: true };
   const pruned: string[] = [];
-  pruneValue(obj, schema, '', pruned);
+  // An explicit stack: below a schema-less level the walk follows the data, which may nest as deep as the decoder allows.
+  const work: Frame[] = [{ x: obj, s: schema, path: '', preserve: false }];
+  for (let f = work.pop(); f !== undefined; f = work.pop()) {
+    if (f.preserve || f.s?.xPreserveUnknownFields) skipPruneStep(f, work);
+    else pruneStep(f, work, pruned);
+  }
   return pruned.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A value still to prune: with `preserve`, kube's skipPrune (unknown fields stay) instead of prune. */
+interface Frame {
+  x: unknown;
+  s: Structural | undefined;
+  path: string;
+  preserve: boolean;
 }
 
 const childPath = (parent: string, k: string): string => (parent === '' ? k : `${parent}.${k}`);
 
-function pruneValue(x: unknown, s: Structural | undefined, path: string, pruned: string[]): void {
-  if (s?.xPreserveUnknownFields) {
-    skipPrune(x, s, path, pruned);
-    return;
-  }
+function pruneStep({ x, s, path }: Frame, work: Frame[], pruned: string[]): void {
   if (Array.isArray(x)) {
-    x.forEach((v, i) => {
-      pruneValue(v, s?.items, `${path}[${i}]`, pruned);
-    });
+    for (const [i, v] of x.entries()) work.push({ x: v, s: s?.items, path: `${path}[${i}]`, preserve: false });
     return;
   }
   if (!isJsonObject(x)) return;
@@ -50,8 +57,9 @@ function pruneValue(x: unknown, s: Structural | undefined, path: string, pruned:
   for (const k of Object.keys(x)) {
     if (s.xEmbeddedResource && META_FIELDS.has(k)) continue;
     const prop = s.properties?.get(k);
-    if (prop !== undefined) pruneValue(x[k], prop, childPath(path, k), pruned);
-    else if (s.additionalProperties !== undefined) pruneValue(x[k], s.additionalProperties.structural, childPath(path, k), pruned);
+    if (prop !== undefined) work.push({ x: x[k], s: prop, path: childPath(path, k), preserve: false });
+    else if (s.additionalProperties !== undefined)
+      work.push({ x: x[k], s: s.additionalProperties.structural, path: childPath(path, k), preserve: false });
     else {
       // At the top, an unknown apiVersion/kind/metadata is not reported (kube's `!metaFields[k] || len(ParentPath) > 0`).
       if (!META_FIELDS.has(k) || path !== '') pruned.push(childPath(path, k));
@@ -61,22 +69,19 @@ function pruneValue(x: unknown, s: Structural | undefined, path: string, pruned:
 }
 
 /** Under x-kubernetes-preserve-unknown-fields: unknown fields stay, known ones are pruned by their own schema. */
-function skipPrune(x: unknown, s: Structural, path: string, pruned: string[]): void {
+function skipPruneStep({ x, s, path }: Frame, work: Frame[]): void {
+  if (s === undefined) return;
   if (Array.isArray(x)) {
-    if (s.items !== undefined) {
-      const items = s.items;
-      x.forEach((v, i) => {
-        skipPrune(v, items, `${path}[${i}]`, pruned);
-      });
-    }
+    for (const [i, v] of x.entries()) work.push({ x: v, s: s.items, path: `${path}[${i}]`, preserve: true });
     return;
   }
   if (!isJsonObject(x)) return;
   for (const k of Object.keys(x)) {
     if (s.xEmbeddedResource && META_FIELDS.has(k)) continue;
     const prop = s.properties?.get(k);
-    if (prop !== undefined) pruneValue(x[k], prop, childPath(path, k), pruned);
-    else if (s.additionalProperties !== undefined) pruneValue(x[k], s.additionalProperties.structural, childPath(path, k), pruned);
+    if (prop !== undefined) work.push({ x: x[k], s: prop, path: childPath(path, k), preserve: false });
+    else if (s.additionalProperties !== undefined)
+      work.push({ x: x[k], s: s.additionalProperties.structural, path: childPath(path, k), preserve: false });
   }
 }
 
