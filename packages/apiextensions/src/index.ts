@@ -40,6 +40,7 @@ export {
   type CompiledValidator,
   compileCustomObjectValidator,
   compileSchemaValidator,
+  type SchemaValidatorOptions,
   type ValidateCustomObjectOptions,
   validateCustomObject,
 } from './validation/custom-object-validator.ts';

@@ -21,14 +21,22 @@ export interface CompiledValidator {
   validate(value: unknown, options?: ValidateCustomObjectOptions): FieldError[];
 }
 
+export interface SchemaValidatorOptions {
+  /**
+   * Drop the formats apiextensions-apiserver does not support for a node's type (StripUnsupportedFormatsPostProcess),
+   * as it does for custom resources. Default true; kube checks a CRD's `default` values with every format kept.
+   */
+  stripUnsupportedFormats?: boolean;
+}
+
 /**
  * kube's ValidateCustomResource alone: the schema's value validations as kube-openapi checks them (types, formats,
  * enum, pattern, bounds, lengths, items, required, nullable, oneOf/anyOf/allOf/not, additionalProperties,
  * int-or-string), with kube's messages and field paths. Any OpenAPI v3 schema kube accepts, structural or not
  * (patternProperties, dependencies and additionalItems are checked too). Also what checks a `default`.
  */
-export function compileSchemaValidator(schema: JSONSchemaProps): CompiledValidator {
-  const root = compileSchemaNode(schema);
+export function compileSchemaValidator(schema: JSONSchemaProps, options: SchemaValidatorOptions = {}): CompiledValidator {
+  const root = compileSchemaNode(schema, options.stripUnsupportedFormats ?? true);
   return {
     validate(value, options = {}) {
       const result = validateNode(root, value, '');

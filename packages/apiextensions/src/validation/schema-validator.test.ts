@@ -62,3 +62,13 @@ describe('kube-openapi validators beyond structural schemas', () => {
     expect(messages({ type: 'number', maximum: 4.5 }, 5)).toEqual(['<nil>: Invalid value: 5:  in body should be less than or equal to 4']);
   });
 });
+
+describe('formats kept for defaults', () => {
+  it('without stripping, a string format kube does not support for a type still shapes the type check', () => {
+    const s: JSONSchemaProps = { type: 'string', format: 'int32' };
+    expect(messages(s, 5)).toEqual(['<nil>: Invalid value: "integer":  in body must be of type string: "integer"']);
+    expect(compileSchemaValidator(s, { stripUnsupportedFormats: false }).validate(5).map(fieldErrorMessage)).toEqual([
+      '<nil>: Invalid value: "int64":  in body must be of type int32: "int64"',
+    ]);
+  });
+});

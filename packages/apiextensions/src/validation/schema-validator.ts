@@ -117,10 +117,14 @@ export interface SchemaNode {
   hasSchemaProps: boolean;
 }
 
-/** ConvertJSONSchemaPropsWithPostProcess(…, StripUnsupportedFormatsPostProcess) then NewSchemaValidator. */
-export function compileSchemaNode(s: JSONSchemaProps): SchemaNode {
+/**
+ * ConvertJSONSchemaPropsWithPostProcess(…, StripUnsupportedFormatsPostProcess) then NewSchemaValidator; with
+ * `stripFormats` false, every format is kept, as kube's default validation (ToKubeOpenAPI) keeps them.
+ */
+export function compileSchemaNode(s: JSONSchemaProps, stripFormats = true): SchemaNode {
+  const compile = (x: JSONSchemaProps) => compileSchemaNode(x, stripFormats);
   const types = s['x-kubernetes-int-or-string'] ? ['integer', 'string'] : s.type ? [s.type] : [];
-  const format = supportedFormat(types.length === 1 ? types[0] : '', s.format);
+  const format = stripFormats ? supportedFormat(types.length === 1 ? types[0] : '', s.format) : (s.format ?? '');
   let numType = '';
   let numFormat = '';
   if (types.length === 1) {
@@ -134,7 +138,7 @@ export function compileSchemaNode(s: JSONSchemaProps): SchemaNode {
   }
   // A JSON null in a field is the field being absent.
   const orBool = (x: JSONSchemaProps | boolean | undefined | null) =>
-    x == null ? undefined : typeof x === 'boolean' ? { allows: x } : { allows: true, schema: compileSchemaNode(x) };
+    x == null ? undefined : typeof x === 'boolean' ? { allows: x } : { allows: true, schema: compile(x) };
   const node: Omit<SchemaNode, 'hasSchemaProps'> = {
     types,
     nullable: s.nullable === true,
@@ -154,23 +158,23 @@ export function compileSchemaNode(s: JSONSchemaProps): SchemaNode {
     maxItems: s.maxItems ?? undefined,
     minItems: s.minItems ?? undefined,
     uniqueItems: s.uniqueItems === true,
-    items: s.items != null && !Array.isArray(s.items) ? compileSchemaNode(s.items) : undefined,
-    itemsArray: Array.isArray(s.items) ? s.items.map(compileSchemaNode) : undefined,
+    items: s.items != null && !Array.isArray(s.items) ? compile(s.items) : undefined,
+    itemsArray: Array.isArray(s.items) ? s.items.map(compile) : undefined,
     additionalItems: orBool(s.additionalItems),
     maxProperties: s.maxProperties ?? undefined,
     minProperties: s.minProperties ?? undefined,
     required: s.required ?? [],
-    properties: new Map(Object.entries(s.properties ?? {}).map(([k, v]) => [k, compileSchemaNode(v)])),
+    properties: new Map(Object.entries(s.properties ?? {}).map(([k, v]) => [k, compile(v)])),
     additionalProperties: orBool(s.additionalProperties),
     patternProperties: Object.entries(s.patternProperties ?? {}).map(([k, v]) => ({
       pattern: compilePattern(k),
-      schema: compileSchemaNode(v),
+      schema: compile(v),
     })),
-    dependencies: new Map(Object.entries(s.dependencies ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v : compileSchemaNode(v)])),
-    allOf: (s.allOf ?? []).map(compileSchemaNode),
-    anyOf: (s.anyOf ?? []).map(compileSchemaNode),
-    oneOf: (s.oneOf ?? []).map(compileSchemaNode),
-    not: s.not != null ? compileSchemaNode(s.not) : undefined,
+    dependencies: new Map(Object.entries(s.dependencies ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v : compile(v)])),
+    allOf: (s.allOf ?? []).map(compile),
+    anyOf: (s.anyOf ?? []).map(compile),
+    oneOf: (s.oneOf ?? []).map(compile),
+    not: s.not != null ? compile(s.not) : undefined,
   };
   const hasSchemaProps = node.allOf.length + node.anyOf.length + node.oneOf.length + node.dependencies.size > 0 || node.not !== undefined;
   return { ...node, hasSchemaProps };
