@@ -4,6 +4,7 @@ import { instrumentCost } from './cost.ts';
 import { CelCompileError, type CelIssue, locate } from './errors.ts';
 import { registerKubernetesLibraries } from './library/index.ts';
 import { useKubeOverloads, userNames } from './library/overrides.ts';
+import { checkRegexLiterals } from './library/regex-literals.ts';
 import { Program } from './program.ts';
 
 export interface CelEnvironmentOptions {
@@ -57,6 +58,9 @@ export class CelEnvironment {
     useKubeOverloads(parsed.ast);
     const checked = parsed.check();
     if (!checked.valid) return { kind: 'error', error: new CelCompileError(expression, [issueOf(expression, checked.error)]) };
+    const regex = checkRegexLiterals(parsed.ast);
+    if (regex)
+      return { kind: 'error', error: new CelCompileError(expression, [{ message: regex.message, ...locate(expression, regex.offset) }]) };
     return { kind: 'program', program: new Program(expression, parsed, this.#variables, checked.type ?? 'dyn') };
   }
 }

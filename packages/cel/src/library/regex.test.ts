@@ -27,10 +27,10 @@ describe('kube regex library', () => {
     expect(value("'αβγ'.find('\\\\pL+')")).toBe('αβγ');
   });
 
-  it('refuses what Go refuses, with "Illegal regex"', () => {
-    expect(evalError("'a'.find('(?=a)')")).toBe('Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
-    expect(evalError("'aa'.find('(a)\\\\1')")).toBe('Illegal regex: error parsing regexp: invalid escape sequence: `\\1`');
-    expect(evalError("'a'.findAll('(a')")).toBe('Illegal regex: error parsing regexp: missing closing ): `(a`');
+  it('refuses what Go refuses, with "Illegal regex" (a pattern known only at run time)', () => {
+    expect(evalError("'a'.find(self)", '(?=a)')).toBe('Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+    expect(evalError("'aa'.find(self)", '(a)\\1')).toBe('Illegal regex: error parsing regexp: invalid escape sequence: `\\1`');
+    expect(evalError("'a'.findAll(self)", '(a')).toBe('Illegal regex: error parsing regexp: missing closing ): `(a`');
   });
 });
 
@@ -46,10 +46,25 @@ describe('matches (RE2, as cel-go)', () => {
   });
 
   it('refuses look-ahead as RE2 does', () => {
-    expect(evalError("'a'.matches('(?=a)')")).toBe('error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+    expect(evalError("'a'.matches(self)", '(?=a)')).toBe('error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
   });
 
   it('type errors still name matches', () => {
     expect(compileError("'a'.matches(1)")).toContain("found no matching overload for 'matches' applied to 'string.(int)'");
+  });
+});
+
+describe('constant patterns', () => {
+  it('an invalid constant pattern is a compile error, as cel-go reports it when kube builds the program', () => {
+    expect(compileError("self.matches('(a')")).toBe(
+      "ERROR: <input>:1:14: error parsing regexp: missing closing ): `(a`\n | self.matches('(a')\n | .............^",
+    );
+    expect(compileError("'x'.find('(?=x)')")).toContain('error parsing regexp: invalid or unsupported Perl syntax');
+    expect(compileError("'x'.findAll('a**', 2)")).toContain('error parsing regexp');
+    expect(compileError("matches('x', '[a')")).toContain('error parsing regexp: missing closing ]');
+  });
+
+  it('a pattern computed at run time is checked at run time', () => {
+    expect(evalError("'x'.matches(self)", '(a')).toBe('error parsing regexp: missing closing ): `(a`');
   });
 });
