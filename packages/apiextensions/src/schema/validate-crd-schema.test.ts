@@ -100,4 +100,18 @@ describe('validateCRDSchema (kube validateCustomResourceDefinitionValidation, wi
       );
     });
   });
+
+  it('refuses a schema nested deeper than the walks can go, instead of running out of stack', () => {
+    let deep: JSONSchemaProps = { type: 'string' };
+    for (let i = 0; i < 9990; i++) deep = { type: 'array', items: deep };
+    expect(check({ type: 'object', properties: { a: deep } })).toEqual([`${P}: Forbidden: must not be nested more than 1000 schemas deep`]);
+    let ok: JSONSchemaProps = { type: 'string' };
+    for (let i = 0; i < 998; i++) ok = { type: 'object', properties: { a: ok } };
+    expect(check({ type: 'object', properties: { a: ok } })).toEqual([]);
+    let under: JSONSchemaProps = { type: 'string' };
+    for (let i = 0; i < 500; i++)
+      under = { type: 'object', allOf: [{ not: { properties: { b: { maxLength: 1 } } } }], properties: { a: under } };
+    // About 500 levels, each with junctors: within the limit, and every walk gets through.
+    expect(check({ type: 'object', properties: { a: under } })).toEqual([]);
+  });
 });

@@ -90,6 +90,34 @@ const GO_FIELD_ORDER: (keyof JSONSchemaProps)[] = [
   'x-kubernetes-validations',
 ];
 
+/** Schemas within schemas (properties, items, additionalProperties, allOf, …) a CRD schema may nest. */
+export const MAX_SCHEMA_DEPTH = 1000;
+
+/** Whether schemas nest deeper than `max` (the root is depth 1), found with an explicit stack. */
+function exceedsSchemaDepth(root: JSONSchemaProps, max: number): boolean {
+  const work: [unknown, number][] = [[root, 1]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [s, depth] = item;
+    if (typeof s !== 'object' || s === null) continue;
+    if (depth > max) return true;
+    const schema = s as JSONSchemaProps;
+    const subs: unknown[] = [
+      schema.not,
+      schema.additionalProperties,
+      schema.additionalItems,
+      ...(schema.allOf ?? []),
+      ...(schema.anyOf ?? []),
+      ...(schema.oneOf ?? []),
+    ];
+    subs.push(...(Array.isArray(schema.items) ? schema.items : [schema.items]));
+    for (const m of [schema.properties, schema.patternProperties, schema.definitions, schema.dependencies]) {
+      if (typeof m === 'object' && m !== null) subs.push(...Object.values(m));
+    }
+    for (const sub of subs) if (typeof sub === 'object' && sub !== null && !Array.isArray(sub)) work.push([sub, depth + 1]);
+  }
+  return false;
+}
+
 /** Go's zero values (absent, null, false, ""), which reflect.DeepEqual skips; an empty list or map is set. */
 const isZero = (v: unknown): boolean => v === undefined || v === null || v === false || v === '';
 
@@ -110,6 +138,11 @@ export interface CRDSchemaResult {
 export function validateCRDSchema(schema: JSONSchemaProps, fldPath: string, opts: CRDSchemaOptions = {}): CRDSchemaResult {
   const errors: FieldError[] = [];
   const path = child(fldPath, 'openAPIV3Schema');
+  // The schema walks here and in the value validator recurse once per level; Go's growable stacks take any depth the
+  // decoder lets in (thousands of levels), V8's does not. No real schema comes near this limit.
+  if (exceedsSchemaDepth(schema, MAX_SCHEMA_DEPTH)) {
+    return { errors: [fieldErrors.forbidden(path, `must not be nested more than ${MAX_SCHEMA_DEPTH} schemas deep`)] };
+  }
   if (opts.statusSubresource) {
     // kube walks the fields in declaration order and reports the first that is not allowed, then stops.
     for (const k of GO_FIELD_ORDER) {
