@@ -1,6 +1,7 @@
 import { ConfigMap, Namespace, Store } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
+import type { Filter } from '../filters/context.ts';
 import { listen } from '../filters/serve.ts';
 import { Widget } from '../openapi/test-support/widget.ts';
 import { EventStream } from '../test-support/event-stream.ts';
@@ -277,12 +278,22 @@ describe('removeResource', () => {
 
   it('answers a request routed before the removal from the storage it started with (the cache stops after it)', async () => {
     const storage = new MemoryStorage();
-    const { url, server } = await start({ storage });
+    let routed: () => void = () => {};
+    const entered = new Promise<void>((resolve) => {
+      routed = resolve;
+    });
+    // Told once the list below has been routed: the chain reaches the endpoint synchronously from here.
+    const spy: Filter = (ctx, next) => {
+      const served = next();
+      if (ctx.url.searchParams.get('resourceVersionMatch') === 'NotOlderThan') routed();
+      return served;
+    };
+    const { url, server } = await start({ storage, filters: [spy] });
     await server.addResource(Widget);
     const rv = Number((await json(await fetch(`${url}${widgets()}`))).metadata.resourceVersion);
     // A list at a revision the cache has not reached waits for it in the cache.
     const waiting = fetch(`${url}${widgets()}?resourceVersion=${rv + 1}&resourceVersionMatch=NotOlderThan`);
-    await new Promise((r) => setTimeout(r, 100));
+    await entered;
     await server.removeResource(Widget);
     expect((await fetch(`${url}${widgets()}`)).status).toBe(404);
     await new Store(Widget, { storage }).create({ namespace: 'default' }, widget('late'));
