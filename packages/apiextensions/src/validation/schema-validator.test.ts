@@ -72,3 +72,11 @@ describe('formats kept for defaults', () => {
     ]);
   });
 });
+
+describe('keys are data', () => {
+  it('a dependency named like an Object.prototype member is not taken as present', () => {
+    expect(messages({ type: 'object', dependencies: { a: ['toString'] } }, { a: 1 })).toEqual([
+      '<nil>: Invalid value: "": "" has a dependency on toString',
+    ]);
+  });
+});

@@ -330,7 +330,7 @@ function validateSchemaProps(n: SchemaNode, data: unknown, kind: Kind, path: str
         validateInto(dep, data, `${path}.${key}`, main);
         continue;
       }
-      for (const depKey of dep) if (!(depKey in obj)) main.addErrors(E.plain(`${goQuote(path)} has a dependency on ${depKey}`));
+      for (const depKey of dep) if (!Object.hasOwn(obj, depKey)) main.addErrors(E.plain(`${goQuote(path)} has a dependency on ${depKey}`));
     }
   }
   main.inc();
@@ -463,7 +463,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
   const ak = Object.keys(ao);
-  return ak.length === Object.keys(bo).length && ak.every((k) => k in bo && deepEqual(ao[k], bo[k]));
+  return ak.length === Object.keys(bo).length && ak.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k]));
 }
 
 /**
