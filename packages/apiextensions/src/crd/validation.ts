@@ -1,4 +1,4 @@
-import { type FieldError, fieldErrors, isDNS1123Subdomain, jsonEqual } from '@kapi/apimachinery';
+import { type FieldError, fieldErrors, isDNS1123Subdomain, jsonEqual, OMIT_VALUE } from '@kapi/apimachinery';
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { newStructural } from '../schema/new-structural.ts';
 import type { Structural } from '../schema/structural.ts';
@@ -43,6 +43,16 @@ export function isDNS1035Label(v: string): string[] {
       `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '${DNS1035_LABEL_FMT}')`,
     );
   return errs;
+}
+
+/** Go's `%#v` of a []string, as kube's field errors print a list value. */
+function goStringSlice(values: readonly string[] | undefined): string {
+  return values === undefined ? '[]string(nil)' : `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+}
+
+/** An Invalid error whose value kube prints with `%#v`, worded as its ErrorBody does. */
+function invalidGoValue(field: string, goValue: string, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field, badValue: OMIT_VALUE, detail: `${goValue}: ${detail}` };
 }
 
 /** What an update may keep of the stored CRD although a new one would be refused (kube's ratcheting). */
@@ -145,13 +155,13 @@ function validateStatus(crd: CustomResourceDefinition): FieldError[] {
 /** ValidateCustomResourceDefinitionStoredVersions. */
 function validateStoredVersions(stored: string[] | undefined, versions: InternalVersion[]): FieldError[] {
   const path = 'status.storedVersions';
-  if (!stored || stored.length === 0) return [fieldErrors.invalid(path, stored ?? [], 'must have at least one stored version')];
+  if (!stored || stored.length === 0) return [invalidGoValue(path, goStringSlice(stored), 'must have at least one stored version')];
   const errs: FieldError[] = [];
   const remaining = new Map<string, number>();
   for (const [i, v] of stored.entries()) remaining.set(v, i);
   for (const v of versions) {
     const has = remaining.has(v.name);
-    if (v.storage && !has) errs.push(fieldErrors.invalid(path, stored, `must have the storage version ${v.name}`));
+    if (v.storage && !has) errs.push(invalidGoValue(path, goStringSlice(stored), `must have the storage version ${v.name}`));
     if (has) remaining.delete(v.name);
   }
   for (const [v, i] of remaining)
@@ -630,7 +640,9 @@ function validateConversionReviewVersions(versions: string[], requireRecognized:
     if (ACCEPTED_CONVERSION_REVIEW_VERSIONS.includes(v)) accepted = true;
   });
   if (requireRecognized && !accepted)
-    errs.push(fieldErrors.invalid(path, versions, `must include at least one of ${ACCEPTED_CONVERSION_REVIEW_VERSIONS.join(', ')}`));
+    errs.push(
+      invalidGoValue(path, goStringSlice(versions), `must include at least one of ${ACCEPTED_CONVERSION_REVIEW_VERSIONS.join(', ')}`),
+    );
   return errs;
 }
 
