@@ -53,7 +53,11 @@ import type { VirtualResource } from './virtual-resource.ts';
 export interface GenericAPIServerOptions extends CertificateAuthenticationOptions {
   /** The backend every resource is stored in. */
   storage: Storage;
-  /** The kinds to serve. Namespace (if listed) brings namespace lifecycle, its controller and default namespaces. */
+  /**
+   * The kinds to serve (more can come and go at run time: addResource, removeResource). Namespace (if listed) brings
+   * namespace lifecycle, its controller and default namespaces, which also cover the namespaced kinds of the servers
+   * delegating to this one.
+   */
   resources: readonly ResourceDefinition[];
   /**
    * Packages installed into the server (kube's RESTStorageProvider and post-start hooks): their kinds are served like
@@ -174,7 +178,8 @@ function cachePrefix(def: ResourceDefinition): string {
  * A Kubernetes-style API server assembled from resource definitions: one Store (behind a watch cache) per kind,
  * the handler chain of DESIGN.md, discovery, health, version, and the REST endpoints of every kind. Start it with
  * `start()` (waits for the caches, creates default namespaces, runs post-start hooks), serve `handler` over HTTP,
- * and end it with `shutdown()` (pre-shutdown hooks, controllers and caches stopped, storage closed).
+ * and end it with `shutdown()` (pre-shutdown hooks, controllers and caches stopped, storage closed). Kinds can be
+ * added and removed while it runs (`addResource`, `removeResource`, `onResourcesChanged`).
  */
 export class GenericAPIServer {
   readonly #options: GenericAPIServerOptions;
