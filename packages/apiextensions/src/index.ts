@@ -12,6 +12,59 @@ export {
   type WebhookClientConfig,
 } from './conversion/hook-client.ts';
 export { type WebhookConversion, WebhookConverter, type WebhookConverterOptions } from './conversion/webhook-converter.ts';
+export {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  ESTABLISHED_INITIAL_NAMES_ACCEPTED,
+  ESTABLISHED_INSTALLING,
+  ESTABLISHED_NOT_ACCEPTED,
+  findCRDCondition,
+  isCRDConditionEquivalent,
+  isCRDConditionTrue,
+  NAMES_ACCEPTED_NO_CONFLICTS,
+  setCRDCondition,
+  TERMINATING_INSTANCE_DELETION_COMPLETED,
+  TERMINATING_INSTANCE_DELETION_IN_PROGRESS,
+  TERMINATING_INSTANCE_DELETION_PENDING,
+  TERMINATING_NEVER_ESTABLISHED,
+  terminatingFailed,
+} from './crd/conditions.ts';
+export { markCustomResourceDefinitionForDeletion } from './crd/crd-deletion.ts';
+export { CustomResourceDefinitionResource, customResourceDefinitionResource } from './crd/crd-resource.ts';
+export { setDefaultsCustomResourceDefinition } from './crd/defaults.ts';
+export { type ValidatedFieldPath, validFieldPath } from './crd/field-path.ts';
+export { type InternalConversion, type InternalSpec, type InternalVersion, toInternalSpec } from './crd/internal-spec.ts';
+export { calculateNamesAndConditions, type NamingOutcome } from './crd/naming.ts';
+export type {
+  ConditionStatus,
+  ConversionStrategyType,
+  CustomResourceColumnDefinition,
+  CustomResourceConversion,
+  CustomResourceDefinition,
+  CustomResourceDefinitionCondition,
+  CustomResourceDefinitionConditionType,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresourceScale,
+  CustomResourceSubresources,
+  CustomResourceValidation,
+  ResourceScope,
+  SelectableField,
+  ServiceReference as CRDServiceReference,
+  WebhookClientConfig as CRDWebhookClientConfig,
+  WebhookConversion as CRDWebhookConversion,
+} from './crd/types.ts';
+export { APIEXTENSIONS_GROUP } from './crd/types.ts';
+export {
+  type CRDValidationOptions,
+  isDNS1035Label,
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionStatusUpdate,
+  validateCustomResourceDefinitionUpdate,
+  validateNames,
+} from './crd/validation.ts';
+export { validateWebhookService, validateWebhookURL } from './crd/webhook-validation.ts';
 export { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './schema/defaulting.ts';
 export { validateEmbeddedResources } from './schema/embedded-object-meta.ts';
 export type {
