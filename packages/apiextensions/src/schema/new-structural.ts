@@ -14,7 +14,8 @@ export function newStructural(s: JSONSchemaProps): Structural {
   if (s.items != null) ss.items = newStructural(singleItems(s.items));
   const props = nonEmptyEntries(s.properties);
   if (props.length > 0) ss.properties = new Map(props.map(([k, v]) => [k, newStructural(v)]));
-  if (s['x-kubernetes-validations']?.length) ss.xValidations = s['x-kubernetes-validations'];
+  // Go copies these slices as they are: an empty list is kept, and is not Go's zero value (reflect.DeepEqual).
+  if (s['x-kubernetes-validations'] != null) ss.xValidations = s['x-kubernetes-validations'];
   return ss;
 }
 
@@ -50,7 +51,7 @@ function newExtensions(s: JSONSchemaProps): Extensions {
   }
   if (s['x-kubernetes-embedded-resource']) x.xEmbeddedResource = true;
   if (s['x-kubernetes-int-or-string']) x.xIntOrString = true;
-  if (s['x-kubernetes-list-map-keys']?.length) x.xListMapKeys = s['x-kubernetes-list-map-keys'];
+  if (s['x-kubernetes-list-map-keys'] != null) x.xListMapKeys = s['x-kubernetes-list-map-keys'];
   if (s['x-kubernetes-list-type'] != null) x.xListType = s['x-kubernetes-list-type'];
   if (s['x-kubernetes-map-type'] != null) x.xMapType = s['x-kubernetes-map-type'];
   return x;
@@ -81,7 +82,7 @@ function newValueValidation(s: JSONSchemaProps): ValueValidation {
     if (value != null && value !== false && value !== '') (v as Record<string, unknown>)[f] = value;
   }
   if (s.enum?.length) v.enum = s.enum;
-  if (s.required?.length) v.required = s.required;
+  if (s.required != null) v.required = s.required;
   if (s.not != null) v.not = newNestedValueValidation(s.not);
   if (s.allOf?.length) v.allOf = s.allOf.map(newNestedValueValidation);
   if (s.anyOf?.length) v.anyOf = s.anyOf.map(newNestedValueValidation);
@@ -103,7 +104,7 @@ function newNestedValueValidation(s: JSONSchemaProps): NestedValueValidation {
   if (s.properties != null) v.properties = new Map(nonEmptyEntries(s.properties).map(([k, p]) => [k, newNestedValueValidation(p)]));
   const ap = s.additionalProperties;
   if (ap != null) v.additionalProperties = typeof ap === 'boolean' ? emptyNested() : newNestedValueValidation(ap);
-  if (s['x-kubernetes-validations']?.length) v.xValidations = s['x-kubernetes-validations'];
+  if (s['x-kubernetes-validations'] != null) v.xValidations = s['x-kubernetes-validations'];
   return v;
 }
 

@@ -249,6 +249,14 @@ const cases: [string, JSONSchemaProps, string[]][] = [
     ],
   ],
   [
+    // Go keeps an empty required list, which is not the zero ValueValidation kube compares with.
+    'root metadata with an empty required list',
+    obj({ metadata: obj(undefined, { required: [] }) }),
+    [
+      `${P}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`,
+    ],
+  ],
+  [
     'root metadata of another type',
     obj({ metadata: { type: 'string' } }),
     [`${P}.properties[metadata].type: Invalid value: "string": must be object`],
