@@ -7,6 +7,8 @@ import {
   type ResourceDefinition,
 } from '@kapi/registry';
 import { z } from 'zod';
+import type { ValueValidator } from '../schema/validate-defaults.ts';
+import { compileSchemaValidator } from '../validation/custom-object-validator.ts';
 import { setDefaultsCustomResourceDefinition } from './defaults.ts';
 import { APIEXTENSIONS_GROUP, type CustomResourceDefinition } from './types.ts';
 import {
@@ -48,6 +50,13 @@ const CREATED_AT_COLUMN: PrinterColumn = Object.freeze({
   },
 });
 
+/**
+ * How kube's ValidateDefaults checks a schema default: ValidateCustomResource against the schema it sits in, every
+ * format kept, errors under the default's own path.
+ */
+export const validateDefaultValue: ValueValidator = (path, value, schema) =>
+  compileSchemaValidator(schema, { stripUnsupportedFormats: false }).validate(value, { basePath: path });
+
 /** Appends the storage version to status.storedVersions when it is not there yet (the strategy's prepare step). */
 function recordStorageVersion(crd: CustomResourceDefinition): void {
   const storage = crd.spec.versions?.find((v) => v.storage);
@@ -64,9 +73,11 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
  * status (acceptedNames empty) and records the storage version in status.storedVersions, generation 1; an update keeps
  * the stored status, appends a new storage version to storedVersions and bumps generation when the spec changes;
  * status is written only through the status subresource. Validation is kube's (validateCustomResourceDefinition…).
- * Deleting a CRD as kube does (finalizer first) is {@link markCustomResourceDefinitionForDeletion}, for the server.
+ * `options.validateValue` checks schema defaults (default {@link validateDefaultValue}). Deleting a CRD as kube does (finalizer first) is {@link markCustomResourceDefinitionForDeletion}, for the server.
  */
-export function customResourceDefinitionResource(options: CRDValidationOptions = {}): ResourceDefinition<CustomResourceDefinition> {
+export function customResourceDefinitionResource(
+  options: CRDValidationOptions = { validateValue: validateDefaultValue },
+): ResourceDefinition<CustomResourceDefinition> {
   return defineResource({
     group: APIEXTENSIONS_GROUP,
     kind: 'CustomResourceDefinition',
@@ -112,5 +123,5 @@ export function customResourceDefinitionResource(options: CRDValidationOptions =
   }) as unknown as ResourceDefinition<CustomResourceDefinition>;
 }
 
-/** The CRD kind with kube's validation, defaults checked for pruning only (no value validator). */
+/** The CRD kind with kube's validation; schema defaults are checked for pruning and against their schema. */
 export const CustomResourceDefinitionResource: ResourceDefinition<CustomResourceDefinition> = customResourceDefinitionResource();

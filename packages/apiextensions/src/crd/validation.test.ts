@@ -476,3 +476,18 @@ describe('CRD validation: updates and kube-only rules', () => {
     ]);
   });
 });
+
+describe('CRD validation: default values', () => {
+  it('checks each default against the schema it sits in', async () => {
+    const out = await createCauses((c) => {
+      const spec = c.spec.versions[0]?.schema?.openAPIV3Schema?.properties?.spec as JSONSchemaProps;
+      (spec.properties as Record<string, JSONSchemaProps>).replicas = { type: 'integer', maximum: 5, default: 7 };
+      (spec.properties as Record<string, JSONSchemaProps>).color = { type: 'string', enum: ['red'], default: 'blue' };
+    });
+    expect(out).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[color].default: Unsupported value: "blue": supported values: "red"',
+      // kube-openapi validates the default as a root value (name ""), hence the bare " in body".
+      'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 7:  in body should be less than or equal to 5',
+    ]);
+  });
+});
