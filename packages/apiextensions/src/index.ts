@@ -29,7 +29,7 @@ export {
   terminatingFailed,
 } from './crd/conditions.ts';
 export { markCustomResourceDefinitionForDeletion } from './crd/crd-deletion.ts';
-export { CustomResourceDefinitionResource, customResourceDefinitionResource } from './crd/crd-resource.ts';
+export { CustomResourceDefinitionResource, customResourceDefinitionResource, validateDefaultValue } from './crd/crd-resource.ts';
 export { setDefaultsCustomResourceDefinition } from './crd/defaults.ts';
 export { type ValidatedFieldPath, validFieldPath } from './crd/field-path.ts';
 export { type InternalConversion, type InternalSpec, type InternalVersion, toInternalSpec } from './crd/internal-spec.ts';
