@@ -79,6 +79,12 @@ describe('validateEmbeddedResources', () => {
     ]);
   });
 
+  it('a wrongly typed metadata field is reported alone, as kube reports its ObjectMeta decoding error', () => {
+    expect(check({ spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 42, namespace: 'Bad_NS' } } } })).toEqual([
+      'spec.template.metadata.name: Invalid value: 42: must be a string',
+    ]);
+  });
+
   it('the resource root is checked only when asked', () => {
     expect(check({ spec: {} })).toEqual([]);
     expect(check({ spec: {} }, true)).toEqual(['apiVersion: Required value', 'kind: Required value']);

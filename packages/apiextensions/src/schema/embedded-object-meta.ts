@@ -84,9 +84,10 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>, errs
       // kube gives a nameless embedded object a stand-in name: a name is not required here.
       const meta = isJsonObject(v) && !v.name ? { ...v, name: 'fakename' } : v === null ? { name: 'fakename' } : v;
       const namespaced = isJsonObject(meta) && typeof meta.namespace === 'string' && meta.namespace !== '';
-      for (const e of validateObjectMeta(meta, { namespaced, validateName: pathSegmentName })) {
-        errs.push({ ...e, field: e.field.replace(/^metadata/, at) });
-      }
+      const metaErrs = validateObjectMeta(meta, { namespaced, validateName: pathSegmentName });
+      // kube decodes metadata into ObjectMeta first and, when a field has the wrong type, reports only that.
+      const typeErrs = metaErrs.filter((e) => e.type === 'FieldValueTypeInvalid');
+      for (const e of typeErrs.length > 0 ? typeErrs : metaErrs) errs.push({ ...e, field: e.field.replace(/^metadata/, at) });
     }
   }
 }

@@ -118,6 +118,40 @@ describe('validateDefaults (kube defaulting/validation.go)', () => {
   });
 });
 
+describe('validateDefaults inside embedded metadata (kube\'s "v1.15 era tests for metadata defaults")', () => {
+  const embedded = (properties: Record<string, JSONSchemaProps>) => ({ e: obj(properties, { 'x-kubernetes-embedded-resource': true }) });
+
+  it('a metadata default is checked inside the object it would be part of', () => {
+    expect(check(obj(embedded({ metadata: obj({}, { default: { labels: { bar: 'x y' } } }) })))).toEqual([
+      `${P}.properties[e].properties[metadata].default: Invalid value: {"labels":{"bar":"x y"}}: must result in valid metadata: metadata.labels: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    ]);
+  });
+
+  it('defaults of fields inside metadata, wrongly typed, are refused', () => {
+    const msgs = check(
+      obj(embedded({ metadata: obj({ name: { type: 'string', default: 42 }, labels: obj({ bar: { type: 'string', default: 42 } }) }) })),
+    );
+    expect(msgs).toEqual([
+      `${P}.properties[e].properties[metadata].properties[name].default: Invalid value: 42: must result in valid metadata: metadata.name: Invalid value: 42: must be a string`,
+      `${P}.properties[e].properties[metadata].properties[labels].properties[bar].default: Invalid value: 42: must result in valid metadata: metadata.labels: Invalid value: {"bar":42}: must be a map of string keys to string values`,
+    ]);
+  });
+
+  it('valid defaults in apiVersion, kind and metadata pass, unknown metadata fields too (they are pruned at storage)', () => {
+    expect(
+      check(
+        obj(
+          embedded({
+            apiVersion: { type: 'string', default: 'v1' },
+            kind: { type: 'string', default: 'Pod' },
+            metadata: obj({ name: { type: 'string', default: 'foo' } }, { default: { name: 'foo', unknown: 42 } }),
+          }),
+        ),
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('validateDefaults with validateCustomObject as the value validator', () => {
   it("reports a default that breaks its schema with the value validator's message, at the default's path", () => {
     const validateValue = (path: string, value: unknown, schema: JSONSchemaProps) =>
