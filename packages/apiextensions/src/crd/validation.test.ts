@@ -491,3 +491,41 @@ describe('CRD validation: default values', () => {
     ]);
   });
 });
+
+describe('CRD validation: caBundle', () => {
+  const webhook = (caBundle: string) => ({
+    strategy: 'Webhook',
+    webhook: { clientConfig: { url: 'https://hook.example.com/convert', caBundle }, conversionReviewVersions: ['v1'] },
+  });
+  const notPEM = Buffer.from('no').toString('base64');
+
+  it('takes an invalid caBundle until the CRD is Established, then only a valid one (unless the stored one is invalid)', async () => {
+    const { makeTestCA } = await import('../../../authn/src/test-support/test-ca.ts');
+    const good = Buffer.from((await makeTestCA('crd-ca')).pem).toString('base64');
+    const { object } = await store.create(
+      ctx,
+      crd((c) => (c.spec.conversion = webhook(notPEM))),
+    );
+    const established = structuredClone(object);
+    established.status = {
+      ...established.status,
+      conditions: [
+        { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      ],
+    };
+    let current = (await store.update(ctx, 'widgets.example.com', established, { subresource: 'status' })).object;
+    // The stored bundle is invalid: another invalid one is let through.
+    const other = structuredClone(current);
+    other.spec.conversion = webhook(Buffer.from('still no').toString('base64'));
+    current = (await store.update(ctx, 'widgets.example.com', other)).object;
+    const fixed = structuredClone(current);
+    fixed.spec.conversion = webhook(good);
+    current = (await store.update(ctx, 'widgets.example.com', fixed)).object;
+    // Now that a valid one is stored, an invalid one is refused.
+    const broken = structuredClone(current);
+    broken.spec.conversion = webhook(notPEM);
+    expect(await causes(store.update(ctx, 'widgets.example.com', broken))).toEqual([
+      'spec.conversion.webhookClientConfig.caBundle: Invalid value: []byte{0x6e, 0x6f}: data does not contain any valid RSA or ECDSA certificates',
+    ]);
+  });
+});

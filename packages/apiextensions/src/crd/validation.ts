@@ -16,7 +16,7 @@ import type {
   CustomResourceValidation,
   SelectableField,
 } from './types.ts';
-import { validateWebhookService, validateWebhookURL } from './webhook-validation.ts';
+import { validateCABundle, validateWebhookService, validateWebhookURL } from './webhook-validation.ts';
 
 /**
  * kube's CRD validation (apis/apiextensions/validation/validation.go) on the internal form of the spec
@@ -62,6 +62,8 @@ interface Options {
   requireOpenAPISchema: boolean;
   requireStructuralSchema: boolean;
   requirePrunedDefaults: boolean;
+  /** An invalid caBundle is let through on create, before the CRD is Established, and when the stored one is invalid too. */
+  allowInvalidCABundle: boolean;
   validateValue?: ValueValidator;
 }
 
@@ -78,6 +80,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     requireOpenAPISchema: true,
     requireStructuralSchema: true,
     requirePrunedDefaults: true,
+    allowInvalidCABundle: true,
     ...(options.validateValue ? { validateValue: options.validateValue } : {}),
   };
   const spec = toInternalSpec(crd.spec);
@@ -107,6 +110,7 @@ export function validateCustomResourceDefinitionUpdate(
     // validation of what is persisted ("don't tighten validation on existing persisted data").
     requireStructuralSchema: !schemas(oldSpec).some(isNonStructural),
     requirePrunedDefaults: !schemas(oldSpec).some(hasUnprunedDefaults),
+    allowInvalidCABundle: allowInvalidCABundle(old, oldSpec),
     ...(options.validateValue ? { validateValue: options.validateValue } : {}),
   };
   const spec = toInternalSpec(crd.spec);
@@ -609,6 +613,7 @@ function validateConversion(spec: InternalSpec, opts: Options, path: string): Fi
       // kube passes (name, namespace) to a function declared (namespace, name); see validateWebhookService.
       errs.push(...validateWebhookService(`${ccPath}.service`, s.name ?? '', s.namespace ?? '', s.path, s.port ?? 443));
     }
+    if (cc?.caBundle && !opts.allowInvalidCABundle) errs.push(...validateCABundle(`${ccPath}.caBundle`, cc.caBundle));
     errs.push(
       ...validateConversionReviewVersions(
         conv.conversionReviewVersions ?? [],
@@ -644,6 +649,14 @@ function validateConversionReviewVersions(versions: string[], requireRecognized:
       invalidGoValue(path, goStringSlice(versions), `must include at least one of ${ACCEPTED_CONVERSION_REVIEW_VERSIONS.join(', ')}`),
     );
   return errs;
+}
+
+/** allowInvalidCABundle: only an Established CRD with a valid (or no) stored caBundle must keep a valid one. */
+function allowInvalidCABundle(old: CustomResourceDefinition, oldSpec: InternalSpec): boolean {
+  if (!isCRDConditionTrue(old, 'Established')) return true;
+  const bundle = oldSpec.conversion?.webhookClientConfig?.caBundle;
+  if (!bundle) return false;
+  return validateCABundle('caBundle', bundle).length > 0;
 }
 
 function hasValidConversionReviewVersionOrEmpty(versions: string[] | undefined): boolean {

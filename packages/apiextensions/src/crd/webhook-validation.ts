@@ -1,4 +1,5 @@
-import { type FieldError, fieldErrors, isDNS1123Subdomain } from '@kapi/apimachinery';
+import { X509Certificate } from 'node:crypto';
+import { type FieldError, fieldErrors, isDNS1123Subdomain, OMIT_VALUE } from '@kapi/apimachinery';
 
 /** k8s.io/apiserver/pkg/util/webhook/validation.go, with kube's messages. */
 
@@ -84,4 +85,36 @@ export function validateWebhookService(
     for (const failure of isDNS1123Subdomain(step)) errs.push(fieldErrors.invalid(at, urlPath, `segment[${i}]: ${failure}`));
   });
   return errs;
+}
+
+/** Go's `%#v` of a []byte, as a field error prints it. */
+function goBytes(b: Uint8Array): string {
+  return b.length === 0 ? '[]byte{}' : `[]byte{${Array.from(b, (x) => `0x${x.toString(16)}`).join(', ')}}`;
+}
+
+/**
+ * ValidateCABundle: the bundle (base64 in JSON, bytes in Go) must hold at least one PEM CERTIFICATE block without
+ * headers, and every such block must parse (cert.ParseCertsPEM). A parse failure is worded as Go's x509 package words
+ * the commonest one.
+ */
+export function validateCABundle(path: string, caBundle: string): FieldError[] {
+  const bytes = Buffer.from(caBundle, 'base64');
+  const text = bytes.toString('latin1');
+  let ok = false;
+  let err: string | undefined;
+  const block = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+  for (let m = block.exec(text); m; m = block.exec(text)) {
+    const body = m[2] as string;
+    // Blocks with headers ("Key: value" lines) or of another type are skipped, as kube skips them.
+    if (m[1] !== 'CERTIFICATE' || /^[^\s:]+:/m.test(body)) continue;
+    try {
+      new X509Certificate(Buffer.from(body.replace(/\s+/g, ''), 'base64'));
+      ok = true;
+    } catch {
+      err = 'x509: malformed certificate';
+      break;
+    }
+  }
+  if (!err && !ok) err = 'data does not contain any valid RSA or ECDSA certificates';
+  return err ? [{ type: 'FieldValueInvalid', field: path, badValue: OMIT_VALUE, detail: `${goBytes(bytes)}: ${err}` }] : [];
 }
