@@ -16,6 +16,7 @@ import type {
   CustomResourceValidation,
   SelectableField,
 } from './types.ts';
+import { compileValidationRules } from './validation-rules.ts';
 import { validateCABundle, validateWebhookService, validateWebhookURL } from './webhook-validation.ts';
 
 /**
@@ -592,6 +593,8 @@ function validateValidation(v: CustomResourceValidation | undefined, statusEnabl
     }
   }
   errs.push(...validateSchemaRules(schema, at, true));
+  // kube compiles the CEL rules only where the schema is otherwise sound (a structural schema with valid defaults).
+  if (errs.length === 0 && initErrs.length === 0 && opts.requireStructuralSchema) errs.push(...compileValidationRules(schema, at));
   if (errs.length === 0) errs.push(...initErrs);
   return errs;
 }
