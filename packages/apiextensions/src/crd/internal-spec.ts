@@ -61,13 +61,14 @@ function same(a: unknown, b: unknown): boolean {
   return x === undefined || y === undefined ? x === y : jsonEqual(x, y);
 }
 
-/** The internal form of a (defaulted) v1 spec; `spec` is not changed. */
+/** The internal form of a (defaulted) v1 spec; `spec` is not changed, and the result shares its schemas. */
 export function toInternalSpec(spec: CustomResourceDefinitionSpec): InternalSpec {
-  const versions: InternalVersion[] = structuredClone(spec.versions ?? []);
+  // Shallow copies: only per-version fields are moved; schemas are shared, read-only (and may nest deep).
+  const versions: InternalVersion[] = (spec.versions ?? []).map((v) => ({ ...v }));
   const out: InternalSpec = {
     group: spec.group ?? '',
     version: '',
-    names: structuredClone(spec.names ?? { plural: '', kind: '' }),
+    names: { ...(spec.names ?? { plural: '', kind: '' }) },
     scope: spec.scope ?? '',
     versions,
     preserveUnknownFields: spec.preserveUnknownFields === true,
@@ -77,7 +78,7 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec): InternalSpec
     out.conversion = { strategy: conv.strategy ?? '' };
     if (conv.webhook) {
       if (conv.webhook.conversionReviewVersions) out.conversion.conversionReviewVersions = [...conv.webhook.conversionReviewVersions];
-      if (conv.webhook.clientConfig) out.conversion.webhookClientConfig = structuredClone(conv.webhook.clientConfig);
+      if (conv.webhook.clientConfig) out.conversion.webhookClientConfig = conv.webhook.clientConfig;
     }
   }
   const first = versions[0];

@@ -544,3 +544,40 @@ describe('CRD validation: x-kubernetes-validations rules compile', () => {
     ]);
   });
 });
+
+describe('CRD validation: deeply nested schemas', () => {
+  const deep = (levels: number): JSONSchemaProps => {
+    const leaf: JSONSchemaProps = { type: 'object' };
+    let node = leaf;
+    for (let i = 0; i < levels; i++) {
+      const next: JSONSchemaProps = { type: 'object' };
+      node.properties = { a: next };
+      node = next;
+    }
+    return { type: 'object', properties: { spec: leaf } };
+  };
+  const tooDeep = 'spec.validation.openAPIV3Schema: Forbidden: must not be nested more than 1000 schemas deep';
+
+  it('refuses a schema nested past the limit with a 422 on create and update, not a stack overflow', async () => {
+    expect(
+      await createCauses((c) => ((c.spec.versions[0] as CustomResourceDefinitionVersion).schema = { openAPIV3Schema: deep(3000) })),
+    ).toEqual([tooDeep]);
+    const { object } = await store.create(ctx, crd());
+    const next = structuredClone(object);
+    (next.spec.versions[0] as CustomResourceDefinitionVersion).schema = { openAPIV3Schema: deep(3000) };
+    expect(await causes(store.update(ctx, 'widgets.example.com', next))).toEqual([tooDeep]);
+    // Just under the limit is fine.
+    expect(
+      (
+        await store.create(
+          ctx,
+          crd((c) => {
+            c.metadata.name = 'gadgets.example.com';
+            c.spec.names = { plural: 'gadgets', kind: 'Gadget' };
+            (c.spec.versions[0] as CustomResourceDefinitionVersion).schema = { openAPIV3Schema: deep(990) };
+          }),
+        )
+      ).object.metadata.name,
+    ).toBe('gadgets.example.com');
+  });
+});

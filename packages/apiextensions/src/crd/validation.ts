@@ -2,6 +2,7 @@ import { type FieldError, fieldErrors, isDNS1123Subdomain, jsonEqual, OMIT_VALUE
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { newStructural } from '../schema/new-structural.ts';
 import type { Structural } from '../schema/structural.ts';
+import { MAX_SCHEMA_DEPTH } from '../schema/validate-crd-schema.ts';
 import { type ValueValidator, validateDefaults } from '../schema/validate-defaults.ts';
 import { validateSchemaRules } from '../schema/validate-schema-rules.ts';
 import { validateStructural } from '../schema/validate-structural.ts';
@@ -85,6 +86,8 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     ...(options.validateValue ? { validateValue: options.validateValue } : {}),
   };
   const spec = toInternalSpec(crd.spec);
+  const deep = tooDeepSchemas(spec);
+  if (deep.length) return deep;
   return [
     ...validateName(crd, spec),
     ...validateSpec(spec, opts, 'spec'),
@@ -102,6 +105,9 @@ export function validateCustomResourceDefinitionUpdate(
   options: CRDValidationOptions = {},
 ): FieldError[] {
   const oldSpec = toInternalSpec(old.spec);
+  // What the walks below would choke on is refused first (the stored CRD passed this check when it was written).
+  const deepNew = tooDeepSchemas(toInternalSpec(crd.spec));
+  if (deepNew.length) return deepNew;
   const oldConv = oldSpec.conversion;
   const opts: Options = {
     requireRecognizedConversionReviewVersion: !oldConv || hasValidConversionReviewVersionOrEmpty(oldConv.conversionReviewVersions),
@@ -115,6 +121,8 @@ export function validateCustomResourceDefinitionUpdate(
     ...(options.validateValue ? { validateValue: options.validateValue } : {}),
   };
   const spec = toInternalSpec(crd.spec);
+  const deep = tooDeepSchemas(spec);
+  if (deep.length) return deep;
   const errs = validateSpec(spec, opts, 'spec');
   if (opts.requireImmutableNames) {
     errs.push(...immutable(spec.scope, oldSpec.scope, 'spec.scope'), ...immutable(spec.names.kind, oldSpec.names.kind, 'spec.names.kind'));
@@ -135,6 +143,38 @@ export function validateCustomResourceDefinitionUpdate(
 /** ValidateUpdateCustomResourceDefinitionStatus, minus ObjectMeta's update rules. */
 export function validateCustomResourceDefinitionStatusUpdate(crd: CustomResourceDefinition): FieldError[] {
   return validateStatus(crd);
+}
+
+/**
+ * kapi's own limit, the schema package's (validateCRDSchema): schemas nested more than MAX_SCHEMA_DEPTH deep are refused
+ * before any recursive walk, which V8's stack could not finish (Go's growable stacks can). Found with an explicit stack.
+ */
+function tooDeepSchemas(spec: InternalSpec): FieldError[] {
+  const at: [string, JSONSchemaProps][] = [];
+  if (spec.validation?.openAPIV3Schema) at.push(['spec.validation.openAPIV3Schema', spec.validation.openAPIV3Schema]);
+  spec.versions.forEach((v, i) => {
+    if (v.schema?.openAPIV3Schema) at.push([`spec.versions[${i}].schema.openAPIV3Schema`, v.schema.openAPIV3Schema]);
+  });
+  return at
+    .filter(([, s]) => exceedsDepth(s, MAX_SCHEMA_DEPTH))
+    .map(([p]) => fieldErrors.forbidden(p, `must not be nested more than ${MAX_SCHEMA_DEPTH} schemas deep`));
+}
+
+function exceedsDepth(root: JSONSchemaProps, max: number): boolean {
+  const work: [unknown, number][] = [[root, 1]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [s, depth] = item;
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
+    if (depth > max) return true;
+    const r = s as Record<string, unknown>;
+    const subs: unknown[] = [r.not, r.additionalProperties, r.additionalItems];
+    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) subs.push(...(r[k] as unknown[]));
+    subs.push(...(Array.isArray(r.items) ? r.items : [r.items]));
+    for (const k of ['properties', 'patternProperties', 'definitions', 'dependencies'])
+      if (typeof r[k] === 'object' && r[k] !== null) subs.push(...Object.values(r[k] as object));
+    for (const sub of subs) work.push([sub, depth + 1]);
+  }
+  return false;
 }
 
 /** ValidateImmutableField. */
