@@ -20,7 +20,7 @@ const reference = new Environment({ enableOptionalTypes: true, homogeneousAggreg
 const widget = benchWidget(1);
 const list = {
   ...widget,
-  spec: { ...widget.spec, ports: Array.from({ length: 100 }, (_, i) => ({ name: `p${i}`, port: 1000 + i })) },
+  spec: { ...(widget.spec as Record<string, unknown>), ports: Array.from({ length: 100 }, (_, i) => ({ name: `p${i}`, port: 1000 + i })) },
 };
 const cases = [
   ['scalar rule', 'self.spec.replicas >= 0 && self.spec.replicas <= 100 && self.metadata.name.startsWith("w-")', widget],
