@@ -23,17 +23,65 @@ import {
  * the schema keeps what it does not declare (JSONSchemaProps is open-ended) and only insists on the field types.
  */
 const open = <S extends z.ZodRawShape>(shape: S) => preserveUnknownFields(z.object(shape));
+const str = () => z.string().optional();
+const strings = () => z.array(z.string()).optional();
+const names = open({ plural: str(), singular: str(), shortNames: strings(), kind: str(), listKind: str(), categories: strings() });
 const crdSchema = z.object({
   spec: open({
-    group: z.string().optional(),
-    scope: z.string().optional(),
-    names: open({ plural: z.string().optional(), kind: z.string().optional() }).optional(),
-    versions: z.array(open({ name: z.string().optional(), served: z.boolean().optional(), storage: z.boolean().optional() })).optional(),
-    conversion: open({ strategy: z.string().optional() }).optional(),
+    group: str(),
+    scope: str(),
+    names: names.optional(),
+    versions: z
+      .array(
+        open({
+          name: str(),
+          served: z.boolean().optional(),
+          storage: z.boolean().optional(),
+          deprecated: z.boolean().optional(),
+          deprecationWarning: str(),
+          // The schema itself is checked by the CRD validation (checkSchemaShape first): JSONSchemaProps is open-ended.
+          schema: open({}).optional(),
+          subresources: open({
+            status: open({}).optional(),
+            scale: open({ specReplicasPath: str(), statusReplicasPath: str(), labelSelectorPath: str() }).optional(),
+          }).optional(),
+          additionalPrinterColumns: z
+            .array(open({ name: str(), type: str(), format: str(), description: str(), priority: z.int().optional(), jsonPath: str() }))
+            .optional(),
+          selectableFields: z.array(open({ jsonPath: str() })).optional(),
+        }),
+      )
+      .optional(),
+    conversion: open({
+      strategy: str(),
+      webhook: open({
+        conversionReviewVersions: strings(),
+        clientConfig: open({
+          url: str(),
+          caBundle: str(),
+          service: open({ namespace: str(), name: str(), path: str(), port: z.int().optional() }).optional(),
+        }).optional(),
+      }).optional(),
+    }).optional(),
     preserveUnknownFields: z.boolean().optional(),
   }).describe('spec describes how the user wants the resources to appear'),
-  status: open({}).describe('status indicates the actual state of the CustomResourceDefinition').optional(),
+  status: open({
+    conditions: z.array(open({ type: str(), status: str(), lastTransitionTime: str(), reason: str(), message: str() })).optional(),
+    acceptedNames: names.optional(),
+    storedVersions: strings(),
+  })
+    .describe('status indicates the actual state of the CustomResourceDefinition')
+    .optional(),
 });
+
+/**
+ * Whether the object has the JSON types the CRD's fields need. The Store reports a body that has not (with the
+ * schema's errors); the strategy's defaults and kube's validation only run on one that has, as kube's run on a
+ * decoded object.
+ */
+function wellTyped(obj: unknown): obj is CustomResourceDefinition {
+  return crdSchema.safeParse(obj).success;
+}
 
 /** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
@@ -91,30 +139,34 @@ export function customResourceDefinitionResource(
     strategy: {
       prepareForCreate: (_ctx, obj) => {
         const crd = obj as unknown as CustomResourceDefinition;
-        setDefaultsCustomResourceDefinition(crd);
         crd.status = { acceptedNames: { plural: '', kind: '' } };
         crd.metadata.generation = 1;
-        recordStorageVersion(crd);
+        const typed = wellTyped(crd);
+        if (typed) setDefaultsCustomResourceDefinition(crd);
+        if (typed) recordStorageVersion(crd);
       },
       prepareForUpdate: (_ctx, obj, oldObj) => {
         const crd = obj as unknown as CustomResourceDefinition;
         const old = oldObj as unknown as CustomResourceDefinition;
-        setDefaultsCustomResourceDefinition(crd);
         if (old.status === undefined) delete crd.status;
         else crd.status = copyJson(old.status);
+        const typed = wellTyped(crd);
+        if (typed) setDefaultsCustomResourceDefinition(crd);
         const gen = old.metadata.generation ?? 0;
         crd.metadata.generation = jsonEqual(crd.spec, old.spec) ? gen : gen + 1;
-        recordStorageVersion(crd);
+        if (typed) recordStorageVersion(crd);
       },
-      validate: (_ctx, obj) => validateCustomResourceDefinition(obj as unknown as CustomResourceDefinition, options),
+      validate: (_ctx, obj) => (wellTyped(obj) ? validateCustomResourceDefinition(obj, options) : []),
       validateUpdate: (ctx, obj, old) =>
-        ctx.subresource === 'status'
-          ? validateCustomResourceDefinitionStatusUpdate(obj as unknown as CustomResourceDefinition)
-          : validateCustomResourceDefinitionUpdate(
-              obj as unknown as CustomResourceDefinition,
-              old as unknown as CustomResourceDefinition,
-              options,
-            ),
+        !wellTyped(obj)
+          ? []
+          : ctx.subresource === 'status'
+            ? validateCustomResourceDefinitionStatusUpdate(obj as unknown as CustomResourceDefinition)
+            : validateCustomResourceDefinitionUpdate(
+                obj as unknown as CustomResourceDefinition,
+                old as unknown as CustomResourceDefinition,
+                options,
+              ),
       warningsOnCreate: () => [],
       warningsOnUpdate: () => [],
       allowCreateOnUpdate: () => false,

@@ -9,6 +9,7 @@ import { validateStructural } from '../schema/validate-structural.ts';
 import { isCRDConditionTrue } from './conditions.ts';
 import { validFieldPath } from './field-path.ts';
 import { type InternalSpec, type InternalVersion, toInternalSpec } from './internal-spec.ts';
+import { schemaShapeErrors } from './schema-shape.ts';
 import type {
   CustomResourceColumnDefinition,
   CustomResourceDefinition,
@@ -86,7 +87,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     ...(options.validateValue ? { validateValue: options.validateValue } : {}),
   };
   const spec = toInternalSpec(crd.spec);
-  const deep = tooDeepSchemas(spec);
+  const deep = schemaPreconditionErrors(spec);
   if (deep.length) return deep;
   return [
     ...validateName(crd, spec),
@@ -106,7 +107,7 @@ export function validateCustomResourceDefinitionUpdate(
 ): FieldError[] {
   const oldSpec = toInternalSpec(old.spec);
   // What the walks below would choke on is refused first (the stored CRD passed this check when it was written).
-  const deepNew = tooDeepSchemas(toInternalSpec(crd.spec));
+  const deepNew = schemaPreconditionErrors(toInternalSpec(crd.spec));
   if (deepNew.length) return deepNew;
   const oldConv = oldSpec.conversion;
   const opts: Options = {
@@ -121,7 +122,7 @@ export function validateCustomResourceDefinitionUpdate(
     ...(options.validateValue ? { validateValue: options.validateValue } : {}),
   };
   const spec = toInternalSpec(crd.spec);
-  const deep = tooDeepSchemas(spec);
+  const deep = schemaPreconditionErrors(spec);
   if (deep.length) return deep;
   const errs = validateSpec(spec, opts, 'spec');
   if (opts.requireImmutableNames) {
@@ -146,18 +147,23 @@ export function validateCustomResourceDefinitionStatusUpdate(crd: CustomResource
 }
 
 /**
- * kapi's own limit, the schema package's (validateCRDSchema): schemas nested more than MAX_SCHEMA_DEPTH deep are refused
- * before any recursive walk, which V8's stack could not finish (Go's growable stacks can). Found with an explicit stack.
+ * What must hold before the schema walks run: kapi's own depth limit, the schema package's (validateCRDSchema: schemas
+ * nested more than MAX_SCHEMA_DEPTH deep, which V8's stack could not walk; Go's growable stacks can), then the JSON
+ * types of the schema's fields (what Go's decoding refuses). Both found with explicit stacks.
  */
-function tooDeepSchemas(spec: InternalSpec): FieldError[] {
+function schemaPreconditionErrors(spec: InternalSpec): FieldError[] {
   const at: [string, JSONSchemaProps][] = [];
   if (spec.validation?.openAPIV3Schema) at.push(['spec.validation.openAPIV3Schema', spec.validation.openAPIV3Schema]);
   spec.versions.forEach((v, i) => {
     if (v.schema?.openAPIV3Schema) at.push([`spec.versions[${i}].schema.openAPIV3Schema`, v.schema.openAPIV3Schema]);
   });
-  return at
-    .filter(([, s]) => exceedsDepth(s, MAX_SCHEMA_DEPTH))
-    .map(([p]) => fieldErrors.forbidden(p, `must not be nested more than ${MAX_SCHEMA_DEPTH} schemas deep`));
+  const errs: FieldError[] = [];
+  for (const [p, s] of at) {
+    if (exceedsDepth(s, MAX_SCHEMA_DEPTH))
+      errs.push(fieldErrors.forbidden(p, `must not be nested more than ${MAX_SCHEMA_DEPTH} schemas deep`));
+    else errs.push(...schemaShapeErrors(s, p));
+  }
+  return errs;
 }
 
 function exceedsDepth(root: JSONSchemaProps, max: number): boolean {
