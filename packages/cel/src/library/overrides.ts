@@ -1,3 +1,5 @@
+import { callNodes } from './ast-calls.ts';
+
 /**
  * Member functions the CEL library has built in with semantics that differ from cel-go's, and which it will not
  * let be replaced (it refuses a second overload of a signature): `matches` compiles JavaScript syntax instead of
@@ -20,26 +22,10 @@ export function kubeName(name: keyof typeof RENAMED & string): string {
   return RENAMED[name] as string;
 }
 
-interface Node {
-  op?: unknown;
-  args?: unknown;
-}
-
 /** Renames member calls of the overridden functions in a parsed, not yet checked tree. */
 export function useKubeOverloads(ast: unknown): void {
-  const stack: unknown[] = [ast];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (typeof node !== 'object' || node === null) continue;
-    const { op, args } = node as Node;
-    if (typeof op !== 'string' || !Array.isArray(args)) continue;
+  for (const { op, args } of callNodes(ast))
     if (op === 'rcall' && typeof args[0] === 'string' && Object.hasOwn(RENAMED, args[0])) args[0] = RENAMED[args[0]];
-    stack.push(...args);
-  }
 }
 
 /** The text with the registered names turned back into the names a user wrote. */

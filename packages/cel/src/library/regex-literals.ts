@@ -1,4 +1,5 @@
 import { compileRE2, RegexSyntaxError } from '../regex/re2.ts';
+import { callNodes } from './ast-calls.ts';
 import { kubeName } from './overrides.ts';
 
 /**
@@ -21,16 +22,7 @@ export interface RegexLiteralIssue {
 }
 
 export function checkRegexLiterals(ast: unknown): RegexLiteralIssue | undefined {
-  const stack: unknown[] = [ast];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (typeof node !== 'object' || node === null) continue;
-    const { op, args } = node as Node;
-    if (typeof op !== 'string' || !Array.isArray(args)) continue;
+  for (const { op, args } of callNodes(ast)) {
     let pattern: unknown;
     if (op === 'rcall' && MEMBER.has(args[0] as string) && Array.isArray(args[2])) pattern = args[2][0];
     else if (op === 'call' && args[0] === 'matches' && Array.isArray(args[1])) pattern = args[1][1];
@@ -43,7 +35,6 @@ export function checkRegexLiterals(ast: unknown): RegexLiteralIssue | undefined 
         throw e;
       }
     }
-    stack.push(...args);
   }
   return undefined;
 }
