@@ -1,7 +1,6 @@
 import { atomicList, atomicMap, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
-import { omitEmptyLists } from './omit-empty.ts';
-import { CREATED_AT_COLUMN, dropNulls, rulesSchema } from './role.ts';
+import { CREATED_AT_COLUMN, normalizeRBACObject, rulesSchema } from './role.ts';
 import { type ClusterRole, RBAC_GROUP } from './types.ts';
 import { hasInvalidLabelValueInSelectors, validateClusterRole, validateClusterRoleUpdate, validateRBACName } from './validation.ts';
 
@@ -54,14 +53,8 @@ export const ClusterRoleResource: ResourceDefinition<ClusterRole> = defineResour
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate: (_ctx, role) => {
-      dropNulls(role);
-      omitEmptyLists(role);
-    },
-    prepareForUpdate: (_ctx, role) => {
-      dropNulls(role);
-      omitEmptyLists(role);
-    },
+    prepareForCreate: (_ctx, role) => normalizeRBACObject(role),
+    prepareForUpdate: (_ctx, role) => normalizeRBACObject(role),
     validate: (_ctx, role) => validateClusterRole(role as ClusterRole),
     validateUpdate: (_ctx, role, old) => {
       const opts = { allowInvalidLabelValueInSelector: hasInvalidLabelValueInSelectors(old as ClusterRole) };

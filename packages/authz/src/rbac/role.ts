@@ -61,6 +61,15 @@ export function dropNulls(obj: KubeObject): void {
   }
 }
 
+/**
+ * What Go's decoding and `omitempty` make of an RBAC object's body (dropNulls, then omitEmptyLists), applied before
+ * defaults and validation so the object is stored and returned as kube-apiserver would.
+ */
+export function normalizeRBACObject(obj: KubeObject): void {
+  dropNulls(obj);
+  omitEmptyLists(obj);
+}
+
 /** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
@@ -93,14 +102,8 @@ export const RoleResource: ResourceDefinition<Role> = defineResource({
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate: (_ctx, role) => {
-      dropNulls(role);
-      omitEmptyLists(role);
-    },
-    prepareForUpdate: (_ctx, role) => {
-      dropNulls(role);
-      omitEmptyLists(role);
-    },
+    prepareForCreate: (_ctx, role) => normalizeRBACObject(role),
+    prepareForUpdate: (_ctx, role) => normalizeRBACObject(role),
     validate: (_ctx, role) => validateRole(role as Role),
     // kube's strategy runs ValidateRole and then ValidateRoleUpdate, which runs it again: its causes come twice.
     validateUpdate: (_ctx, role, old) => [...validateRole(role as Role), ...validateRoleUpdate(role as Role, old as Role)],
