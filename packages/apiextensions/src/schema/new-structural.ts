@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from './json-schema-props.ts';
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './structural.ts';
+import { SCALAR_VALUE_FIELDS } from './value-validation-fields.ts';
 
 /**
  * NewStructural (convert.go): the structural form of an OpenAPI v3 schema. It throws, with kube's words, on what a
@@ -57,22 +58,7 @@ function newExtensions(s: JSONSchemaProps): Extensions {
   return x;
 }
 
-const VALUE_FIELDS = [
-  'format',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'multipleOf',
-  'maxProperties',
-  'minProperties',
-] as const;
+const VALUE_FIELDS = ['format', ...SCALAR_VALUE_FIELDS, 'maxProperties', 'minProperties'] as const;
 
 function newValueValidation(s: JSONSchemaProps): ValueValidation {
   const v: ValueValidation = {};

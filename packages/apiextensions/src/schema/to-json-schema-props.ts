@@ -1,6 +1,7 @@
 import { setOwn } from '@kapi/apimachinery';
 import type { JSONSchemaProps } from './json-schema-props.ts';
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './structural.ts';
+import { SCALAR_VALUE_FIELDS } from './value-validation-fields.ts';
 
 /**
  * ToKubeOpenAPI (schema/kubeopenapi.go): a structural schema back as a JSONSchemaProps, faithful and round-trippable
@@ -46,24 +47,7 @@ function addExtensions(x: Extensions, ret: JSONSchemaProps): void {
   if (x.xMapType !== undefined) ret['x-kubernetes-map-type'] = x.xMapType;
 }
 
-const SCALARS = [
-  'format',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'multipleOf',
-  'enum',
-  'maxProperties',
-  'minProperties',
-  'required',
-] as const;
+const SCALARS = ['format', ...SCALAR_VALUE_FIELDS, 'enum', 'maxProperties', 'minProperties', 'required'] as const;
 
 function addValueValidation(v: ValueValidation, ret: JSONSchemaProps): void {
   for (const f of SCALARS) if (v[f] !== undefined) (ret as Record<string, unknown>)[f] = v[f];

@@ -6,6 +6,7 @@ import type { Structural } from './structural.ts';
 import { type ValueValidator, validateDefaults } from './validate-defaults.ts';
 import { validateSchemaRules } from './validate-schema-rules.ts';
 import { validateStructural } from './validate-structural.ts';
+import { SCALAR_VALUE_FIELDS } from './value-validation-fields.ts';
 
 export interface CRDSchemaOptions {
   /** The version serves the status subresource: only some fields may be set at the root. */
@@ -53,17 +54,7 @@ const GO_FIELD_ORDER: (keyof JSONSchemaProps)[] = [
   'format',
   'title',
   'default',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'multipleOf',
+  ...SCALAR_VALUE_FIELDS,
   'enum',
   'maxProperties',
   'minProperties',
