@@ -54,18 +54,11 @@ function pruneStep({ x, s, path }: Frame, work: Frame[], pruned: string[]): void
     }
     return;
   }
-  for (const k of Object.keys(x)) {
-    if (s.xEmbeddedResource && META_FIELDS.has(k)) continue;
-    const prop = s.properties?.get(k);
-    if (prop !== undefined) work.push({ x: x[k], s: prop, path: childPath(path, k), preserve: false });
-    else if (s.additionalProperties !== undefined)
-      work.push({ x: x[k], s: s.additionalProperties.structural, path: childPath(path, k), preserve: false });
-    else {
-      // At the top, an unknown apiVersion/kind/metadata is not reported (kube's `!metaFields[k] || len(ParentPath) > 0`).
-      if (!META_FIELDS.has(k) || path !== '') pruned.push(childPath(path, k));
-      delete (x as JsonObject)[k];
-    }
-  }
+  pushKnownFields(x, s, path, work, (k) => {
+    // At the top, an unknown apiVersion/kind/metadata is not reported (kube's `!metaFields[k] || len(ParentPath) > 0`).
+    if (!META_FIELDS.has(k) || path !== '') pruned.push(childPath(path, k));
+    delete x[k];
+  });
 }
 
 /** Under x-kubernetes-preserve-unknown-fields: unknown fields stay, known ones are pruned by their own schema. */
@@ -75,13 +68,21 @@ function skipPruneStep({ x, s, path }: Frame, work: Frame[]): void {
     for (const [i, v] of x.entries()) work.push({ x: v, s: s.items, path: `${path}[${i}]`, preserve: true });
     return;
   }
-  if (!isJsonObject(x)) return;
+  if (isJsonObject(x)) pushKnownFields(x, s, path, work);
+}
+
+/**
+ * Queues each field `s` specifies (a property, or any key under additionalProperties) to be pruned by its own schema,
+ * leaving an embedded resource's apiVersion, kind and metadata as they are; hands every other field to `unknown`.
+ */
+function pushKnownFields(x: JsonObject, s: Structural, path: string, work: Frame[], unknown?: (k: string) => void): void {
   for (const k of Object.keys(x)) {
     if (s.xEmbeddedResource && META_FIELDS.has(k)) continue;
     const prop = s.properties?.get(k);
     if (prop !== undefined) work.push({ x: x[k], s: prop, path: childPath(path, k), preserve: false });
     else if (s.additionalProperties !== undefined)
       work.push({ x: x[k], s: s.additionalProperties.structural, path: childPath(path, k), preserve: false });
+    else unknown?.(k);
   }
 }
 
