@@ -1,26 +1,10 @@
 import { Agent, request } from 'node:https';
 import { isIP as isIPAddress } from 'node:net';
 import { goQuote } from '@kapi/apimachinery';
+import type { WebhookClientConfig } from '../crd/types.ts';
 
-/** A Service a webhook runs behind (admissionregistration / apiextensions ServiceReference). */
-export interface ServiceReference {
-  namespace: string;
-  name: string;
-  /** URL path sent to the service, e.g. "/convert". */
-  path?: string;
-  /** Default 443. */
-  port?: number;
-}
-
-/**
- * apiextensions.k8s.io/v1 WebhookClientConfig: exactly one of `url` (https) and `service`, and `caBundle`, the
- * base64 of the PEM CA bundle that verifies the webhook's serving certificate (the system roots when empty).
- */
-export interface WebhookClientConfig {
-  url?: string;
-  service?: ServiceReference;
-  caBundle?: string;
-}
+// The CRD's own types (apiextensions.k8s.io/v1), exported here too as the client's configuration.
+export type { ServiceReference, WebhookClientConfig } from '../crd/types.ts';
 
 /**
  * Where a Service's webhook is reached (kube's webhook.ServiceResolver): an https URL whose host:port is dialled. The
@@ -132,7 +116,11 @@ export class HookClient {
   readonly #timeoutMs: number;
   readonly #maxResponseBytes: number;
 
-  /** `name` is kube's webhook name, e.g. `conversion_webhook_for_widgets.example.kapi.dev`. Throws ErrCallingWebhook. */
+  /**
+   * `name` is kube's webhook name, e.g. `conversion_webhook_for_widgets.example.kapi.dev`. `config` has exactly one of
+   * `url` (https) and `service`; `caBundle` is the base64 of the PEM CA bundle that verifies the webhook's serving
+   * certificate (the system roots when empty). Throws ErrCallingWebhook.
+   */
   constructor(name: string, config: WebhookClientConfig, options: HookClientOptions = {}) {
     const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64') : undefined;
     let servername: string | undefined;
