@@ -33,7 +33,12 @@ export { CustomResourceDefinitionResource, customResourceDefinitionResource, val
 export { setDefaultsCustomResourceDefinition } from './crd/defaults.ts';
 export { type ValidatedFieldPath, validFieldPath } from './crd/field-path.ts';
 export { type InternalConversion, type InternalSpec, type InternalVersion, toInternalSpec } from './crd/internal-spec.ts';
-export { calculateNamesAndConditions, type NamingOutcome } from './crd/naming.ts';
+export {
+  calculateNamesAndConditions,
+  establishingStatusUpdate,
+  type NamingOutcome,
+  namingStatusUpdate,
+} from './crd/naming.ts';
 export type {
   ConditionStatus,
   ConversionStrategyType,

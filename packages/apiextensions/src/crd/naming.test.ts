@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculateNamesAndConditions } from './naming.ts';
+import { calculateNamesAndConditions, establishingStatusUpdate, namingStatusUpdate } from './naming.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames } from './types.ts';
 
 // kube's naming_controller_test.go TestSync, case by case.
@@ -230,5 +230,40 @@ describe('calculateNamesAndConditions (kube TestSync)', () => {
     const before = structuredClone(c);
     calculateNamesAndConditions(c, []);
     expect(c).toEqual(before);
+  });
+});
+
+describe('namingStatusUpdate and establishingStatusUpdate (the controllers’ syncs)', () => {
+  const now = '2026-03-01T10:00:00Z';
+  it('writes accepted names and conditions for a new CRD, then nothing once they are accepted', () => {
+    const c = crd('alfa.bravo.com').specNames(full).crd;
+    const next = namingStatusUpdate(c, [c], now);
+    expect(next?.status?.acceptedNames).toEqual(full);
+    expect(next?.status?.conditions).toEqual([
+      { ...accepted, lastTransitionTime: now },
+      { ...installing, lastTransitionTime: now },
+    ]);
+    expect(c.status).toBeUndefined();
+    expect(namingStatusUpdate(next as CustomResourceDefinition, [next as CustomResourceDefinition], now)).toBeUndefined();
+
+    const established = establishingStatusUpdate(next as CustomResourceDefinition, '2026-03-01T10:00:01Z');
+    expect(established?.status?.conditions?.[1]).toEqual({
+      type: 'Established',
+      status: 'True',
+      lastTransitionTime: '2026-03-01T10:00:01Z',
+      reason: 'InitialNamesAccepted',
+      message: 'the initial names have been accepted',
+    });
+    expect(establishingStatusUpdate(established as CustomResourceDefinition, now)).toBeUndefined();
+    expect(establishingStatusUpdate(c, now)).toBeUndefined();
+  });
+
+  it('writes the conflict once, and nothing again while it stands', () => {
+    const india = crd('india.bravo.com').statusNames(names('india', 'alfa', '', '')).crd;
+    const c = crd('alfa.bravo.com').specNames(full).crd;
+    const next = namingStatusUpdate(c, [india, c], now) as CustomResourceDefinition;
+    expect(next.status?.conditions?.[0]).toEqual({ ...conflictOf('PluralConflict', '"alfa" is already in use'), lastTransitionTime: now });
+    expect(namingStatusUpdate(next, [india, next], now)).toBeUndefined();
+    expect(establishingStatusUpdate(next, now)).toBeUndefined();
   });
 });

@@ -1,4 +1,13 @@
-import { ESTABLISHED_INSTALLING, ESTABLISHED_NOT_ACCEPTED, findCRDCondition, NAMES_ACCEPTED_NO_CONFLICTS } from './conditions.ts';
+import {
+  ESTABLISHED_INITIAL_NAMES_ACCEPTED,
+  ESTABLISHED_INSTALLING,
+  ESTABLISHED_NOT_ACCEPTED,
+  findCRDCondition,
+  isCRDConditionEquivalent,
+  isCRDConditionTrue,
+  NAMES_ACCEPTED_NO_CONFLICTS,
+  setCRDCondition,
+} from './conditions.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames } from './types.ts';
 
 type Condition = Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
@@ -116,4 +125,55 @@ function setOptional<K extends 'singular' | 'listKind' | 'shortNames' | 'categor
 ): void {
   if (value === undefined || value.length === 0) delete names[key];
   else names[key] = (Array.isArray(value) ? [...value] : value) as CustomResourceDefinitionNames[K];
+}
+
+/** apiequality.Semantic.DeepEqual on two name sets: an absent list and an empty one are alike. */
+function sameNames(a: CustomResourceDefinitionNames | undefined, b: CustomResourceDefinitionNames | undefined): boolean {
+  const x = a ?? { plural: '', kind: '' };
+  const y = b ?? { plural: '', kind: '' };
+  return (
+    (x.plural ?? '') === (y.plural ?? '') &&
+    (x.singular ?? '') === (y.singular ?? '') &&
+    (x.kind ?? '') === (y.kind ?? '') &&
+    (x.listKind ?? '') === (y.listKind ?? '') &&
+    sameList(x.shortNames, y.shortNames) &&
+    sameList(x.categories, y.categories)
+  );
+}
+
+/**
+ * The naming controller's sync for one CRD, without the client: the CRD to write through `/status`, or undefined when
+ * there is nothing to write (its spec names are all accepted already, or the outcome changes neither the accepted names
+ * nor NamesAccepted). `all` is every CRD the controller knows; `now` stamps changed conditions. The CRD is not changed.
+ * After a write the controller requeues the other CRDs of the group: a released name may unblock one of them.
+ */
+export function namingStatusUpdate(
+  crd: CustomResourceDefinition,
+  all: readonly CustomResourceDefinition[],
+  now: string,
+): CustomResourceDefinition | undefined {
+  if (sameNames(crd.spec.names, crd.status?.acceptedNames)) return undefined;
+  const out = calculateNamesAndConditions(crd, all);
+  if (
+    sameNames(crd.status?.acceptedNames, out.acceptedNames) &&
+    isCRDConditionEquivalent(out.namesAccepted, findCRDCondition(crd, 'NamesAccepted'))
+  )
+    return undefined;
+  const next = structuredClone(crd);
+  next.status = { ...next.status, acceptedNames: out.acceptedNames };
+  setCRDCondition(next, out.namesAccepted, now);
+  setCRDCondition(next, out.established, now);
+  return next;
+}
+
+/**
+ * The establishing controller's sync (establish/establishing_controller.go), without the client: once NamesAccepted is
+ * True and Established is not, the CRD with Established True "InitialNamesAccepted" (to write through `/status` once
+ * its API is served); otherwise undefined. The CRD is not changed.
+ */
+export function establishingStatusUpdate(crd: CustomResourceDefinition, now: string): CustomResourceDefinition | undefined {
+  if (!isCRDConditionTrue(crd, 'NamesAccepted') || isCRDConditionTrue(crd, 'Established')) return undefined;
+  const next = structuredClone(crd);
+  setCRDCondition(next, ESTABLISHED_INITIAL_NAMES_ACCEPTED, now);
+  return next;
 }
