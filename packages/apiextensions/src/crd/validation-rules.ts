@@ -6,7 +6,7 @@ import type { JSONSchemaProps, ValidationRule } from '../schema/json-schema-prop
  * The compile step of kube's CRD validation for `x-kubernetes-validations` rules (cel.Compile as
  * ValidateCustomResourceDefinitionOpenAPISchema calls it): every rule under properties, items and
  * additionalProperties must parse and type-check, and must give a bool (`compilation failed: …`, `cel expression must
- * evaluate to a bool`). `self` and `oldSelf` are declared `dyn` here, not typed from the schema as kube types them, so
+ * evaluate to a bool`), and a messageExpression must compile and give a string. `self` and `oldSelf` are declared `dyn` here, not typed from the schema as kube types them, so
  * a rule kube refuses for its types alone (`self.replicas + 'x'`) is not refused yet; syntax errors and undeclared
  * references are. Cost estimates and the oldSelf placement rules are not checked.
  */
@@ -38,6 +38,21 @@ export function compileValidationRules(schema: JSONSchemaProps, path: string): F
       else if (compiled.program.outputType !== 'bool' && compiled.program.outputType !== 'dyn')
         detail = 'cel expression must evaluate to a bool';
       if (detail) errs.push({ type: 'FieldValueInvalid', field: at, badValue: OMIT_VALUE, detail: `${goRule(rule)}: ${detail}` });
+      const messageExpression = rule.messageExpression?.trim() ?? '';
+      if (messageExpression !== '') {
+        const message = cel.compile(rule.messageExpression as string);
+        let why: string | undefined;
+        if (message.kind === 'error') why = `messageExpression compilation failed: ${message.error.message}`;
+        else if (message.program.outputType !== 'string' && message.program.outputType !== 'dyn')
+          why = 'messageExpression must evaluate to a string';
+        if (why)
+          errs.push({
+            type: 'FieldValueInvalid',
+            field: `${p}.x-kubernetes-validations[${i}].messageExpression`,
+            badValue: OMIT_VALUE,
+            detail: `${goRule(rule)}: ${why}`,
+          });
+      }
     });
     for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, `${p}.properties[${k}]`);
     if (s.items && !Array.isArray(s.items)) walk(s.items, `${p}.items`);

@@ -534,13 +534,19 @@ describe('CRD validation: x-kubernetes-validations rules compile', () => {
   it('refuses a rule that does not compile or does not give a bool, with kube’s value and detail', async () => {
     const out = await createCauses((c) => {
       const spec = c.spec.versions[0]?.schema?.openAPIV3Schema?.properties?.spec as JSONSchemaProps;
-      spec['x-kubernetes-validations'] = [{ rule: 'self.replicas > other' }, { rule: "'text'" }, { rule: 'self.replicas >= 0' }];
+      spec['x-kubernetes-validations'] = [
+        { rule: 'self.replicas > other' },
+        { rule: "'text'" },
+        { rule: 'self.replicas >= 0' },
+        { rule: 'self.replicas >= 1', messageExpression: '1 + 1' },
+      ];
     });
     const rule = (r: string) =>
       `apiextensions.ValidationRule{Rule:${JSON.stringify(r)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
     expect(out).toEqual([
       `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ${rule('self.replicas > other')}: compilation failed: ERROR: <input>:1:17: undeclared reference to 'other' (in container '')\n | self.replicas > other\n | ................^`,
       `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: ${rule("'text'")}: cel expression must evaluate to a bool`,
+      `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].messageExpression: Invalid value: ${rule('self.replicas >= 1').replace('MessageExpression:""', 'MessageExpression:"1 + 1"')}: messageExpression must evaluate to a string`,
     ]);
   });
 });
