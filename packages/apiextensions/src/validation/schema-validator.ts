@@ -349,13 +349,18 @@ function runeCount(s: string): number {
 
 function validateString(n: SchemaNode, s: string, path: string, acc: Result): void {
   // The first failing check only, as kube-openapi's stringValidator returns early.
-  if (n.maxLength !== undefined && runeCount(s) > n.maxLength) return acc.addError(E.tooLong(path, n.maxLength, s));
-  if (n.minLength !== undefined && runeCount(s) < n.minLength) return acc.addError(E.tooShort(path, n.minLength, s));
-  if (n.pattern) {
-    const p = n.pattern;
-    if (!p.re) return acc.addError(E.failedPattern(path, `${p.source}, but pattern is invalid: ${p.error}`, s));
-    if (!p.re.test(s)) return acc.addError(E.failedPattern(path, p.source, s));
-  }
+  const error = stringError(n, s, path);
+  if (error) acc.addError(error);
+}
+
+function stringError(n: SchemaNode, s: string, path: string): ReturnType<typeof E.tooLong> | undefined {
+  if (n.maxLength !== undefined && runeCount(s) > n.maxLength) return E.tooLong(path, n.maxLength, s);
+  if (n.minLength !== undefined && runeCount(s) < n.minLength) return E.tooShort(path, n.minLength, s);
+  const p = n.pattern;
+  if (!p) return undefined;
+  if (!p.re) return E.failedPattern(path, `${p.source}, but pattern is invalid: ${p.error}`, s);
+  if (!p.re.test(s)) return E.failedPattern(path, p.source, s);
+  return undefined;
 }
 
 /** IsValueValidAgainstRange: does a value fit the schema's numeric type and format? */
