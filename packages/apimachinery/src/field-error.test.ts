@@ -59,6 +59,8 @@ describe('fieldErrors constructors and their messages', () => {
     const long = fieldErrors.tooLong('metadata.annotations', 262144);
     expect(long.type).toBe('FieldValueTooLong');
     expect(fieldErrorMessage(long)).toBe('metadata.annotations: Too long: may not be more than 262144 bytes');
+    expect(fieldErrorMessage(fieldErrors.tooLong('spec.x', 1))).toBe('spec.x: Too long: may not be more than 1 byte');
+    expect(fieldErrorMessage(fieldErrors.tooLong('spec.x', -1))).toBe('spec.x: Too long: value is too long');
     const many = fieldErrors.tooMany('spec.items', 5, 3);
     expect(many).toEqual({ type: 'FieldValueTooMany', field: 'spec.items', badValue: 5, detail: 'must have at most 3 items' });
     expect(fieldErrorMessage(many)).toBe('spec.items: Too many: 5: must have at most 3 items');

@@ -87,10 +87,11 @@ export const fieldErrors = {
   duplicate: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue }),
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail }),
   notFound: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue }),
+  /** field.TooLong: "byte" when the limit is 1, and no figure when the limit is unknown (negative). */
   tooLong: (field: string, maxLength: number): FieldError => ({
     type: 'FieldValueTooLong',
     field,
-    detail: `may not be more than ${maxLength} bytes`,
+    detail: maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long',
   }),
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',

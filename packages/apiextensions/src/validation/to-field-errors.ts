@@ -41,7 +41,7 @@ export function toFieldErrors(fldPath: string | null, errors: readonly OpenAPIEr
         );
         break;
       case 'TooLong':
-        out.push(tooLong(field, err.valid ?? -1));
+        out.push(fieldErrors.tooLong(field, err.valid ?? -1));
         break;
       case 'MaxItems':
       case 'TooManyProperties':
@@ -55,15 +55,6 @@ export function toFieldErrors(fldPath: string | null, errors: readonly OpenAPIEr
     }
   }
   return out;
-}
-
-/** field.TooLong: the value is never printed. */
-function tooLong(field: string, max: number): FieldError {
-  return {
-    type: 'FieldValueTooLong',
-    field,
-    detail: max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long',
-  };
 }
 
 /** field.TooMany: the actual count is the bad value when known. */
