@@ -70,7 +70,7 @@ export { RBAC, type RBACHost, type RBACKindStore, type RBACOptions, servedResour
 export { RBACAuthorizer } from './rbac/rbac-authorizer.ts';
 export { RBACCache, type RBACCacheFeed, type RBACEventType } from './rbac/rbac-cache.ts';
 export { rbacResources } from './rbac/rbac-resources.ts';
-export { CREATED_AT_COLUMN, RoleResource } from './rbac/role.ts';
+export { RoleResource } from './rbac/role.ts';
 export { RoleBindingResource } from './rbac/role-binding.ts';
 export {
   apiGroupMatches,

@@ -112,6 +112,7 @@ export { humanDuration, shortHumanDuration } from './table/human-duration.ts';
 export { parseIncludeObject } from './table/include-object.ts';
 export {
   AGE_COLUMN,
+  CREATED_AT_COLUMN,
   OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
   OBJECT_META_NAME_DESCRIPTION,
   type TableConvertor,

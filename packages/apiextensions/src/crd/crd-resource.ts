@@ -1,11 +1,5 @@
-import { copyJson, jsonEqual, type KubeObject } from '@kapi/apimachinery';
-import {
-  defineResource,
-  OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
-  type PrinterColumn,
-  preserveUnknownFields,
-  type ResourceDefinition,
-} from '@kapi/registry';
+import { copyJson, jsonEqual } from '@kapi/apimachinery';
+import { CREATED_AT_COLUMN, defineResource, preserveUnknownFields, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
 import type { ValueValidator } from '../schema/validate-defaults.ts';
 import { compileSchemaValidator } from '../validation/custom-object-validator.ts';
@@ -82,21 +76,6 @@ const crdSchema = z.object({
 function wellTyped(obj: unknown): obj is CustomResourceDefinition {
   return crdSchema.safeParse(obj).success;
 }
-
-/** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
-const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
-
-/** kube's DefaultTableConvertor column beside Name: the creation time itself (RFC 3339, UTC). */
-const CREATED_AT_COLUMN: PrinterColumn = Object.freeze({
-  name: 'Created At',
-  type: 'date',
-  jsonPath: '.metadata.creationTimestamp',
-  description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
-  value: (o: KubeObject) => {
-    const ms = Date.parse(o.metadata.creationTimestamp ?? '');
-    return Number.isNaN(ms) ? GO_ZERO_TIME : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  },
-});
 
 /**
  * How kube's ValidateDefaults checks a schema default: ValidateCustomResource against the schema it sits in, every

@@ -1,6 +1,6 @@
-import { atomicList, atomicMap, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { atomicList, atomicMap, CREATED_AT_COLUMN, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
-import { CREATED_AT_COLUMN, normalizeRBACObject, rulesSchema } from './role.ts';
+import { normalizeRBACObject, rulesSchema } from './role.ts';
 import { type ClusterRole, RBAC_GROUP } from './types.ts';
 import { hasInvalidLabelValueInSelectors, validateClusterRole, validateClusterRoleUpdate, validateRBACName } from './validation.ts';
 

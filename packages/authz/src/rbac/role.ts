@@ -1,11 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import {
-  atomicList,
-  defineResource,
-  OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
-  type PrinterColumn,
-  type ResourceDefinition,
-} from '@kapi/registry';
+import { atomicList, CREATED_AT_COLUMN, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
 import { omitEmptyLists } from './omit-empty.ts';
 import { RBAC_GROUP, type Role } from './types.ts';
@@ -69,22 +63,6 @@ export function normalizeRBACObject(obj: KubeObject): void {
   dropNulls(obj);
   omitEmptyLists(obj);
 }
-
-/** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
-const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
-
-/** kube's DefaultTableConvertor column beside Name: the creation time itself (RFC 3339, UTC), not an age. */
-export const CREATED_AT_COLUMN: PrinterColumn = Object.freeze({
-  name: 'Created At',
-  type: 'date',
-  jsonPath: '.metadata.creationTimestamp',
-  description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
-  value: (o: KubeObject) => {
-    const ms = Date.parse(o.metadata.creationTimestamp ?? '');
-    // Formatted as Go's time.RFC3339 in UTC: whole seconds.
-    return Number.isNaN(ms) ? GO_ZERO_TIME : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  },
-});
 
 const roleSchema = z.object({ rules: rulesSchema.describe('Rules holds all the PolicyRules for this Role').optional() });
 

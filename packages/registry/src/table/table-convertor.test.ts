@@ -9,6 +9,7 @@ import { defineResource } from '../define-resource.ts';
 import { ColumnPathError } from './column-path.ts';
 import {
   AGE_COLUMN,
+  CREATED_AT_COLUMN,
   OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
   OBJECT_META_NAME_DESCRIPTION,
   tableConvertor,
@@ -377,5 +378,14 @@ describe("toTable: kube's Event table", () => {
     const bare = toTable(Event, event({}), { clock });
     expect(bare.rows[0]?.cells[0]).toBe('<unknown>');
     expect(bare.rows[0]?.cells[8]).toBe(1);
+  });
+});
+
+describe('CREATED_AT_COLUMN', () => {
+  it("prints the creation time as Go's RFC 3339 in UTC, and Go's zero time when there is none", () => {
+    const created = (creationTimestamp?: string) => ({ apiVersion: 'v1', kind: 'X', metadata: { name: 'a', creationTimestamp } });
+    expect(CREATED_AT_COLUMN.value?.(created('2025-06-01T12:00:00.123Z'))).toBe('2025-06-01T12:00:00Z');
+    expect(CREATED_AT_COLUMN.value?.(created())).toBe('0001-01-01T00:00:00Z');
+    expect(CREATED_AT_COLUMN.name).toBe('Created At');
   });
 });

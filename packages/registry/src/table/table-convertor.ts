@@ -26,6 +26,24 @@ export const AGE_COLUMN: PrinterColumn = Object.freeze({
   description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
 });
 
+/** Go's zero time, which kube's DefaultTableConvertor prints for an object without a creationTimestamp. */
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/**
+ * kube's DefaultTableConvertor column beside Name, which built-in kinds without printers (RBAC, the CRD kind)
+ * serve: the creation time itself as Go's time.RFC3339 in UTC (whole seconds), not an age.
+ */
+export const CREATED_AT_COLUMN: PrinterColumn = Object.freeze({
+  name: 'Created At',
+  type: 'date',
+  jsonPath: '.metadata.creationTimestamp',
+  description: OBJECT_META_CREATION_TIMESTAMP_DESCRIPTION,
+  value: (o: KubeObject) => {
+    const ms = Date.parse(o.metadata.creationTimestamp ?? '');
+    return Number.isNaN(ms) ? GO_ZERO_TIME : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  },
+});
+
 const NAME_COLUMN: TableColumnDefinition = Object.freeze({
   name: 'Name',
   type: 'string',
