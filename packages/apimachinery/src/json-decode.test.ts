@@ -105,6 +105,8 @@ describe('parseJsonDetectingDuplicates', () => {
 describe('duplicateFieldMessage', () => {
   it('words a duplicate as kube-apiserver does', () => {
     expect(duplicateFieldMessage('spec.replicas')).toBe('duplicate field "spec.replicas"');
+    // strconv.Quote, not JSON: control characters as \x01, non-printables such as U+00A0 as \u00a0.
+    expect(duplicateFieldMessage('a"\u0001\u00a0')).toBe('duplicate field "a\\"\\x01\\u00a0"');
     expect(duplicateFieldMessage('spec.ports[0].hostPort')).toBe('duplicate field "spec.ports[0].hostPort"');
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_DEPTH_MESSAGE, MAX_JSON_DEPTH } from './json-data.ts';
+import { goQuote } from './labels.ts';
 import { newBadRequest } from './status-error.ts';
 
 /**
@@ -123,7 +124,10 @@ export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
   return { value, duplicates };
 }
 
-/** How kube-apiserver words a duplicate field in a warning or a strict decoding error: `duplicate field "spec.replicas"`. */
+/**
+ * How kube-apiserver words a duplicate field in a warning or a strict decoding error: `duplicate field "spec.replicas"`,
+ * the path quoted by strconv.Quote as sigs.k8s.io/json's strictError does.
+ */
 export function duplicateFieldMessage(path: string): string {
-  return `duplicate field ${JSON.stringify(path)}`;
+  return `duplicate field ${goQuote(path)}`;
 }

@@ -60,5 +60,7 @@ describe('findUnknownFields', () => {
 
   it('words a finding as kube-apiserver does', () => {
     expect(unknownFieldMessage('spec.foo')).toBe('unknown field "spec.foo"');
+    // strconv.Quote, not JSON: control characters as \x01, non-printables such as U+00A0 as \u00a0.
+    expect(unknownFieldMessage('spec.a"\u0001\u00a0')).toBe('unknown field "spec.a\\"\\x01\\u00a0"');
   });
 });

@@ -1,4 +1,4 @@
-import { getOwn } from '@kapi/apimachinery';
+import { getOwn, goQuote } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import { OBJECT_META_FIELDS } from './metav1.ts';
 import type { ResourceDefinition } from './resource-definition.ts';
@@ -85,7 +85,11 @@ export function findUnknownFields(def: ResourceDefinition, version: string, obj:
   return out;
 }
 
-/** How kube-apiserver words an unknown field in a warning or a strict decoding error: `unknown field "spec.foo"`. */
+/**
+ * How kube-apiserver words an unknown field of a built-in kind in a warning or a strict decoding error:
+ * `unknown field "spec.foo"`, the path quoted by strconv.Quote as sigs.k8s.io/json's strictError does. Custom
+ * resources' pruned fields are worded without escaping (apiextensions' unknownFieldMessage), as kube does.
+ */
 export function unknownFieldMessage(path: string): string {
-  return `unknown field ${JSON.stringify(path)}`;
+  return `unknown field ${goQuote(path)}`;
 }

@@ -238,6 +238,7 @@ describe('prune (kube pruning/algorithm_test.go)', () => {
 
   it('words each pruned path as kube words an unknown field', () => {
     expect(unknownFieldMessage('spec.foo')).toBe('unknown field "spec.foo"');
+    expect(unknownFieldMessage('spec.a"b')).toBe('unknown field "spec.a"b"');
   });
 });
 

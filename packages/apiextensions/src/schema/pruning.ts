@@ -86,7 +86,10 @@ function pushKnownFields(x: JsonObject, s: Structural, path: string, work: Frame
   }
 }
 
-/** The strict-decoding / warning text kube gives each pruned path. */
+/**
+ * The strict-decoding / warning text kube gives each pruned path: schemaCoercingDecoder's `unknown field "%s"`,
+ * the path not escaped — unlike built-in kinds' strconv.Quote (registry's unknownFieldMessage).
+ */
 export function unknownFieldMessage(path: string): string {
   return `unknown field "${path}"`;
 }
