@@ -384,8 +384,8 @@ describe("toTable: kube's Event table", () => {
 describe('CREATED_AT_COLUMN', () => {
   it("prints the creation time as Go's RFC 3339 in UTC, and Go's zero time when there is none", () => {
     const created = (creationTimestamp?: string) => ({ apiVersion: 'v1', kind: 'X', metadata: { name: 'a', creationTimestamp } });
-    expect(CREATED_AT_COLUMN.value?.(created('2025-06-01T12:00:00.123Z'))).toBe('2025-06-01T12:00:00Z');
-    expect(CREATED_AT_COLUMN.value?.(created())).toBe('0001-01-01T00:00:00Z');
+    expect(CREATED_AT_COLUMN.value?.(created('2025-06-01T12:00:00.123Z'), NOW)).toBe('2025-06-01T12:00:00Z');
+    expect(CREATED_AT_COLUMN.value?.(created(), NOW)).toBe('0001-01-01T00:00:00Z');
     expect(CREATED_AT_COLUMN.name).toBe('Created At');
   });
 });
