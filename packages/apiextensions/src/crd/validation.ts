@@ -2,9 +2,8 @@ import { type FieldError, fieldErrors, isDNS1123Subdomain, jsonEqual, OMIT_VALUE
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { newStructural } from '../schema/new-structural.ts';
 import type { Structural } from '../schema/structural.ts';
-import { MAX_SCHEMA_DEPTH } from '../schema/validate-crd-schema.ts';
+import { MAX_SCHEMA_DEPTH, validateCRDSchema } from '../schema/validate-crd-schema.ts';
 import { type ValueValidator, validateDefaults } from '../schema/validate-defaults.ts';
-import { validateSchemaRules } from '../schema/validate-schema-rules.ts';
 import { validateStructural } from '../schema/validate-structural.ts';
 import { isCRDConditionTrue } from './conditions.ts';
 import { validFieldPath } from './field-path.ts';
@@ -492,157 +491,21 @@ function selectableFieldsAgainst(
   return errs;
 }
 
-/** Go's JSONSchemaProps fields in declaration order, by JSON name: the order kube's root check visits them in. */
-const ROOT_FIELDS_IN_GO_ORDER: [string, string][] = [
-  ['id', 'ID'],
-  ['$schema', 'Schema'],
-  ['$ref', 'Ref'],
-  ['description', 'Description'],
-  ['type', 'Type'],
-  ['format', 'Format'],
-  ['title', 'Title'],
-  ['default', 'Default'],
-  ['maximum', 'Maximum'],
-  ['exclusiveMaximum', 'ExclusiveMaximum'],
-  ['minimum', 'Minimum'],
-  ['exclusiveMinimum', 'ExclusiveMinimum'],
-  ['maxLength', 'MaxLength'],
-  ['minLength', 'MinLength'],
-  ['pattern', 'Pattern'],
-  ['maxItems', 'MaxItems'],
-  ['minItems', 'MinItems'],
-  ['uniqueItems', 'UniqueItems'],
-  ['multipleOf', 'MultipleOf'],
-  ['enum', 'Enum'],
-  ['maxProperties', 'MaxProperties'],
-  ['minProperties', 'MinProperties'],
-  ['required', 'Required'],
-  ['items', 'Items'],
-  ['allOf', 'AllOf'],
-  ['oneOf', 'OneOf'],
-  ['anyOf', 'AnyOf'],
-  ['not', 'Not'],
-  ['properties', 'Properties'],
-  ['additionalProperties', 'AdditionalProperties'],
-  ['patternProperties', 'PatternProperties'],
-  ['dependencies', 'Dependencies'],
-  ['additionalItems', 'AdditionalItems'],
-  ['definitions', 'Definitions'],
-  ['externalDocs', 'ExternalDocs'],
-  ['example', 'Example'],
-  ['nullable', 'Nullable'],
-  ['x-kubernetes-preserve-unknown-fields', 'XPreserveUnknownFields'],
-  ['x-kubernetes-embedded-resource', 'XEmbeddedResource'],
-  ['x-kubernetes-int-or-string', 'XIntOrString'],
-  ['x-kubernetes-list-map-keys', 'XListMapKeys'],
-  ['x-kubernetes-list-type', 'XListType'],
-  ['x-kubernetes-map-type', 'XMapType'],
-  ['x-kubernetes-validations', 'XValidations'],
-];
-const ALLOWED_AT_ROOT = [
-  'Description',
-  'Type',
-  'Format',
-  'Title',
-  'Maximum',
-  'ExclusiveMaximum',
-  'Minimum',
-  'ExclusiveMinimum',
-  'MaxLength',
-  'MinLength',
-  'Pattern',
-  'MaxItems',
-  'MinItems',
-  'UniqueItems',
-  'MultipleOf',
-  'Required',
-  'Items',
-  'Properties',
-  'ExternalDocs',
-  'Example',
-  'XPreserveUnknownFields',
-  'XValidations',
-];
-/** Go's zero value for fields that are not pointers: false, "" and nil (JSON null). */
-const PLAIN_BOOLS = new Set([
-  'exclusiveMaximum',
-  'exclusiveMinimum',
-  'uniqueItems',
-  'nullable',
-  'x-kubernetes-embedded-resource',
-  'x-kubernetes-int-or-string',
-]);
-
-function isGoZero(key: string, v: unknown): boolean {
-  if (v === undefined || v === null) return true;
-  if (PLAIN_BOOLS.has(key)) return v === false;
-  return v === '';
-}
-
-/** validateCustomResourceDefinitionValidation. */
+/**
+ * validateCustomResourceDefinitionValidation: the schema package's validateCRDSchema with the ratchets of an update,
+ * then, where the schema is otherwise sound (a structural schema with valid defaults), kube's CEL rule compilation.
+ */
 function validateValidation(v: CustomResourceValidation | undefined, statusEnabled: boolean, opts: Options, path: string): FieldError[] {
-  const errs: FieldError[] = [];
   const schema = v?.openAPIV3Schema;
-  if (!schema) return errs;
-  const at = `${path}.openAPIV3Schema`;
-  if (statusEnabled) {
-    for (const [key, goName] of ROOT_FIELDS_IN_GO_ORDER) {
-      const value = (schema as Record<string, unknown>)[key];
-      if (isGoZero(key, value)) continue;
-      if (goName === 'Type') {
-        if (value !== 'object') {
-          errs.push(
-            fieldErrors.invalid(
-              `${at}.type`,
-              value,
-              'only "object" is allowed as the type at the root of the schema if the status subresource is enabled',
-            ),
-          );
-          break;
-        }
-        continue;
-      }
-      if (!ALLOWED_AT_ROOT.includes(goName)) {
-        errs.push(
-          fieldErrors.invalid(
-            at,
-            schema,
-            `only [${ALLOWED_AT_ROOT.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`,
-          ),
-        );
-        break;
-      }
-    }
-  }
-  if (schema.nullable) errs.push(fieldErrors.forbidden(`${at}.nullable`, 'nullable cannot be true at the root'));
-
-  const initErrs: FieldError[] = [];
-  if (opts.requireStructuralSchema) {
-    let ss: Structural | undefined;
-    try {
-      ss = newStructural(schema);
-    } catch (e) {
-      // Shown only when nothing else is wrong: these overlap with the schema rules' errors.
-      initErrs.push(fieldErrors.invalid(at, '', (e as Error).message));
-    }
-    if (ss) {
-      const structural = validateStructural(at, ss);
-      if (structural.length) errs.push(...structural);
-      else
-        errs.push(
-          ...validateDefaults(at, ss, {
-            isResourceRoot: true,
-            requirePrunedDefaults: opts.requirePrunedDefaults,
-            ...(opts.validateValue ? { validateValue: opts.validateValue } : {}),
-          }),
-        );
-    }
-  }
-  errs.push(...validateSchemaRules(schema, at, true));
-  // kube compiles the CEL rules only where the schema is otherwise sound (a structural schema with valid defaults).
-  if (errs.length === 0 && initErrs.length === 0 && opts.requireStructuralSchema) errs.push(...compileValidationRules(schema, at));
-  if (errs.length === 0) errs.push(...initErrs);
-  return errs;
+  if (!schema) return [];
+  const { errors } = validateCRDSchema(schema, path, {
+    statusSubresource: statusEnabled,
+    requireStructuralSchema: opts.requireStructuralSchema,
+    requirePrunedDefaults: opts.requirePrunedDefaults,
+    ...(opts.validateValue ? { validateValue: opts.validateValue } : {}),
+  });
+  if (errors.length === 0 && opts.requireStructuralSchema) return compileValidationRules(schema, `${path}.openAPIV3Schema`);
+  return errors;
 }
 
 /** validateCustomResourceConversion (with validateConversionReviewVersions). */

@@ -39,6 +39,25 @@ describe('validateCRDSchema (kube validateCustomResourceDefinitionValidation, wi
     ]);
   });
 
+  it('an update may keep a non-structural schema or unpruned defaults (the ratchets), still checking the schema rules', () => {
+    const nonStructural: JSONSchemaProps = {
+      type: 'object',
+      properties: { spec: {}, l: { type: 'array', items: { type: 'string' }, uniqueItems: true } },
+    };
+    expect(validateCRDSchema(nonStructural, F, { requireStructuralSchema: false }).errors.map(fieldErrorMessage)).toEqual([
+      `${P}.properties[l].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`,
+    ]);
+    const unpruned: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', default: { x: 1 } } } };
+    expect(validateCRDSchema(unpruned, F, { requirePrunedDefaults: false }).errors).toEqual([]);
+  });
+
+  it('a pointer field set to false or "" counts as set at the root (Go zero values are only those of plain fields)', () => {
+    const rootErr = (schema: JSONSchemaProps) => check(schema, true).some((m) => m.includes('fields are allowed at the root'));
+    expect(rootErr({ type: 'object', default: false })).toBe(true);
+    expect(rootErr({ type: 'object', 'x-kubernetes-list-type': '' } as JSONSchemaProps)).toBe(true);
+    expect(rootErr({ type: 'object', uniqueItems: false, format: '', 'x-kubernetes-int-or-string': false })).toBe(false);
+  });
+
   it('nullable at the root', () => {
     expect(check({ type: 'object', nullable: true })).toEqual([
       `${F}.openAPIV3Schema.nullable: Forbidden: nullable cannot be true at the root`,

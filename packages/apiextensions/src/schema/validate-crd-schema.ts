@@ -13,6 +13,13 @@ export interface CRDSchemaOptions {
   statusSubresource?: boolean;
   /** Checks each default against its schema (see validateDefaults). */
   validateValue?: ValueValidator;
+  /**
+   * Whether the schema must be structural (default true). An update may keep a stored non-structural schema
+   * (kube's ratchet): then neither the structural rules nor the defaults are checked.
+   */
+  requireStructuralSchema?: boolean;
+  /** Whether defaults must be pruned already (default true); an update may keep stored unpruned defaults. */
+  requirePrunedDefaults?: boolean;
 }
 
 /** The root fields allowed with the status subresource, in kube's Go names and order (printed as a Go slice). */
@@ -109,8 +116,26 @@ function exceedsSchemaDepth(root: JSONSchemaProps, max: number): boolean {
   return false;
 }
 
-/** Go's zero values (absent, null, false, ""), which reflect.DeepEqual skips; an empty list or map is set. */
-const isZero = (v: unknown): boolean => v === undefined || v === null || v === false || v === '';
+/** The fields Go declares as a plain bool or string (not a pointer): false or "" is their zero value. */
+const PLAIN_BOOLS = new Set<string>([
+  'nullable',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'uniqueItems',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+]);
+const PLAIN_STRINGS = new Set<string>(['id', '$schema', 'description', 'type', 'format', 'title', 'pattern']);
+
+/**
+ * Go's zero value of a field, which reflect.DeepEqual skips: absent or null, false for a plain bool, "" for a plain
+ * string. A pointer (default: false, $ref: "") or an empty list or map is set.
+ */
+function isZero(key: string, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (PLAIN_BOOLS.has(key)) return v === false;
+  return PLAIN_STRINGS.has(key) && v === '';
+}
 
 export interface CRDSchemaResult {
   errors: FieldError[];
@@ -138,7 +163,7 @@ export function validateCRDSchema(schema: JSONSchemaProps, fldPath: string, opts
     // kube walks the fields in declaration order and reports the first that is not allowed, then stops.
     for (const k of GO_FIELD_ORDER) {
       const v = schema[k];
-      if (isZero(v)) continue;
+      if (isZero(k, v)) continue;
       if (k === 'type') {
         if (v !== 'object') {
           errors.push(
@@ -169,19 +194,26 @@ export function validateCRDSchema(schema: JSONSchemaProps, fldPath: string, opts
 
   let structural: Structural | undefined;
   let initErrors: FieldError[] = [];
-  try {
-    structural = newStructural(schema);
-  } catch (e) {
-    initErrors = [fieldErrors.invalid(path, '', (e as Error).message)];
-  }
   let structuralOk = false;
-  if (structural !== undefined) {
-    const structuralErrors = validateStructural(path, structural);
-    if (structuralErrors.length > 0) errors.push(...structuralErrors);
-    else {
-      const defaultErrors = validateDefaults(path, structural, { isResourceRoot: true, validateValue: opts.validateValue });
-      errors.push(...defaultErrors);
-      structuralOk = defaultErrors.length === 0;
+  if (opts.requireStructuralSchema ?? true) {
+    try {
+      structural = newStructural(schema);
+    } catch (e) {
+      // Shown only when nothing else is wrong: these overlap with the schema rules' errors.
+      initErrors = [fieldErrors.invalid(path, '', (e as Error).message)];
+    }
+    if (structural !== undefined) {
+      const structuralErrors = validateStructural(path, structural);
+      if (structuralErrors.length > 0) errors.push(...structuralErrors);
+      else {
+        const defaultErrors = validateDefaults(path, structural, {
+          isResourceRoot: true,
+          requirePrunedDefaults: opts.requirePrunedDefaults ?? true,
+          validateValue: opts.validateValue,
+        });
+        errors.push(...defaultErrors);
+        structuralOk = defaultErrors.length === 0;
+      }
     }
   }
   errors.push(...validateSchemaRules(schema, path));
