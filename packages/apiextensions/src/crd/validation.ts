@@ -2,7 +2,7 @@ import { type FieldError, fieldErrors, isDNS1123Subdomain, jsonEqual, OMIT_VALUE
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { newStructural } from '../schema/new-structural.ts';
 import type { Structural } from '../schema/structural.ts';
-import { MAX_SCHEMA_DEPTH, validateCRDSchema } from '../schema/validate-crd-schema.ts';
+import { exceedsSchemaDepth, MAX_SCHEMA_DEPTH, validateCRDSchema } from '../schema/validate-crd-schema.ts';
 import { type ValueValidator, validateDefaults } from '../schema/validate-defaults.ts';
 import { validateStructural } from '../schema/validate-structural.ts';
 import { isCRDConditionTrue } from './conditions.ts';
@@ -158,28 +158,11 @@ function schemaPreconditionErrors(spec: InternalSpec): FieldError[] {
   });
   const errs: FieldError[] = [];
   for (const [p, s] of at) {
-    if (exceedsDepth(s, MAX_SCHEMA_DEPTH))
+    if (exceedsSchemaDepth(s, MAX_SCHEMA_DEPTH))
       errs.push(fieldErrors.forbidden(p, `must not be nested more than ${MAX_SCHEMA_DEPTH} schemas deep`));
     else errs.push(...schemaShapeErrors(s, p));
   }
   return errs;
-}
-
-function exceedsDepth(root: JSONSchemaProps, max: number): boolean {
-  const work: [unknown, number][] = [[root, 1]];
-  for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    const [s, depth] = item;
-    if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
-    if (depth > max) return true;
-    const r = s as Record<string, unknown>;
-    const subs: unknown[] = [r.not, r.additionalProperties, r.additionalItems];
-    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) subs.push(...(r[k] as unknown[]));
-    subs.push(...(Array.isArray(r.items) ? r.items : [r.items]));
-    for (const k of ['properties', 'patternProperties', 'definitions', 'dependencies'])
-      if (typeof r[k] === 'object' && r[k] !== null) subs.push(...Object.values(r[k] as object));
-    for (const sub of subs) work.push([sub, depth + 1]);
-  }
-  return false;
 }
 
 /** ValidateImmutableField. */

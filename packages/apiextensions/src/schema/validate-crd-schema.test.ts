@@ -1,7 +1,7 @@
 import { fieldErrorMessage } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from './json-schema-props.ts';
-import { validateCRDSchema } from './validate-crd-schema.ts';
+import { exceedsSchemaDepth, validateCRDSchema } from './validate-crd-schema.ts';
 
 const F = 'spec.versions[0].schema';
 const P = `${F}.openAPIV3Schema`;
@@ -56,6 +56,13 @@ describe('validateCRDSchema (kube validateCustomResourceDefinitionValidation, wi
     expect(rootErr({ type: 'object', default: false })).toBe(true);
     expect(rootErr({ type: 'object', 'x-kubernetes-list-type': '' } as JSONSchemaProps)).toBe(true);
     expect(rootErr({ type: 'object', uniqueItems: false, format: '', 'x-kubernetes-int-or-string': false })).toBe(false);
+  });
+
+  it('the depth walk reads untyped JSON: a field of the wrong type is skipped, not a crash', () => {
+    expect(exceedsSchemaDepth({ allOf: 5, properties: 'x', items: [{ not: { type: 'string' } }] } as unknown as JSONSchemaProps, 3)).toBe(
+      false,
+    );
+    expect(exceedsSchemaDepth({ items: [{ not: { type: 'string' } }] }, 2)).toBe(true);
   });
 
   it('nullable at the root', () => {

@@ -91,27 +91,23 @@ const GO_FIELD_ORDER: (keyof JSONSchemaProps)[] = [
 /** Schemas within schemas (properties, items, additionalProperties, allOf, …) a CRD schema may nest. */
 export const MAX_SCHEMA_DEPTH = 1000;
 
-/** Whether schemas nest deeper than `max` (the root is depth 1), found with an explicit stack. */
-function exceedsSchemaDepth(root: JSONSchemaProps, max: number): boolean {
+/**
+ * Whether schemas nest deeper than `max` (the root is depth 1), found with an explicit stack. Reads the schema as
+ * untyped JSON, so a field of the wrong JSON type (allOf: 5) is skipped here and refused by the shape checks.
+ */
+export function exceedsSchemaDepth(root: JSONSchemaProps, max: number): boolean {
   const work: [unknown, number][] = [[root, 1]];
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
     const [s, depth] = item;
-    if (typeof s !== 'object' || s === null) continue;
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
     if (depth > max) return true;
-    const schema = s as JSONSchemaProps;
-    const subs: unknown[] = [
-      schema.not,
-      schema.additionalProperties,
-      schema.additionalItems,
-      ...(schema.allOf ?? []),
-      ...(schema.anyOf ?? []),
-      ...(schema.oneOf ?? []),
-    ];
-    subs.push(...(Array.isArray(schema.items) ? schema.items : [schema.items]));
-    for (const m of [schema.properties, schema.patternProperties, schema.definitions, schema.dependencies]) {
-      if (typeof m === 'object' && m !== null) subs.push(...Object.values(m));
-    }
-    for (const sub of subs) if (typeof sub === 'object' && sub !== null && !Array.isArray(sub)) work.push([sub, depth + 1]);
+    const r = s as Record<string, unknown>;
+    const subs: unknown[] = [r.not, r.additionalProperties, r.additionalItems];
+    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) subs.push(...(r[k] as unknown[]));
+    subs.push(...(Array.isArray(r.items) ? r.items : [r.items]));
+    for (const k of ['properties', 'patternProperties', 'definitions', 'dependencies'])
+      if (typeof r[k] === 'object' && r[k] !== null) subs.push(...Object.values(r[k] as object));
+    for (const sub of subs) work.push([sub, depth + 1]);
   }
   return false;
 }
