@@ -7,13 +7,13 @@
 import { z } from 'zod';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { bestOfAlternating, printTable, timeOps } from '../../../scripts/bench-kit.ts';
-import { ConfigMap } from '../src/builtins/configmap.ts';
+import { ConfigMap, configMapSchema } from '../src/builtins/configmap.ts';
 import { decodeBody } from '../src/store/decode.ts';
 import { parseObject } from '../src/validate-object.ts';
 
 const ROUNDS = 7;
 const def = ConfigMap as never;
-const schema = ConfigMap.storageVersion.schema;
+const schema = configMapSchema;
 
 const rows: BenchRow[] = [];
 for (const [name, keys, n] of [

@@ -2,6 +2,7 @@ import type { KubeObject, ObjectMeta } from '@kapi/apimachinery';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource, ResourceDefinitionError } from './define-resource.ts';
+import { zodToOpenAPISchema } from './openapi.ts';
 import type { ObjectOf, ResourceDefinition } from './resource-definition.ts';
 
 const spec = z.object({ replicas: z.int().min(0).default(1), color: z.enum(['red', 'blue']).optional() });
@@ -87,7 +88,7 @@ describe('defineResource', () => {
 
     const top = defineResource({ ...base, schema: widgetSchema, versions: [{ name: 'v1' }] });
     expectTypeOf<ObjectOf<typeof top>['spec']['replicas']>().toEqualTypeOf<number>();
-    expect(top.storageVersion.schema).toBe(widgetSchema);
+    expect(top.storageVersion.schema.openAPI()).toEqual(zodToOpenAPISchema(widgetSchema));
   });
 
   it('rejects bad names with every problem listed', () => {

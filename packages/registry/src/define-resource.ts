@@ -13,6 +13,7 @@ import type {
 import { openAPITypeOf, schemaAt } from './schema-walk.ts';
 import { parseSimplePath } from './simple-path.ts';
 import { defaultStrategy, type Strategy } from './strategy.ts';
+import { zodVersionSchema } from './zod-version-schema.ts';
 
 /** A definition that breaks a rule; `problems` lists every one found, not just the first. */
 export class ResourceDefinitionError extends Error {
@@ -172,7 +173,7 @@ export function defineResource<const V extends readonly VersionInput[], S extend
       name: v.name,
       served: v.served ?? true,
       storage: v.storage ?? input.versions.length === 1,
-      schema: (v.schema ?? input.schema) as ObjectSchema,
+      schema: zodVersionSchema((v.schema ?? input.schema) as ObjectSchema),
       deprecated: v.deprecated ?? false,
       ...(v.deprecationWarning !== undefined ? { deprecationWarning: v.deprecationWarning } : {}),
       ...(v.toHub ? { toHub: v.toHub, fromHub: v.fromHub } : {}),

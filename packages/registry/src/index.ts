@@ -138,3 +138,5 @@ export {
   validateObjectMeta,
   validateOwnerReferences,
 } from './validate-object-meta.ts';
+export type { VersionSchema } from './version-schema.ts';
+export { zodVersionSchema } from './zod-version-schema.ts';

@@ -83,6 +83,11 @@ function structural(js: JSONSchema): JSONSchema {
   return js;
 }
 
+/** A zod schema as an OpenAPI v3 structural schema with x-kubernetes-* extensions (zodVersionSchema's openAPI). */
+export function zodToOpenAPISchema(schema: z.core.$ZodType): JSONSchema {
+  return structural(z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any', override }) as JSONSchema);
+}
+
 const cache = new WeakMap<ResourceVersion, JSONSchema>();
 
 /**
@@ -95,8 +100,7 @@ export function toOpenAPISchema(def: ResourceDefinition, version: string): JSONS
   if (!v) throw new Error(`${def.kind}.${def.group} has no version ${JSON.stringify(version)}`);
   let out = cache.get(v);
   if (!out) {
-    const body = z.toJSONSchema(v.schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any', override }) as JSONSchema;
-    structural(body);
+    const body = v.schema.openAPI();
     const apiVersion = formatGroupVersion({ group: def.group, version: v.name });
     out = {
       ...(body.description ? { description: body.description } : {}),

@@ -2,6 +2,7 @@ import type { GroupKind, GroupResource, KubeObject, ObjectMeta } from '@kapi/api
 import type { z } from 'zod';
 import type { Strategy } from './strategy.ts';
 import type { NameValidator } from './validate-object-meta.ts';
+import type { VersionSchema } from './version-schema.ts';
 
 /**
  * A resource definition: what kube-apiserver knows of a kind from its CustomResourceDefinition (or its
@@ -44,7 +45,8 @@ export interface ResourceVersion {
   readonly name: string;
   readonly served: boolean;
   readonly storage: boolean;
-  readonly schema: ObjectSchema;
+  /** The version's schema (a zod one for defineResource: zodVersionSchema). */
+  readonly schema: VersionSchema;
   readonly deprecated: boolean;
   readonly deprecationWarning?: string;
   readonly toHub?: Converter;

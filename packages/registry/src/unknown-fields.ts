@@ -81,7 +81,14 @@ export function findUnknownFields(def: ResourceDefinition, version: string, obj:
   const out: string[] = [];
   const { apiVersion: _a, kind: _k, metadata, ...body } = obj;
   if (isRecord(metadata)) for (const k of Object.keys(metadata)) if (!OBJECT_META_FIELDS.has(k)) out.push(`metadata.${k}`);
-  walk(v.schema, body, '', out);
+  out.push(...v.schema.unknownFields(body));
+  return out;
+}
+
+/** Paths that `body` has and the zod schema does not declare (zodVersionSchema's unknownFields). */
+export function findUnknownZodFields(schema: z.core.$ZodType, body: unknown): string[] {
+  const out: string[] = [];
+  walk(schema, body, '', out);
   return out;
 }
 

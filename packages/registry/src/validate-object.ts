@@ -152,11 +152,26 @@ function check(
     return { errors: [fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`)] };
   const { listSetsAndMaps = true, validateName = def.validateName } = opts;
   const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...(validateName ? { validateName } : {}) });
-  const result = safeParseData(v.schema, parts.body, { reportInput: true });
-  if (!result.success) for (const issue of result.error.issues) mapIssue(v.schema, parts.body, issue, [], errors);
-  // After the schema's errors, as kube appends them; on the defaulted object when there is one (kube defaults first).
-  if (listSetsAndMaps) errors.push(...validateListSetsAndMaps(v.schema, result.success ? result.data : parts.body));
-  return result.success ? { errors, data: result.data } : { errors };
+  const result = v.schema.validate(parts.body, { listSetsAndMaps });
+  errors.push(...result.errors);
+  return result.value && !result.errors.length ? { errors, data: result.value } : { errors };
+}
+
+/**
+ * A zod schema's FieldErrors for `body` (zodVersionSchema's validate): the zod issues in kube's words, then with
+ * `listSetsAndMaps` the list-set/map duplicates, as kube appends them, on the defaulted object when there is one
+ * (kube defaults first).
+ */
+export function validateZodBody(
+  schema: ObjectSchema,
+  body: Record<string, unknown>,
+  opts: { listSetsAndMaps: boolean },
+): { errors: FieldError[]; value?: Record<string, unknown> } {
+  const errors: FieldError[] = [];
+  const result = safeParseData(schema, body, { reportInput: true });
+  if (!result.success) for (const issue of result.error.issues) mapIssue(schema, body, issue, [], errors);
+  if (opts.listSetsAndMaps) errors.push(...validateListSetsAndMaps(schema, result.success ? result.data : body));
+  return result.success ? { errors, value: result.data } : { errors };
 }
 
 /**
@@ -184,5 +199,5 @@ export function parseObject(def: ResourceDefinition, version: string, obj: unkno
 /** True when `obj` has a repeated map-list key or set-list item (ValidateListSetsAndMaps finds errors). */
 export function hasListSetOrMapDuplicates(def: ResourceDefinition, version: string, obj: unknown): boolean {
   const parts = split(obj);
-  return !!parts && validateListSetsAndMaps(versionOf(def, version).schema, parts.body).length > 0;
+  return !!parts && versionOf(def, version).schema.listSetAndMapErrors(parts.body).length > 0;
 }

@@ -7,7 +7,7 @@ import { isConfigMapKey, keyPath, MAX_SECRET_SIZE, stringEntries } from './confi
 import { decodeGoBase64, illegalBase64Message } from './go-base64.ts';
 import { validateImmutableData } from './immutable.ts';
 
-const configMapSchema = z.object({
+export const configMapSchema = z.object({
   data: z.record(z.string(), z.string()).optional(),
   /** base64, as Go's []byte is encoded in JSON. */
   binaryData: z.record(z.string(), z.string()).optional(),

@@ -11,7 +11,6 @@ import {
   parseJsonDetectingDuplicates,
 } from '@kapi/apimachinery';
 import type { ResourceDefinition } from '../resource-definition.ts';
-import { safeParseData } from '../schema-parse.ts';
 import { findUnknownFields, unknownFieldMessage } from '../unknown-fields.ts';
 import type { FieldValidation } from './types.ts';
 
@@ -120,8 +119,8 @@ export function decodeBody(
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyJson(input);
   const meta = (metadata ?? {}) as KubeObject['metadata'];
   for (const path of unknown) if (path.startsWith('metadata.')) delete (meta as Record<string, unknown>)[path.slice('metadata.'.length)];
-  const parsed = safeParseData(served.schema, rest);
+  const parsed = served.schema.decode(rest);
   const apiVersion = formatGroupVersion({ group: def.group, version: name });
-  const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed.success ? parsed.data : rest) };
+  const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed ?? rest) };
   return { object, warnings: fieldValidation === 'Warn' ? messages : [] };
 }

@@ -78,7 +78,7 @@ export function patchMetaFor(def: ResourceDefinition, version: string): PatchMet
   if (!v) throw new Error(`${def.kind}.${def.group} has no version ${JSON.stringify(version)}`);
   let root = cache.get(v);
   if (!root) {
-    const body = patchMetaForSchema(v.schema);
+    const body = v.schema.patchMeta();
     root = {
       strategies: [],
       field: (key) => (key === 'metadata' ? OBJECT_META : body.field(key)),

@@ -1,0 +1,27 @@
+import type { FieldError } from '@kapi/apimachinery';
+import type { JSONSchema } from './openapi.ts';
+import type { PatchMeta } from './strategic-merge/patch-meta.ts';
+
+/**
+ * What the Store, decoding, OpenAPI and strategic merge patch need of one version's schema, so that a kind
+ * defined in TypeScript (zod, zodVersionSchema) and a CustomResourceDefinition (a structural schema) are served
+ * alike. It covers the fields beside apiVersion, kind and metadata: kapi checks those three the same for every kind.
+ */
+export interface VersionSchema {
+  /**
+   * Validates `body` and returns its FieldErrors in kube's order (the schema's, then with `listSetsAndMaps` the
+   * list-set/map duplicates, found on the defaulted value); without errors also the value as stored: defaults
+   * applied, undeclared fields pruned (kept where the schema preserves unknown fields).
+   */
+  validate(body: Record<string, unknown>, opts: { listSetsAndMaps: boolean }): { errors: FieldError[]; value?: Record<string, unknown> };
+  /** The list-set/map duplicate errors alone (update ratchets them off when the old object had some). */
+  listSetAndMapErrors(body: Record<string, unknown>): FieldError[];
+  /** The body as decoding leaves it (defaults applied, undeclared fields pruned), or undefined when it does not fit the schema. */
+  decode(body: Record<string, unknown>): Record<string, unknown> | undefined;
+  /** Paths (`spec.foo`, `spec.items[0].bar`) that `body` has and the schema does not declare: fieldValidation's unknown fields. */
+  unknownFields(body: Record<string, unknown>): string[];
+  /** The OpenAPI v3 schema of the body (an object schema of its fields, with x-kubernetes-* extensions); shared, not to be changed. */
+  openAPI(): JSONSchema;
+  /** The strategic-merge patch metadata of the body. */
+  patchMeta(): PatchMeta;
+}

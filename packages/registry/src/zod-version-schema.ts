@@ -1,0 +1,33 @@
+import type { FieldError } from '@kapi/apimachinery';
+import { validateListSetsAndMaps } from './list-type.ts';
+import { type JSONSchema, zodToOpenAPISchema } from './openapi.ts';
+import type { ObjectSchema } from './resource-definition.ts';
+import { safeParseData } from './schema-parse.ts';
+import type { PatchMeta } from './strategic-merge/patch-meta.ts';
+import { patchMetaForSchema } from './strategic-merge/schema-patch-meta.ts';
+import { findUnknownZodFields } from './unknown-fields.ts';
+import { validateZodBody } from './validate-object.ts';
+import type { VersionSchema } from './version-schema.ts';
+
+/** A defineResource version's zod schema as a VersionSchema; the OpenAPI schema and patch metadata are computed once, on first use. */
+export function zodVersionSchema(schema: ObjectSchema): VersionSchema {
+  let openAPI: JSONSchema | undefined;
+  let patchMeta: PatchMeta | undefined;
+  return Object.freeze({
+    validate: (body: Record<string, unknown>, opts: { listSetsAndMaps: boolean }) => validateZodBody(schema, body, opts),
+    listSetAndMapErrors: (body: Record<string, unknown>): FieldError[] => validateListSetsAndMaps(schema, body),
+    decode: (body: Record<string, unknown>) => {
+      const parsed = safeParseData(schema, body);
+      return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
+    },
+    unknownFields: (body: Record<string, unknown>) => findUnknownZodFields(schema, body),
+    openAPI: () => {
+      openAPI ??= zodToOpenAPISchema(schema);
+      return openAPI;
+    },
+    patchMeta: () => {
+      patchMeta ??= patchMetaForSchema(schema);
+      return patchMeta;
+    },
+  });
+}
