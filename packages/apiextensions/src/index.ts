@@ -94,6 +94,7 @@ export { type CRDSchemaOptions, type CRDSchemaResult, validateCRDSchema } from '
 export { type ValidateDefaultsOptions, type ValueValidator, validateDefaults } from './schema/validate-defaults.ts';
 export { validateSchemaRules } from './schema/validate-schema-rules.ts';
 export { validateStructural } from './schema/validate-structural.ts';
+export { structuralVersionSchema } from './structural-version-schema.ts';
 export {
   type CompiledValidator,
   compileCustomObjectValidator,

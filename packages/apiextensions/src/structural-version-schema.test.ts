@@ -1,0 +1,103 @@
+import { FakeClock, StatusError } from '@kapi/apimachinery';
+import { defineResource, type ResourceDefinition, type ResourceVersion, Store, toOpenAPISchema } from '@kapi/registry';
+import { MemoryStorage } from '@kapi/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { JSONSchemaProps } from './schema/json-schema-props.ts';
+import { structuralVersionSchema } from './structural-version-schema.ts';
+
+// A CRD version's schema: spec.replicas defaults to 1, spec.ports is a map list keyed by name.
+const openAPIV3Schema: JSONSchemaProps = {
+  type: 'object',
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { type: 'object' },
+    spec: {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer', default: 1 },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+        },
+      },
+    },
+  },
+};
+
+// Built as a CRD's definition will be: a defineResource shell whose version serves the structural schema.
+const shell = defineResource({
+  group: 'example.com',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+  versions: [{ name: 'v1', schema: z.object({}) }],
+});
+const v1: ResourceVersion = { ...shell.storageVersion, schema: structuralVersionSchema(openAPIV3Schema) };
+const def: ResourceDefinition = { ...shell, versions: [v1], storageVersion: v1, version: (n) => (n === 'v1' ? v1 : undefined) };
+
+const widget = (spec: unknown) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec });
+
+async function refused(p: Promise<unknown>): Promise<StatusError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StatusError);
+  return err as StatusError;
+}
+
+describe('a kind served through structuralVersionSchema by a Store over MemoryStorage', () => {
+  let memory: MemoryStorage;
+  let store: Store;
+  beforeEach(() => {
+    memory = new MemoryStorage({ compaction: false });
+    store = new Store(def, { storage: memory, clock: new FakeClock() });
+  });
+  afterEach(async () => {
+    await memory.close();
+  });
+
+  it('stores the object with defaults applied and unknown fields pruned, warning of them with fieldValidation Warn', async () => {
+    const { object, warnings } = await store.create({ namespace: 'ns' }, widget({ ports: [{ name: 'http', port: 80 }], x: 1 }), {
+      fieldValidation: 'Warn',
+    });
+    expect(warnings).toEqual(['unknown field "spec.x"']);
+    expect((object as Record<string, unknown>).spec).toEqual({ replicas: 1, ports: [{ name: 'http', port: 80 }] });
+    const got = await store.get({ namespace: 'ns' }, 'w');
+    expect((got as Record<string, unknown>).spec).toEqual({ replicas: 1, ports: [{ name: 'http', port: 80 }] });
+  });
+
+  it('drops nulls of non-nullable fields without a default and defaults those with one, before validating', async () => {
+    const { object } = await store.create({ namespace: 'ns' }, widget({ replicas: null, ports: null }));
+    expect((object as Record<string, unknown>).spec).toEqual({ replicas: 1 });
+  });
+
+  it('refuses unknown fields with fieldValidation Strict', async () => {
+    const err = await refused(store.create({ namespace: 'ns' }, widget({ x: 1 }), { fieldValidation: 'Strict' }));
+    expect(err.code).toBe(400);
+    expect(err.message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.x"');
+  });
+
+  it('refuses a wrong type with 422 Invalid', async () => {
+    const err = await refused(store.create({ namespace: 'ns' }, widget({ replicas: 'two' })));
+    expect(err.code).toBe(422);
+    expect(err.message).toBe(
+      'Widget.example.com "w" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    );
+  });
+
+  it('refuses duplicate map-list keys', async () => {
+    const err = await refused(store.create({ namespace: 'ns' }, widget({ ports: [{ name: 'a' }, { name: 'a', port: 2 }] })));
+    expect(err.code).toBe(422);
+    expect(err.message).toBe('Widget.example.com "w" is invalid: spec.ports[1]: Duplicate value: {"name":"a"}');
+  });
+
+  it("publishes the schema as the version's OpenAPI", () => {
+    const schema = toOpenAPISchema(def, 'v1');
+    expect(schema.properties?.spec).toEqual(openAPIV3Schema.properties?.spec);
+  });
+});
