@@ -101,3 +101,27 @@ describe('a kind served through structuralVersionSchema by a Store over MemorySt
     expect(schema.properties?.spec).toEqual(openAPIV3Schema.properties?.spec);
   });
 });
+
+describe('structuralVersionSchema', () => {
+  const schema = structuralVersionSchema(openAPIV3Schema);
+  const dupes = { spec: { ports: [{ name: 'a' }, { name: 'a' }] } };
+
+  it('leaves the list-set/map check to the caller when not asked (the update ratchet)', () => {
+    expect(schema.validate(dupes, { listSetsAndMaps: false })).toEqual({
+      errors: [],
+      value: { spec: { replicas: 1, ports: [{ name: 'a' }, { name: 'a' }] } },
+    });
+    expect(schema.listSetAndMapErrors(dupes)).toEqual([{ type: 'FieldValueDuplicate', field: 'spec.ports[1]', badValue: { name: 'a' } }]);
+  });
+
+  it('keeps unknown fields where the schema preserves them, and does not change its input', () => {
+    const loose = structuralVersionSchema({
+      type: 'object',
+      properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object' } },
+    });
+    const body = { spec: { any: { thing: 1 } }, status: { x: 1 } };
+    expect(loose.unknownFields(body)).toEqual(['status.x']);
+    expect(loose.decode(body)).toEqual({ spec: { any: { thing: 1 } }, status: {} });
+    expect(body).toEqual({ spec: { any: { thing: 1 } }, status: { x: 1 } });
+  });
+});
