@@ -4,22 +4,12 @@ import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { humanDuration } from '../table/human-duration.ts';
 import { OBJECT_META_NAME_DESCRIPTION } from '../table/table-convertor.ts';
-
-/** core/v1 ObjectReference. */
-const objectReference = z.object({
-  kind: z.string().optional(),
-  namespace: z.string().optional(),
-  name: z.string().optional(),
-  uid: z.string().optional(),
-  apiVersion: z.string().optional(),
-  resourceVersion: z.string().optional(),
-  fieldPath: z.string().optional(),
-});
+import { objectReferenceSchema } from './object-reference.ts';
 
 /** The core/v1 Event fields kubectl and client-go's recorder use; the rest of the type is pruned. */
 const eventSchema = z.object({
   // A struct in Go, so a missing one is the empty reference (and fails the namespace rule), never "Required".
-  involvedObject: objectReference.default({}),
+  involvedObject: objectReferenceSchema.default({}),
   reason: z.string().optional(),
   message: z.string().optional(),
   source: z.object({ component: z.string().optional(), host: z.string().optional() }).optional(),
@@ -32,7 +22,7 @@ const eventSchema = z.object({
   reportingComponent: z.string().optional(),
   reportingInstance: z.string().optional(),
   series: z.object({ count: z.int().optional(), lastObservedTime: z.string().optional() }).optional(),
-  related: objectReference.optional(),
+  related: objectReferenceSchema.optional(),
 });
 
 /** The stored object: apiVersion, kind, ObjectMeta and the schema's fields. */

@@ -3,21 +3,11 @@ import { defineResource } from '../define-resource.ts';
 import { atomicList, listMap } from '../kube-extensions.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { AGE_COLUMN } from '../table/table-convertor.ts';
-
-/** core/v1 ObjectReference (a ServiceAccount's secrets). */
-const objectReference = z.object({
-  kind: z.string().optional(),
-  namespace: z.string().optional(),
-  name: z.string().optional(),
-  uid: z.string().optional(),
-  apiVersion: z.string().optional(),
-  resourceVersion: z.string().optional(),
-  fieldPath: z.string().optional(),
-});
+import { objectReferenceSchema } from './object-reference.ts';
 
 const serviceAccountSchema = z.object({
   // kube: +patchMergeKey=name +patchStrategy=merge +listType=map +listMapKey=name.
-  secrets: listMap(z.array(objectReference), ['name']).optional(),
+  secrets: listMap(z.array(objectReferenceSchema), ['name']).optional(),
   imagePullSecrets: atomicList(z.array(z.object({ name: z.string().optional() }))).optional(),
   automountServiceAccountToken: z.boolean().optional(),
 });
