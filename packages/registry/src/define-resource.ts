@@ -43,6 +43,7 @@ const STRATEGY_HOOKS = new Set<string>([
   'getAttrs',
   'warningsOnCreate',
   'warningsOnUpdate',
+  'prepareForDelete',
 ]);
 
 function dnsName(problems: string[], what: string, value: string, check: (v: string) => string[]): void {
@@ -205,6 +206,8 @@ export function defineResource<const V extends readonly VersionInput[], S extend
     groupKind: Object.freeze({ group, kind: input.kind }),
     groupResource: Object.freeze({ group, resource: input.plural }),
     ...(input.validateName ? { validateName: input.validateName } : {}),
+    ...(input.strategicMergePatch === false ? { strategicMergePatch: false } : {}),
+    ...(input.conversion ? { conversion: input.conversion } : {}),
     version: (name) => versions.find((v) => v.name === name),
   };
   return Object.freeze(def);

@@ -44,6 +44,12 @@ export interface UpdateStrategy<T extends KubeObject = KubeObject> {
 }
 
 export interface Strategy<T extends KubeObject = KubeObject> extends CreateStrategy<T>, UpdateStrategy<T> {
+  /**
+   * Runs on a private copy of the stored object when a delete starts, before the finalizers decide whether it is
+   * kept: a kind whose deletion needs work first adds a finalizer of its own here (kube's CRD Delete adds
+   * `customresourcecleanup.apiextensions.k8s.io` and the Terminating condition). Optional.
+   */
+  prepareForDelete?(obj: T, nowMs: number): void;
   /** Labels and the fields selectors may name: metadata.name, metadata.namespace and the kind's selectable fields. */
   getAttrs(obj: T): ObjectAttributes;
 }

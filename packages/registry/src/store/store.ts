@@ -480,7 +480,7 @@ export class Store<T extends KubeObject = KubeObject> {
     // The object as the delete leaves it, or null when nothing keeps it.
     const terminating = (existing: KubeObject): KubeObject | null => {
       checkDeletePreconditions(kind, existing, opts.preconditions);
-      const obj = copyJson(existing) as KubeObject;
+      const obj = this.#preparedForDelete(existing, true);
       const finalizers = finalizersForDeletion(obj, policy);
       if (finalizers) obj.metadata.finalizers = finalizers;
       if (!obj.metadata.finalizers?.length) return null;
@@ -488,7 +488,8 @@ export class Store<T extends KubeObject = KubeObject> {
       return obj;
     };
     if (opts.validateDeletion) await opts.validateDeletion(current);
-    if (current.metadata.finalizers?.length || finalizersForDeletion(current, policy)) {
+    const prepared = this.#preparedForDelete(current);
+    if (prepared.metadata.finalizers?.length || finalizersForDeletion(prepared, policy)) {
       if (opts.dryRun) {
         const kept = terminating(current);
         return kept ? { object: kept, deleted: false } : { object: current, deleted: true };
@@ -513,7 +514,8 @@ export class Store<T extends KubeObject = KubeObject> {
       const last = await this.#storage.delete(key, {
         ...(preconditions ? { preconditions } : {}),
         validateDeletion: async (existing) => {
-          if (mayRetry && (existing.metadata.finalizers?.length || finalizersForDeletion(existing, policy)))
+          const next = this.#preparedForDelete(existing);
+          if (mayRetry && (next.metadata.finalizers?.length || finalizersForDeletion(next, policy)))
             throw new ChangedBeforeDelete();
           // Admission saw `current`; a different stored state must be admitted again.
           if (opts.validateDeletion && existing.metadata.resourceVersion !== current.metadata.resourceVersion)
@@ -525,6 +527,15 @@ export class Store<T extends KubeObject = KubeObject> {
       if (err instanceof ChangedBeforeDelete) return undefined;
       throw err;
     }
+  }
+
+  /** `obj` as the strategy prepares it for deletion (prepareForDelete, on a copy); `obj` itself without that hook, unless `copy`. */
+  #preparedForDelete(obj: KubeObject, copy = false): KubeObject {
+    const prepare = this.#def.strategy.prepareForDelete;
+    if (!prepare && !copy) return obj;
+    const out = copyJson(obj) as T;
+    prepare?.(out, this.#clock.now());
+    return out;
   }
 
   /** Deletes every object a list with `listOpts` returns, each by the rules of delete; returns them as deleted or left terminating. */
