@@ -121,6 +121,11 @@ export interface ResourceInput<V extends readonly VersionInput[], S extends Obje
    * per kind (RBAC kinds take path segment names, e.g. `system:basic-user`).
    */
   validateName?: NameValidator;
+  /**
+   * false: patches of the kind may not be strategic merge patches (415), as for custom resources, whose schemas carry
+   * no patch strategies. Default true.
+   */
+  strategicMergePatch?: boolean;
 }
 
 /** A checked, frozen definition of one kind; `T` is the storage version's object type. */
@@ -146,6 +151,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly groupResource: GroupResource;
   /** The kind's name rule, when it is not a DNS-1123 subdomain. */
   readonly validateName?: NameValidator;
+  /** false when strategic merge patches are refused (see ResourceInput); absent means they are served. */
+  readonly strategicMergePatch?: boolean;
   /** The version named `name`, if the kind has it. */
   version(name: string): ResourceVersion | undefined;
 }
