@@ -132,6 +132,12 @@ export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
 export interface AddResourceOptions {
   /** Checks run on every create, update and patch of the kind, as a provider's write checks are; each names the kind. */
   writeChecks?: readonly WriteCheck[];
+  /**
+   * Wraps the server's backend under the kind's watch cache and Store: work every object read from storage needs is
+   * done there, once per change for the cache (a custom resource's schema defaults, which kube's storage decoder
+   * applies on read).
+   */
+  storage?: (storage: Storage) => Storage;
 }
 
 /**
@@ -168,6 +174,12 @@ const routeKeys = (def: ResourceDefinition): string[] =>
   def.versions.filter((v) => v.served).map((v) => `${def.group}/${v.name}/${def.plural}`);
 
 const isNamespaceKind = (def: ResourceDefinition): boolean => def === Namespace || (def.group === '' && def.kind === 'Namespace');
+
+/** A check that guards another kind would leave that kind unguarded without a word. */
+function checkWriteChecks(id: string, options: AddResourceOptions): void {
+  for (const check of options.writeChecks ?? [])
+    if (check.resource !== id) throw new Error(`write check of resource ${check.resource} given to addResource of ${id}`);
+}
 
 /** The subtree a kind's Store keeps its objects in (`/registry/<group or core>/<plural>`): what its watch cache holds. */
 function cachePrefix(def: ResourceDefinition): string {
@@ -285,9 +297,9 @@ export class GenericAPIServer {
   }
 
   /** A watch cache for a kind's subtree, unless watch caches are off. */
-  #newCacher(def: ResourceDefinition): Cacher | undefined {
+  #newCacher(def: ResourceDefinition, storage: Storage = this.#options.storage): Cacher | undefined {
     if (this.#options.watchCache === false) return undefined;
-    return new Cacher({ storage: this.#options.storage, resourcePrefix: cachePrefix(def), clock: this.#clock });
+    return new Cacher({ storage, resourcePrefix: cachePrefix(def), clock: this.#clock });
   }
 
   /**
@@ -300,10 +312,10 @@ export class GenericAPIServer {
     return this.#ownNamespacing ?? (delegate ? delegate.#namespacing() : undefined);
   }
 
-  #newStore(def: ResourceDefinition, cacher: Cacher | undefined): Store {
+  #newStore(def: ResourceDefinition, cacher: Cacher | undefined, storage: Storage = this.#options.storage): Store {
     const lifecycle = def.namespaced ? this.#namespacing()?.lifecycle : undefined;
     return new Store(def, {
-      storage: cacher ?? this.#options.storage,
+      storage: cacher ?? storage,
       clock: this.#clock,
       ...(lifecycle ? { beforeCreate: lifecycle.beforeCreate } : {}),
     });
@@ -431,12 +443,10 @@ export class GenericAPIServer {
     for (const key of routeKeys(definition))
       if (virtual.has(key)) throw new Error(`resource ${where(key.split('/')[1] ?? '')} is already served`);
 
-    // A check that guards another kind would leave that kind unguarded without a word.
-    for (const check of options.writeChecks ?? [])
-      if (check.resource !== id) throw new Error(`write check of resource ${check.resource} given to addResource of ${id}`);
-
-    const cacher = this.#newCacher(definition);
-    const store = this.#newStore(definition, cacher);
+    checkWriteChecks(id, options);
+    const storage = options.storage ? options.storage(this.#options.storage) : this.#options.storage;
+    const cacher = this.#newCacher(definition, storage);
+    const store = this.#newStore(definition, cacher, storage);
     if (cacher) {
       this.#pending.set(id, cacher);
       try {
@@ -450,6 +460,49 @@ export class GenericAPIServer {
     this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
     if (options.writeChecks?.length) this.#writeChecks.set(definition, options.writeChecks);
     if (definition.namespaced) this.#namespacing()?.controller.register(store);
+    this.#changed({ type: 'Added', definition });
+  }
+
+  /**
+   * Serves `definition` in place of the kind of the same group and plural that this server serves, as kube's CRD
+   * handler swaps a CRD's storage when its spec changes: a new Store behind a new watch cache, routed once that cache
+   * synced and in one step (no request in between finds neither); the old kind's watches end cleanly and its cache stops
+   * once its requests settled; discovery and OpenAPI follow (listeners hear Removed, then Added). Adds the kind when
+   * this server does not serve it. Rejects if the old kind is removed, or the server shuts down, before the new cache synced.
+   */
+  async replaceResource(definition: ResourceDefinition, options: AddResourceOptions = {}): Promise<void> {
+    const id = qualifiedResource(definition);
+    const old = [...this.#installed.keys()].find((d) => qualifiedResource(d) === id);
+    if (!old) return this.addResource(definition, options);
+    if (this.#shuttingDown) throw new Error(`cannot replace resource ${id}: the server is shutting down`);
+    if (isNamespaceKind(definition)) throw new Error('Namespace cannot be replaced at run time');
+    checkWriteChecks(id, options);
+    const previous = this.#installed.get(old) as InstalledResource;
+    const storage = options.storage ? options.storage(this.#options.storage) : this.#options.storage;
+    const cacher = this.#newCacher(definition, storage);
+    const store = this.#newStore(definition, cacher, storage);
+    if (cacher) {
+      const gone = () => this.#shuttingDown || this.#installed.get(old) !== previous;
+      try {
+        await cacher.ready();
+      } catch {
+        throw new Error(`resource ${id} could not be replaced: its new watch cache stopped before it synced`);
+      }
+      if (gone()) {
+        cacher.stop();
+        throw new Error(`resource ${id} was removed (or the server shut down) before its new watch cache synced`);
+      }
+    }
+    for (const key of routeKeys(old)) if (this.#endpoints.get(key) === previous) this.#endpoints.delete(key);
+    this.#installed.delete(old);
+    this.#writeChecks.delete(old);
+    if (old.namespaced) this.#namespacing()?.controller.unregister(previous.endpoint.store);
+    this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
+    if (options.writeChecks?.length) this.#writeChecks.set(definition, options.writeChecks);
+    if (definition.namespaced) this.#namespacing()?.controller.register(store);
+    this.#retiring.add(previous);
+    void previous.remove().then(() => this.#retiring.delete(previous));
+    this.#changed({ type: 'Removed', definition: old });
     this.#changed({ type: 'Added', definition });
   }
 
