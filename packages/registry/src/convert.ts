@@ -1,4 +1,12 @@
-import { copyJson, formatGroupVersion, type KubeObject, newBadRequest, parseGroupVersion } from '@kapi/apimachinery';
+import {
+  copyJson,
+  formatGroupVersion,
+  type KubeObject,
+  newBadRequest,
+  newInternalError,
+  parseGroupVersion,
+  StatusError,
+} from '@kapi/apimachinery';
 import type { ResourceDefinition, ResourceVersion } from './resource-definition.ts';
 
 function versionOrThrow(def: ResourceDefinition, name: string): ResourceVersion {
@@ -14,8 +22,10 @@ function versionOrThrow(def: ResourceDefinition, name: string): ResourceVersion 
  * Converts an object of kind `def` to version `toVersion` through the hub (the storage version): the source's
  * toHub, then the target's fromHub. A version without converters has the hub's shape, so only apiVersion
  * changes (a CRD's conversion strategy None). The input is never changed; converters get a copy of their own.
+ * A kind with an (asynchronous) `conversion` converts only through convertObjects.
  */
 export function convertObject(def: ResourceDefinition, obj: KubeObject, toVersion: string): KubeObject {
+  if (def.conversion) throw new Error(`${def.kind} converts asynchronously: use convertObjects`);
   const from = versionOrThrow(def, parseGroupVersion(obj.apiVersion ?? '').version);
   const to = versionOrThrow(def, toVersion);
   const apiVersion = formatGroupVersion({ group: def.group, version: to.name });
@@ -29,4 +39,36 @@ export function convertObject(def: ResourceDefinition, obj: KubeObject, toVersio
   out.apiVersion = apiVersion;
   out.kind = def.kind;
   return out;
+}
+
+/**
+ * Converts `objects` of kind `def` to version `toVersion`, in order: synchronously through convertObject (an array,
+ * no promise, so a kind without an asynchronous conversion pays no await per object), or in one call of the kind's
+ * `conversion` (a promise). A failed conversion is a 500 InternalError with its message, as kube-apiserver answers a
+ * failing conversion webhook; a StatusError (a version the kind lacks) passes as it is.
+ */
+export function convertObjects(
+  def: ResourceDefinition,
+  objects: readonly KubeObject[],
+  toVersion: string,
+): KubeObject[] | Promise<KubeObject[]> {
+  const conversion = def.conversion;
+  if (!conversion) return objects.map((o) => convertObject(def, o, toVersion));
+  versionOrThrow(def, toVersion);
+  return conversion.convert(objects, toVersion).then(
+    (out) => {
+      if (out.length !== objects.length)
+        throw newInternalError(`conversion of ${objects.length} ${def.kind} objects returned ${out.length} objects`);
+      return out;
+    },
+    (err: unknown) => {
+      throw err instanceof StatusError ? err : newInternalError(err);
+    },
+  );
+}
+
+/** One object through convertObjects. */
+export function convertOne(def: ResourceDefinition, obj: KubeObject, toVersion: string): KubeObject | Promise<KubeObject> {
+  const out = convertObjects(def, [obj], toVersion);
+  return Array.isArray(out) ? (out[0] as KubeObject) : out.then((o) => o[0] as KubeObject);
 }

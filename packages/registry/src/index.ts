@@ -18,7 +18,7 @@ export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
 export { WorkQueue, type WorkQueueOptions } from './builtins/work-queue.ts';
 export { answerConversionReview } from './conversion-review.ts';
-export { convertObject } from './convert.ts';
+export { convertObject, convertObjects } from './convert.ts';
 export {
   type CRDConversion,
   CRDManifestError,
@@ -47,6 +47,7 @@ export {
 } from './kube-extensions.ts';
 export { validateListSetsAndMaps } from './list-type.ts';
 export { labelSelectorSchema, OBJECT_META_OPENAPI } from './metav1.ts';
+export type { ObjectConversion } from './object-conversion.ts';
 export { type JSONSchema, toOpenAPISchema } from './openapi.ts';
 export type {
   Converter,

@@ -1,5 +1,6 @@
 import type { GroupKind, GroupResource, KubeObject, ObjectMeta } from '@kapi/apimachinery';
 import type { z } from 'zod';
+import type { ObjectConversion } from './object-conversion.ts';
 import type { Strategy } from './strategy.ts';
 import type { NameValidator } from './validate-object-meta.ts';
 import type { VersionSchema } from './version-schema.ts';
@@ -126,6 +127,8 @@ export interface ResourceInput<V extends readonly VersionInput[], S extends Obje
    * no patch strategies. Default true.
    */
   strategicMergePatch?: boolean;
+  /** Converts between versions instead of the versions' toHub/fromHub, asynchronously and a list at a time (a CRD's webhook). */
+  conversion?: ObjectConversion;
 }
 
 /** A checked, frozen definition of one kind; `T` is the storage version's object type. */
@@ -153,6 +156,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly validateName?: NameValidator;
   /** false when strategic merge patches are refused (see ResourceInput); absent means they are served. */
   readonly strategicMergePatch?: boolean;
+  /** When set, every conversion between versions goes through it (see ObjectConversion); else toHub/fromHub, synchronously. */
+  readonly conversion?: ObjectConversion;
   /** The version named `name`, if the kind has it. */
   version(name: string): ResourceVersion | undefined;
 }

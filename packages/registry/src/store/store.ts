@@ -8,6 +8,7 @@ import {
   type FieldError,
   fieldErrors,
   formatGroupVersion,
+  isInternalError,
   isNotFound,
   type KubeObject,
   newBadRequest,
@@ -19,10 +20,11 @@ import {
   realClock,
   StatusError,
   simpleNameGenerator,
+  toStatusError,
   type WatchEvent,
 } from '@kapi/apimachinery';
 import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch } from '@kapi/storage';
-import { convertObject } from '../convert.ts';
+import { convertObjects, convertOne } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
@@ -136,18 +138,19 @@ export class Store<T extends KubeObject = KubeObject> {
       await opts.admission.mutate(decoded, null);
       this.#matchNamespace(ctx, decoded);
     }
-    const obj = other ? this.#toStorage(decoded, other) : decoded;
+    const obj = other ? await this.#toStorage(decoded, other) : decoded;
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
     const sctx = this.#strategyContext(obj);
-    let prepared = this.#prepareCreate(sctx, obj, other);
+    let prepared = await this.#prepareCreate(sctx, obj, other);
     warnings = [...warnings, ...this.#def.strategy.warningsOnCreate(sctx, prepared as T)];
-    if (opts.admission?.validate) await opts.admission.validate(this.#out(prepared, other), null);
-    if (opts.dryRun) return { object: this.#out(prepared, other) as T, warnings };
+    if (opts.admission?.validate) await opts.admission.validate(await this.#out(prepared, other), null);
+    if (opts.dryRun) return { object: (await this.#out(prepared, other)) as T, warnings };
+    let stored: KubeObject;
     for (let attempt = 1; ; attempt++) {
       const name = prepared.metadata.name as string;
       try {
-        const stored = await this.#storage.create(this.keys.key(prepared.metadata.namespace, name), prepared);
-        return { object: this.#out(stored, other) as T, warnings };
+        stored = await this.#storage.create(this.keys.key(prepared.metadata.namespace, name), prepared);
+        break;
       } catch (err) {
         if (!(generated && isStorageError(err, 'KeyExists'))) throw this.#mapError(err, name);
         if (attempt >= MAX_GENERATE_NAME_ATTEMPTS) throw newGenerateNameConflict(this.#def.groupResource, name, 1);
@@ -157,13 +160,15 @@ export class Store<T extends KubeObject = KubeObject> {
         };
       }
     }
+    // Outside the loop: a failed conversion of the answer is not a storage error to retry or map.
+    return { object: (await this.#out(stored, other)) as T, warnings };
   }
 
   /**
    * rest.BeforeCreate plus validation: system fields, the strategy's hooks, schema and ObjectMeta rules (422).
    * `other`: the request's version when it is not the storage version (see #schemaErrors).
    */
-  #prepareCreate(sctx: StrategyContext, obj: KubeObject, other?: string): KubeObject {
+  async #prepareCreate(sctx: StrategyContext, obj: KubeObject, other?: string): Promise<KubeObject> {
     const m = obj.metadata;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
@@ -172,7 +177,7 @@ export class Store<T extends KubeObject = KubeObject> {
     m.creationTimestamp = rfc3339Seconds(this.#clock.now());
     if (!m.name && m.generateName) m.name = this.#names.generateName(m.generateName);
     const parsed = parseObject(this.#def, this.#def.storageVersion.name, obj);
-    const errs = [...this.#schemaErrors(parsed, obj, other), ...this.#def.strategy.validate(sctx, obj as T)];
+    const errs = [...(await this.#schemaErrors(parsed, obj, other)), ...this.#def.strategy.validate(sctx, obj as T)];
     if (errs.length || !parsed.ok) throw invalidError(this.#def, m.name ?? '', errs);
     this.#def.strategy.canonicalize(parsed.object as T);
     return parsed.object;
@@ -183,28 +188,32 @@ export class Store<T extends KubeObject = KubeObject> {
   async get(ctx: RequestContext, name: string, opts: StoreGetOptions = {}): Promise<T> {
     const other = this.#otherVersion(opts.version);
     const key = this.#key(ctx.namespace, name);
+    let stored: KubeObject;
     try {
-      return this.#out((await this.#storage.get(key, { resourceVersion: opts.resourceVersion ?? '' })) as KubeObject, other) as T;
+      stored = (await this.#storage.get(key, { resourceVersion: opts.resourceVersion ?? '' })) as KubeObject;
     } catch (err) {
       throw this.#mapError(err, name);
     }
+    return (other ? await this.#out(stored, other) : stored) as T;
   }
 
   async list(ctx: RequestContext, opts: StoreListOptions = {}): Promise<StoreList<T>> {
     const other = this.#otherVersion(opts.version);
     validateListOptions(opts);
     const predicate = selectionPredicate(this.#def, opts);
+    let res: Awaited<ReturnType<Storage['list']>>;
     try {
-      const res = await this.#storage.list(this.keys.prefix(ctx.namespace), {
+      res = await this.#storage.list(this.keys.prefix(ctx.namespace), {
         resourceVersion: opts.resourceVersion ?? '',
         ...(opts.resourceVersionMatch ? { resourceVersionMatch: opts.resourceVersionMatch } : {}),
         predicate,
       });
-      const items = other ? res.items.map((o) => this.#out(o, other)) : res.items;
-      return { apiVersion: this.#apiVersionOf(other), kind: this.#def.listKind, metadata: res.metadata, items: items as T[] };
     } catch (err) {
       throw this.#mapError(err);
     }
+    // The whole page in one conversion (one webhook call, as kube converts a list).
+    const items = other ? await this.#outAll(res.items, other) : res.items;
+    return { apiVersion: this.#apiVersionOf(other), kind: this.#def.listKind, metadata: res.metadata, items: items as T[] };
   }
 
   /** A watch of the resource (one namespace or all). BOOKMARK objects carry the kind's apiVersion and kind, as clients decode them. */
@@ -234,8 +243,18 @@ export class Store<T extends KubeObject = KubeObject> {
   #typedWatch(inner: Watch, timeoutSeconds: number | undefined, other: string | undefined): Watch {
     const clock = this.#clock;
     const typeMeta = { apiVersion: this.#apiVersionOf(other), kind: this.#def.kind };
-    const convert = (ev: WatchEvent): WatchEvent =>
-      other && ev.type !== 'ERROR' ? ({ type: ev.type, object: this.#out(ev.object as KubeObject, other) } as WatchEvent) : ev;
+    // An event converted synchronously is yielded without an await; an asynchronous conversion is awaited event by
+    // event, so the order stays. One that fails ends the watch with an ERROR event, as kube's watch does.
+    const convert = (ev: WatchEvent): WatchEvent | Promise<WatchEvent> => {
+      if (!other || ev.type === 'ERROR') return ev;
+      const object = this.#out(ev.object as KubeObject, other);
+      return object instanceof Promise
+        ? object.then(
+            (o) => ({ type: ev.type, object: o }) as WatchEvent,
+            (err: unknown) => ({ type: 'ERROR', object: toStatusError(err).status }) as WatchEvent,
+          )
+        : ({ type: ev.type, object } as WatchEvent);
+    };
     const timer = timeoutSeconds && timeoutSeconds > 0 ? clock.setTimeout(() => inner.stop(), timeoutSeconds * 1000) : undefined;
     const stop = (): void => {
       if (timer) clock.clearTimeout(timer);
@@ -245,8 +264,16 @@ export class Store<T extends KubeObject = KubeObject> {
       stop,
       async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent> {
         try {
-          for await (const ev of inner)
-            yield ev.type === 'BOOKMARK' ? { type: 'BOOKMARK', object: { ...typeMeta, metadata: ev.object.metadata } } : convert(ev);
+          for await (const ev of inner) {
+            if (ev.type === 'BOOKMARK') {
+              yield { type: 'BOOKMARK', object: { ...typeMeta, metadata: ev.object.metadata } };
+              continue;
+            }
+            const converted = convert(ev);
+            const out = converted instanceof Promise ? await converted : converted;
+            yield out;
+            if (out.type === 'ERROR' && ev.type !== 'ERROR') break;
+          }
         } finally {
           stop();
         }
@@ -271,7 +298,7 @@ export class Store<T extends KubeObject = KubeObject> {
         await this.#beforeCreate(ctx, obj, this.#def);
       return this.#admitUpdate(ctx, sctx, name, obj, current, opts.admission, true, other);
     });
-    return other ? { ...res, object: this.#out(res.object, other) as T } : res;
+    return other ? { ...res, object: (await this.#out(res.object, other)) as T } : res;
   }
 
   async patch(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: StorePatchOptions = {}): Promise<UpdateResult<T>> {
@@ -293,7 +320,7 @@ export class Store<T extends KubeObject = KubeObject> {
         if (!current) throw newNotFound(this.#def.groupResource, name);
         // Applied to the stored object (as the request's version sees it, as kube's patcher does), so its
         // resourceVersion makes the update conditional unless the patch sets another.
-        const target = this.#out(current, other);
+        const target = await this.#out(current, other);
         const patched =
           type === 'json'
             ? applyJsonPatch(target, patch)
@@ -310,7 +337,7 @@ export class Store<T extends KubeObject = KubeObject> {
         return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false, other);
       },
     );
-    return other ? { ...res, object: this.#out(res.object, other) as T } : res;
+    return other ? { ...res, object: (await this.#out(res.object, other)) as T } : res;
   }
 
   /**
@@ -380,19 +407,22 @@ export class Store<T extends KubeObject = KubeObject> {
     if (admission?.mutate) {
       // The input is reused when storage retries on a conflict: admission must start from it afresh each time.
       if (shared) obj = copyJson(input);
-      await admission.mutate(obj, current && this.#out(current, other));
+      await admission.mutate(obj, current && (await this.#out(current, other)));
       this.#matchName(obj, name);
       this.#matchNamespace(ctx, obj);
     }
-    if (other) obj = this.#toStorage(obj, other);
-    const outcome = this.#computeUpdate(sctx, obj, current, other);
+    if (other) obj = await this.#toStorage(obj, other);
+    const outcome = await this.#computeUpdate(sctx, obj, current, other);
     if (admission?.validate)
-      await admission.validate(this.#out(outcome.object, other), outcome.kind === 'create' || !current ? null : this.#out(current, other));
+      await admission.validate(
+        await this.#out(outcome.object, other),
+        outcome.kind === 'create' || !current ? null : await this.#out(current, other),
+      );
     return outcome;
   }
 
   /** The body of Store.Update's tryUpdate: create-on-update, optimistic concurrency, rest.BeforeUpdate and validation. */
-  #computeUpdate(sctx: StrategyContext, input: KubeObject, current: KubeObject | null, other?: string): UpdateOutcome {
+  async #computeUpdate(sctx: StrategyContext, input: KubeObject, current: KubeObject | null, other?: string): Promise<UpdateOutcome> {
     const def = this.#def;
     const strategy = def.strategy;
     const name = input.metadata.name ?? '';
@@ -401,7 +431,7 @@ export class Store<T extends KubeObject = KubeObject> {
       if (!strategy.allowCreateOnUpdate() || sctx.subresource) throw newNotFound(def.groupResource, name);
       // Storage would clear it, as etcd3's PrepareObjectForStorage does.
       delete obj.metadata.resourceVersion;
-      const created = this.#prepareCreate(sctx, obj, other);
+      const created = await this.#prepareCreate(sctx, obj, other);
       return { kind: 'create', object: created, warnings: strategy.warningsOnCreate(sctx, created as T) };
     }
     const old = current;
@@ -435,7 +465,7 @@ export class Store<T extends KubeObject = KubeObject> {
     const vopts = { listSetsAndMaps: !hasListSetOrMapDuplicates(def, def.storageVersion.name, old) };
     const parsed = parseObject(def, def.storageVersion.name, obj, vopts);
     const errs: FieldError[] = [
-      ...this.#schemaErrors(parsed, obj, other, vopts),
+      ...(await this.#schemaErrors(parsed, obj, other, vopts)),
       ...validateObjectMetaUpdate(obj, old),
       ...strategy.validateUpdate(sctx, obj as T, old as T),
     ];
@@ -455,17 +485,23 @@ export class Store<T extends KubeObject = KubeObject> {
     const other = this.#otherVersion(opts.version);
     const key = this.#key(ctx.namespace, name);
     const validateDeletion = opts.validateDeletion;
+    let result: DeleteResult;
     // Admission sees the object in the request's version.
-    if (other && validateDeletion) opts = { ...opts, validateDeletion: (current) => validateDeletion(this.#out(current, other)) };
+    if (other && validateDeletion)
+      opts = { ...opts, validateDeletion: async (current) => validateDeletion(await this.#out(current, other)) };
     try {
       for (let attempt = 1; ; attempt++) {
         const current = (await this.#storage.get(key)) as KubeObject;
         const outcome = await this.#deleteOnce(key, current, opts, attempt < MAX_DELETE_ATTEMPTS);
-        if (outcome) return (other ? { ...outcome, object: this.#out(outcome.object, other) } : outcome) as DeleteResult<T>;
+        if (outcome) {
+          result = outcome;
+          break;
+        }
       }
     } catch (err) {
       throw this.#mapError(err, name);
     }
+    return (other ? { ...result, object: await this.#out(result.object, other) } : result) as DeleteResult<T>;
   }
 
   /**
@@ -547,7 +583,7 @@ export class Store<T extends KubeObject = KubeObject> {
       listOpts = { ...listOpts, version: undefined };
       deleteOpts = { ...deleteOpts, version: undefined };
       const validateDeletion = deleteOpts.validateDeletion;
-      if (other && validateDeletion) deleteOpts.validateDeletion = (current) => validateDeletion(this.#out(current, other));
+      if (other && validateDeletion) deleteOpts.validateDeletion = async (current) => validateDeletion(await this.#out(current, other));
     }
     const items: KubeObject[] = [];
     let page = await this.list(ctx, listOpts);
@@ -574,7 +610,7 @@ export class Store<T extends KubeObject = KubeObject> {
       apiVersion: this.#apiVersionOf(other),
       kind: this.#def.listKind,
       metadata: {},
-      items: (other ? items.map((o) => this.#out(o, other)) : items) as T[],
+      items: (other ? await this.#outAll(items, other) : items) as T[],
     };
   }
 
@@ -604,20 +640,29 @@ export class Store<T extends KubeObject = KubeObject> {
     return other ? formatGroupVersion({ group: this.#def.group, version: other }) : this.#apiVersion;
   }
 
-  /** A (stored) object as the request's version sees it: itself in the storage version, else a converted copy. */
-  #out(obj: KubeObject, other: string | undefined): KubeObject {
-    return other ? convertObject(this.#def, obj, other) : obj;
+  /**
+   * A (stored) object as the request's version sees it: itself in the storage version, else a converted copy — a
+   * promise when the kind converts asynchronously (its `conversion`), whose failure is a 500 InternalError.
+   */
+  #out(obj: KubeObject, other: string | undefined): KubeObject | Promise<KubeObject> {
+    return other ? convertOne(this.#def, obj, other) : obj;
+  }
+
+  /** Objects as the request's version sees them, in one conversion. */
+  #outAll(objs: KubeObject[], other: string): KubeObject[] | Promise<KubeObject[]> {
+    return convertObjects(this.#def, objs, other);
   }
 
   /**
    * A decoded body of version `other` converted to the storage version. Converters may assume a body their version's
    * schema accepts: when one throws on a body the schema refuses, the schema's errors are the answer (422).
    */
-  #toStorage(obj: KubeObject, other: string): KubeObject {
+  async #toStorage(obj: KubeObject, other: string): Promise<KubeObject> {
     try {
-      return convertObject(this.#def, obj, this.#def.storageVersion.name);
+      return await convertOne(this.#def, obj, this.#def.storageVersion.name);
     } catch (err) {
-      if (err instanceof StatusError) throw err;
+      // A failed asynchronous conversion (a 500) may be the webhook refusing an invalid body: the schema decides too.
+      if (err instanceof StatusError && !isInternalError(err)) throw err;
       const parsed = parseObject(this.#def, other, obj);
       if (!parsed.ok) throw invalidError(this.#def, obj.metadata.name ?? '', parsed.errors);
       throw err;
@@ -631,13 +676,15 @@ export class Store<T extends KubeObject = KubeObject> {
    * paths are the request's. The storage schema's own errors still count when the request's version finds none (a
    * converter that produces an invalid hub object). The strategy's validate hooks see the storage version.
    */
-  #schemaErrors(parsed: ParseResult, obj: KubeObject, other: string | undefined, opts: ValidateOptions = {}): FieldError[] {
+  async #schemaErrors(parsed: ParseResult, obj: KubeObject, other: string | undefined, opts: ValidateOptions = {}): Promise<FieldError[]> {
     if (other) {
       let inVersion: ParseResult | undefined;
       try {
-        inVersion = parseObject(this.#def, other, convertObject(this.#def, obj, other), opts);
-      } catch {
-        // A converter that fails on an invalid hub object: the storage schema's errors say why.
+        inVersion = parseObject(this.#def, other, await convertOne(this.#def, obj, other), opts);
+      } catch (err) {
+        // A converter that fails on an invalid hub object: the storage schema's errors say why. An asynchronous
+        // conversion that fails (a webhook down) fails the write: nothing unvalidated is stored.
+        if (this.#def.conversion) throw err;
       }
       if (inVersion && !inVersion.ok) return inVersion.errors;
     }
