@@ -1,35 +1,160 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { CelObject, celEquals } from './values.ts';
 
 /**
  * The declared type of a variable: a CEL type name (`int`, `string`, `list<string>`, `map<string, dyn>`,
- * `dyn`, `kubernetes.Quantity`, …) or an object type with typed fields. An object type is how a schema
- * (a CRD's openAPIV3Schema) plugs in later: a converter from schema to ObjectType gives `self` its fields,
- * so `self.spec.replicas + 'x'` fails at compile time instead of at run time.
+ * `optional<int>`, `google.protobuf.Timestamp`, `dyn`, `kubernetes.Quantity`, …) or an object type with typed
+ * fields. A CRD's structural schema converts to an ObjectType, so `self.spec.replicas + 'x'` fails at compile time
+ * instead of at run time. Object types may appear inside type names (`list<example.v1.Item>`) once they are
+ * reachable from a declared variable's ObjectType.
  */
-export type CelType = string | ObjectType;
+export type CelType = string | ObjectType | ListType | MapType | OptionalType;
 
 export interface ObjectType {
   readonly kind: 'object';
   /** A type name unique within the environment, e.g. `example.com.v1.Widget.spec`. */
   readonly name: string;
+  /**
+   * The fields by their JSON names. A name CEL cannot spell is escaped as kube's cel.Escape does (`my-field` is
+   * `self.my__dash__field`, `namespace` is `self.__namespace__`); a name it cannot escape is not accessible.
+   */
   readonly fields: Readonly<Record<string, CelType>>;
+}
+
+/** A list of a declared element type: what a type name cannot say when the element is an ObjectType. */
+export interface ListType {
+  readonly kind: 'list';
+  readonly elem: CelType;
+}
+
+/** A map from strings to a declared value type. */
+export interface MapType {
+  readonly kind: 'map';
+  readonly value: CelType;
+}
+
+/** An optional value (`optional<T>`): an absent JSON value is `optional.none()`, a present one `optional.of(v)`. */
+export interface OptionalType {
+  readonly kind: 'optional';
+  readonly value: CelType;
 }
 
 export function objectType(name: string, fields: Record<string, CelType>): ObjectType {
   return { kind: 'object', name, fields };
 }
 
-/** The type's name as the CEL library spells it. */
-export function typeName(type: CelType): string {
-  return typeof type === 'string' ? type : type.name;
+export function listType(elem: CelType): ListType {
+  return { kind: 'list', elem };
 }
 
-/** Registers an object type and every object type its fields reach (each once). */
+export function mapType(value: CelType): MapType {
+  return { kind: 'map', value };
+}
+
+export function optionalType(value: CelType): OptionalType {
+  return { kind: 'optional', value };
+}
+
+/** The type's name as the CEL library spells it. */
+export function typeName(type: CelType): string {
+  if (typeof type === 'string') return type;
+  switch (type.kind) {
+    case 'object':
+      return type.name;
+    case 'list':
+      return `list<${typeName(type.elem)}>`;
+    case 'map':
+      return `map<string, ${typeName(type.value)}>`;
+    case 'optional':
+      return `optional<${typeName(type.value)}>`;
+  }
+}
+
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
+
+/** kube's cel.Escape: a property name as CEL spells it, or undefined when it cannot (k8s.io/apiserver/pkg/cel/escaping.go). */
+export function escapeFieldName(name: string): string | undefined {
+  if (name === '' || ((name[0] as string) >= '0' && (name[0] as string) <= '9')) return undefined;
+  if (RESERVED.has(name)) return `__${name}__`;
+  let ok = true;
+  const escaped = name.replace(/__|[-./]|[^a-zA-Z0-9_]/g, (s) => {
+    switch (s) {
+      case '__':
+        return '__underscores__';
+      case '.':
+        return '__dot__';
+      case '-':
+        return '__dash__';
+      case '/':
+        return '__slash__';
+      default:
+        ok = false;
+        return '';
+    }
+  });
+  return ok ? escaped : undefined;
+}
+
+/** An object type's runtime shape: its class and its fields as CEL names them. */
+export interface ObjectRuntime {
+  readonly ctor: new () => CelObject;
+  /** [JSON name, CEL name, field type] of each accessible field. */
+  readonly fields: readonly (readonly [string, string, CelType])[];
+}
+
+const runtimes = new WeakMap<ObjectType, ObjectRuntime>();
+
+/** One class per object type (the CEL library knows a message's type by its value's constructor). */
+export function objectRuntime(type: ObjectType): ObjectRuntime {
+  let runtime = runtimes.get(type);
+  if (!runtime) {
+    const ctor = { [type.name]: class extends CelObject {} }[type.name] as new () => CelObject;
+    const fields: [string, string, CelType][] = [];
+    for (const [json, field] of Object.entries(type.fields)) {
+      const name = escapeFieldName(json);
+      if (name !== undefined) fields.push([json, name, field]);
+    }
+    runtime = { ctor, fields };
+    runtimes.set(type, runtime);
+  }
+  return runtime;
+}
+
+/** Registers an object type and every object type its fields reach (each once), with `==` as CEL compares messages. */
 export function registerObjectTypes(env: Environment, type: CelType, done = new Set<string>()): void {
-  if (typeof type === 'string' || done.has(type.name)) return;
+  if (typeof type === 'string') return;
+  if (type.kind !== 'object') {
+    registerObjectTypes(env, type.kind === 'list' ? type.elem : type.value, done);
+    return;
+  }
+  if (done.has(type.name)) return;
   done.add(type.name);
-  for (const field of Object.values(type.fields)) registerObjectTypes(env, field, done);
+  const runtime = objectRuntime(type);
+  for (const [, , field] of runtime.fields) registerObjectTypes(env, field, done);
   const fields: Record<string, string> = {};
-  for (const [name, field] of Object.entries(type.fields)) fields[name] = typeName(field);
-  env.registerType(type.name, { fields });
+  for (const [, name, field] of runtime.fields) fields[name] = typeName(field);
+  env.registerType(type.name, { ctor: runtime.ctor, fields });
+  env.registerOperator(`${type.name} == ${type.name}`, (a: unknown, b: unknown) => celEquals(a, b));
 }

@@ -1,4 +1,15 @@
-export { type CelType, type ObjectType, objectType } from './cel-type.ts';
+export {
+  type CelType,
+  escapeFieldName,
+  type ListType,
+  listType,
+  type MapType,
+  mapType,
+  type ObjectType,
+  type OptionalType,
+  objectType,
+  optionalType,
+} from './cel-type.ts';
 export { COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_LIMIT } from './cost.ts';
 export { CelEnvironment, type CelEnvironmentOptions, type CompileResult } from './environment.ts';
 export { CelCompileError, CelEvaluationError, type CelEvaluationErrorReason, type CelIssue } from './errors.ts';

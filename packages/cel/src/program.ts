@@ -45,6 +45,10 @@ export class Program {
     for (const [name, value] of Object.entries(activation)) {
       if (value !== undefined) context[name] = toCel(value, this.#variables[name]);
     }
+    // a declared optional without a value is optional.none()
+    for (const [name, type] of Object.entries(this.#variables)) {
+      if (context[name] === undefined && typeof type !== 'string' && type.kind === 'optional') context[name] = toCel(undefined, type);
+    }
     const tracker = new CostTracker(options.costLimit ?? PER_CALL_LIMIT);
     try {
       const value = withCostTracker(tracker, () => {
@@ -57,6 +61,22 @@ export class Program {
       if (tracker.exceeded || e instanceof CostLimitExceeded) return this.#costExceeded(tracker);
       return { kind: 'error', error: new CelEvaluationError('EvaluationError', runtimeMessage(e), { cause: e }), cost: tracker.cost };
     }
+  }
+
+  /** Whether the expression names the variable (kube: a rule that uses `oldSelf` is a transition rule). */
+  references(variable: string): boolean {
+    const stack: unknown[] = [this.#parsed.ast];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (Array.isArray(node)) stack.push(...node);
+      else if (typeof node === 'object' && node !== null) {
+        const { op, args } = node as { op?: unknown; args?: unknown };
+        if (op === 'id' && args === variable) return true;
+        if (Array.isArray(args)) stack.push(...args);
+        else if (typeof args === 'object') stack.push(args);
+      }
+    }
+    return false;
   }
 
   #costExceeded(tracker: CostTracker): EvaluationResult {

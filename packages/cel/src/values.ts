@@ -1,23 +1,56 @@
+import { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import type { CelType } from './cel-type.ts';
+import { type CelType, objectRuntime } from './cel-type.ts';
+
+/** The base of the classes object types' values are made of (one class per ObjectType: see objectRuntime). */
+export class CelObject {}
+
+interface OptionalClass {
+  of(value: unknown): unknown;
+}
+
+let optionalNone: unknown;
+
+/** CEL's optional.none(); the library does not export its Optional class, so it is taken from a value. */
+function noneValue(): { constructor: OptionalClass } {
+  optionalNone ??= new Environment({ enableOptionalTypes: true }).evaluate('optional.none()');
+  return optionalNone as { constructor: OptionalClass };
+}
 
 /**
  * Turns a JSON-shaped activation value into CEL values as the declared type asks: integers become
- * bigint (CEL's int is 64-bit), `uint` becomes UnsignedInt, `double` stays a number. Under `dyn` an
- * integral number is an int, as kube reads integers of unstructured JSON; a schema-derived type says
- * which numbers are doubles.
+ * bigint (CEL's int is 64-bit), `uint` becomes UnsignedInt, `double` stays a number, an ObjectType's value an
+ * instance of its class with its declared fields only, RFC 3339 strings timestamps, Go duration strings durations,
+ * base64 strings bytes, and an optional type's absent value `optional.none()`. Under `dyn` an integral number is
+ * an int, as kube reads integers of unstructured JSON; a schema-derived type says which numbers are doubles.
  */
 export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
   if (type === 'dyn') return dynToCel(value);
+  if (typeof type !== 'string' && type.kind === 'optional') {
+    const none = noneValue();
+    return value === undefined ? none : none.constructor.of(toCel(value, type.value));
+  }
   if (value === null || value === undefined) return null;
   if (typeof type !== 'string') {
-    if (!isPlainObject(value)) return value;
-    const out: Record<string, unknown> = {};
-    for (const key in value) {
-      const declared = type.fields[key];
-      if (declared !== undefined) out[key] = toCel(value[key], declared);
+    switch (type.kind) {
+      case 'object': {
+        if (!isPlainObject(value)) return value;
+        const runtime = objectRuntime(type);
+        const out = new runtime.ctor() as unknown as Record<string, unknown>;
+        for (const [json, name, field] of runtime.fields) {
+          if (Object.hasOwn(value, json) && value[json] !== undefined) out[name] = toCel(value[json], field);
+        }
+        return out;
+      }
+      case 'list':
+        return Array.isArray(value) ? value.map((item) => toCel(item, type.elem)) : value;
+      case 'map': {
+        if (!isPlainObject(value)) return value;
+        const out: Record<string, unknown> = {};
+        for (const key in value) out[key] = toCel(value[key], type.value);
+        return out;
+      }
     }
-    return out;
   }
   switch (type) {
     case 'int':
@@ -28,6 +61,12 @@ export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
         : value;
     case 'double':
       return typeof value === 'bigint' ? Number(value) : value;
+    case 'google.protobuf.Timestamp':
+      return typeof value === 'string' ? timestamp(value) : value;
+    case 'google.protobuf.Duration':
+      return typeof value === 'string' ? (goDuration(value) ?? value) : value;
+    case 'bytes':
+      return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'base64')) : value;
   }
   const list = /^list<(.+)>$/.exec(type);
   if (list && Array.isArray(value)) return value.map((item) => toCel(item, list[1]));
@@ -38,6 +77,38 @@ export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
     return out;
   }
   return dynToCel(value);
+}
+
+/** A `date` (2006-01-02, midnight UTC) or `date-time` (RFC 3339) string as a timestamp; the string itself when it is neither. */
+function timestamp(s: string): unknown {
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s);
+  return Number.isNaN(ms) ? s : new Date(ms);
+}
+
+const DURATION_UNITS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+/** Go's time.ParseDuration (`1h30m`, `-1.5s`, `300ms`) as a CEL duration, or undefined when it does not parse. */
+function goDuration(s: string): Duration | undefined {
+  const m = /^([-+]?)((?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+|0)$/.exec(s);
+  if (!m) return undefined;
+  let nanos = 0n;
+  for (const [, num, unit] of (m[2] as string).matchAll(/(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
+    const scale = DURATION_UNITS[unit as string] as bigint;
+    const [whole = '0', frac = ''] = (num as string).split('.');
+    nanos += BigInt(whole || '0') * scale;
+    if (frac) nanos += (BigInt(frac) * scale) / 10n ** BigInt(frac.length);
+  }
+  if (m[1] === '-') nanos = -nanos;
+  return new Duration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
 }
 
 /** By shape: integral numbers are ints, arrays lists, plain objects maps. The hot path of every evaluation. */
@@ -90,6 +161,8 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((v, i) => v === b[i]);
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (a instanceof Duration && b instanceof Duration) return a.seconds === b.seconds && a.nanos === b.nanos;
+  // objects of a declared type equal only objects of that type, field by field
+  if ((a instanceof CelObject || b instanceof CelObject) && a.constructor !== b.constructor) return false;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
   if (typeof (a as Partial<Equatable>).equals === 'function' && Object.getPrototypeOf(a) === Object.getPrototypeOf(b)) {
     return (a as Equatable).equals(b);
@@ -105,7 +178,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
 
 function entries(v: unknown): Map<unknown, unknown> | undefined {
   if (v instanceof Map) return v;
-  if (isPlainObject(v)) return new Map(Object.entries(v));
+  if (isPlainObject(v) || v instanceof CelObject) return new Map(Object.entries(v));
   return undefined;
 }
 
