@@ -46,6 +46,11 @@ export class WorkQueue {
     this.#worker ??= Promise.resolve().then(() => this.#work());
   }
 
+  /** Resolves once no key is queued or syncing (keys waiting to be retried do not count). */
+  async idle(): Promise<void> {
+    while (this.#worker) await this.#worker;
+  }
+
   async #work(): Promise<void> {
     try {
       for (let key = first(this.#queue); key !== undefined && this.#open; key = first(this.#queue)) {
