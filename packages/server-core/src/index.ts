@@ -14,14 +14,15 @@ export {
   apiVersions,
   type DiscoveryEntries,
   type DiscoverySource,
+  definitionSubresources,
   definitionsOf,
   discoveryETag,
-  type ExtraSubresourceInfo,
   RESOURCE_VERBS,
   resourceDiscoveryOf,
   resourceDiscoveryOfVirtual,
   SCALE_KIND,
   SUBRESOURCE_VERBS,
+  type SubresourceInfo,
   type VirtualResourceInfo,
   virtualResourcesOf,
 } from './discovery/documents.ts';
@@ -63,9 +64,31 @@ export {
   supportsKubernetesProtobuf,
 } from './endpoints/protobuf/codec.ts';
 export { decodeYAML } from './endpoints/request-body.ts';
-export { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from './endpoints/resource-handler.ts';
+export {
+  type Admission,
+  handleResource,
+  type ResourceDeleter,
+  type ResourceEndpoint,
+  type ResourceHandlerOptions,
+} from './endpoints/resource-handler.ts';
 export { pathNotFound, wantsPretty, writeObject } from './endpoints/response.ts';
-export type { SubresourceCreateRequest, SubresourceCreater } from './endpoints/subresource-creater.ts';
+export {
+  type SubresourceBody,
+  type SubresourceCreater,
+  type SubresourceGetRequest,
+  type SubresourceGetter,
+  type SubresourceKind,
+  type SubresourcePatcher,
+  type SubresourceRequest,
+  type SubresourceStorage,
+  type SubresourceUpdater,
+  type SubresourceWriteRequest,
+  type SubresourceWriteResult,
+  subresourceVerbs,
+} from './endpoints/subresource-storage.ts';
+export { finalizeSubresource } from './endpoints/subresources/finalize.ts';
+export { scaleSubresource } from './endpoints/subresources/scale.ts';
+export { statusSubresource } from './endpoints/subresources/status.ts';
 export { AUDIT_ID_HEADER, type AuditOptions, formatMicroTime, withAudit } from './filters/audit.ts';
 export { type AuthenticationOptions, UNAUTHORIZED_MESSAGE, withAuthentication } from './filters/authentication.ts';
 export { type AuthorizationOptions, DECISION_ANNOTATION, REASON_ANNOTATION, withAuthorization } from './filters/authorization.ts';
@@ -192,7 +215,7 @@ export {
   OPENID_CONFIGURATION_PATH,
 } from './serviceaccount/issuer-discovery.ts';
 export { storeObjectGetter } from './serviceaccount/store-object-getter.ts';
-export { type ServiceAccountTokenOptions, type TokenRequestOptions, tokenRequestCreater } from './serviceaccount/token-request.ts';
+export { type ServiceAccountTokenOptions, type TokenRequestOptions, tokenSubresource } from './serviceaccount/token-request.ts';
 export {
   type ClientCAOptions,
   type ClientCertificateAuthority,

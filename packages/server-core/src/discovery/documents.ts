@@ -34,16 +34,15 @@ export interface VirtualResourceInfo {
   readonly categories?: readonly string[];
 }
 
-/**
- * A subresource served by code beside a definition's own (status, scale, finalize), e.g. serviceaccounts/token: listed
- * under its parent with its own response kind and verbs.
- */
-export interface ExtraSubresourceInfo {
+/** A subresource of a served kind (status, scale, namespaces/finalize, serviceaccounts/token, …), listed under its parent. */
+export interface SubresourceInfo {
   /** The parent: its group and plural. */
   readonly group: string;
   readonly resource: string;
   readonly subresource: string;
-  readonly responseKind: { readonly group: string; readonly version: string; readonly kind: string };
+  /** The kind it reads and answers with; undefined: the parent's own kind, in the version listed (status, finalize). */
+  readonly responseKind?: { readonly group: string; readonly version: string; readonly kind: string };
+  /** Sorted: e.g. ['get', 'patch', 'update']. */
   readonly verbs: readonly string[];
 }
 
@@ -51,7 +50,11 @@ export interface ExtraSubresourceInfo {
 export interface DiscoveryEntries {
   readonly definitions: readonly ResourceDefinition[];
   readonly virtual: readonly VirtualResourceInfo[];
-  readonly subresources?: readonly ExtraSubresourceInfo[];
+  /**
+   * Every subresource of the definitions, in the order listed under each parent (a served kind's subresource storages,
+   * see GenericAPIServer). Unset: those its definition declares (definitionSubresources).
+   */
+  readonly subresources?: readonly SubresourceInfo[];
 }
 
 /** Where discovery reads the kinds from: a Scheme, definitions in registration order, or definitions plus virtual resources. */
@@ -64,10 +67,23 @@ export function virtualResourcesOf(source: DiscoverySource): readonly VirtualRes
   return isEntries(source) ? source.virtual : [];
 }
 
-/** The extra subresources of a definition in a source. */
-function extrasOf(source: DiscoverySource, def: ResourceDefinition): ExtraSubresourceInfo[] {
-  if (!isEntries(source) || !source.subresources) return [];
+/** The subresources of a definition in a source. */
+function subresourcesIn(source: DiscoverySource, def: ResourceDefinition): readonly SubresourceInfo[] {
+  if (!isEntries(source) || !source.subresources) return definitionSubresources(def);
   return source.subresources.filter((x) => x.group === def.group && x.resource === def.plural);
+}
+
+/**
+ * The subresources a definition declares, as a server serves them without further storages: a namespace's finalize,
+ * then status and scale.
+ */
+export function definitionSubresources(def: ResourceDefinition): SubresourceInfo[] {
+  const parent = { group: def.group, resource: def.plural };
+  const out: SubresourceInfo[] = [];
+  if (isNamespace(def)) out.push({ ...parent, subresource: 'finalize', verbs: ['update'] });
+  if (def.subresources.status) out.push({ ...parent, subresource: 'status', verbs: [...SUBRESOURCE_VERBS] });
+  if (def.subresources.scale) out.push({ ...parent, subresource: 'scale', responseKind: { ...SCALE_KIND }, verbs: [...SUBRESOURCE_VERBS] });
+  return out;
 }
 
 /** The verbs of a resource kapi serves through its Store, sorted as kube lists them. */
@@ -170,8 +186,11 @@ const isNamespace = (def: ResourceDefinition): boolean => def.group === '' && de
 const verbsOf = (def: ResourceDefinition): string[] =>
   isNamespace(def) ? RESOURCE_VERBS.filter((v) => v !== 'deletecollection') : [...RESOURCE_VERBS];
 
-/** A definition's entries in an APIResourceList: the resource, then its status and scale subresources, then `extra`. */
-export function apiResourcesOf(def: ResourceDefinition, extra: readonly ExtraSubresourceInfo[] = []): APIResource[] {
+/** A definition's entries in an APIResourceList: the resource, then its subresources (default: those it declares). */
+export function apiResourcesOf(
+  def: ResourceDefinition,
+  subresources: readonly SubresourceInfo[] = definitionSubresources(def),
+): APIResource[] {
   const main: APIResource = {
     name: def.plural,
     singularName: def.singular,
@@ -183,30 +202,14 @@ export function apiResourcesOf(def: ResourceDefinition, extra: readonly ExtraSub
   if (def.categories.length > 0) main.categories = [...def.categories];
   main.storageVersionHash = storageVersionHash(def.group, def.storageVersion.name, def.kind);
   const out = [main];
-  if (isNamespace(def))
-    out.push({ name: `${def.plural}/finalize`, singularName: '', namespaced: false, kind: def.kind, verbs: ['update'] });
-  if (def.subresources.status) {
-    out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...SUBRESOURCE_VERBS] });
-  }
-  if (def.subresources.scale) {
-    out.push({
-      name: `${def.plural}/scale`,
-      singularName: '',
-      namespaced: def.namespaced,
-      group: SCALE_KIND.group,
-      version: SCALE_KIND.version,
-      kind: SCALE_KIND.kind,
-      verbs: [...SUBRESOURCE_VERBS],
-    });
-  }
-  for (const x of extra)
+  // The parent's own kind is listed by kind alone; another kind with its group and version.
+  for (const x of subresources)
     out.push({
       name: `${def.plural}/${x.subresource}`,
       singularName: '',
       namespaced: def.namespaced,
-      group: x.responseKind.group,
-      version: x.responseKind.version,
-      kind: x.responseKind.kind,
+      ...(x.responseKind ? { group: x.responseKind.group, version: x.responseKind.version } : {}),
+      kind: x.responseKind?.kind ?? def.kind,
       verbs: [...x.verbs],
     });
   return out;
@@ -222,9 +225,10 @@ export function apiResourceList(source: DiscoverySource, groupVersion: string): 
   const served = servedIn(source, gv.group, gv.version);
   const virtual = virtualIn(source, gv.group, gv.version);
   if (served.length === 0 && virtual.length === 0) return undefined;
-  const resources = [...served.flatMap(({ def }) => apiResourcesOf(def, extrasOf(source, def))), ...virtual.map(apiResourceOfVirtual)].sort(
-    (a, b) => byCodePoint(a.name, b.name),
-  );
+  const resources = [
+    ...served.flatMap(({ def }) => apiResourcesOf(def, subresourcesIn(source, def))),
+    ...virtual.map(apiResourceOfVirtual),
+  ].sort((a, b) => byCodePoint(a.name, b.name));
   const head = gv.group === '' ? { kind: 'APIResourceList' as const } : { kind: 'APIResourceList' as const, apiVersion: 'v1' as const };
   return { ...head, groupVersion: groupVersionString(gv.group, gv.version), resources };
 }
@@ -233,7 +237,7 @@ export function apiResourceList(source: DiscoverySource, groupVersion: string): 
 export function resourceDiscoveryOf(
   def: ResourceDefinition,
   version: string,
-  extra: readonly ExtraSubresourceInfo[] = [],
+  subresources: readonly SubresourceInfo[] = definitionSubresources(def),
 ): APIResourceDiscovery {
   const out: APIResourceDiscovery = {
     resource: def.plural,
@@ -244,19 +248,12 @@ export function resourceDiscoveryOf(
   };
   if (def.shortNames.length > 0) out.shortNames = [...def.shortNames];
   if (def.categories.length > 0) out.categories = [...def.categories];
-  const subresources: APISubresourceDiscovery[] = [];
-  if (isNamespace(def))
-    subresources.push({ subresource: 'finalize', responseKind: { group: '', version, kind: def.kind }, verbs: ['update'] });
-  if (def.subresources.status) {
-    subresources.push({
-      subresource: 'status',
-      responseKind: { group: def.group, version, kind: def.kind },
-      verbs: [...SUBRESOURCE_VERBS],
-    });
-  }
-  if (def.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { ...SCALE_KIND }, verbs: [...SUBRESOURCE_VERBS] });
-  for (const x of extra) subresources.push({ subresource: x.subresource, responseKind: { ...x.responseKind }, verbs: [...x.verbs] });
-  if (subresources.length > 0) out.subresources = subresources;
+  const subs: APISubresourceDiscovery[] = subresources.map((x) => ({
+    subresource: x.subresource,
+    responseKind: x.responseKind ? { ...x.responseKind } : { group: def.group, version, kind: def.kind },
+    verbs: [...x.verbs],
+  }));
+  if (subs.length > 0) out.subresources = subs;
   return out;
 }
 
@@ -307,7 +304,7 @@ export function aggregatedDiscovery(source: DiscoverySource, options: Aggregated
       versions: versions.map((version) => ({
         version,
         resources: [
-          ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version, extrasOf(source, def))),
+          ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version, subresourcesIn(source, def))),
           ...virtualIn(source, name, version).map(resourceDiscoveryOfVirtual),
         ].sort((a, b) => byCodePoint(a.resource, b.resource)),
         freshness: 'Current' as const,

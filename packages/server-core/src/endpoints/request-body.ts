@@ -1,5 +1,5 @@
 import { type KubeObject, MAX_JSON_DEPTH, newBadRequest, newUnsupportedMediaType, parseJsonDetectingDuplicates } from '@kapi/apimachinery';
-import type { ResourceDefinition } from '@kapi/registry';
+import type { PatchType, ResourceDefinition } from '@kapi/registry';
 import { type Document, isScalar, Lexer, parseDocument, visit } from 'yaml';
 import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
@@ -141,4 +141,35 @@ export async function readObjectBody(ctx: RequestContext, def: ResourceDefinitio
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw newBadRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
   return value as KubeObject;
+}
+
+const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
+  ['json-patch', 'json'],
+  ['merge-patch', 'merge'],
+  ['strategic-merge-patch', 'strategic'],
+  ['apply-patch', 'apply'],
+]);
+
+const PATCH_MEDIA_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
+
+/** What a kind that refuses strategic merge patches accepts (kube's list for custom resources). */
+const PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC = PATCH_MEDIA_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
+
+/**
+ * A PATCH body: its type from the Content-Type, and the patch document (YAML for apply patches, else JSON). A type the
+ * kind does not take is a 415 listing those it does: a kind with `strategicMergePatch: false` (a custom resource's)
+ * takes no strategic merge patch, on its subresources neither, as kube's installer registers its patch routes.
+ */
+export async function readPatchBody(ctx: RequestContext, def: ResourceDefinition): Promise<{ patch: unknown; type: PatchType }> {
+  const type = PATCH_TYPES.get(bodyTypeOf(contentTypeOf(ctx.req.headers['content-type'])) ?? '');
+  const strategic = def.strategicMergePatch !== false;
+  if (!type || (type === 'strategic' && !strategic))
+    throw newUnsupportedMediaType(strategic ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC);
+  const raw = await readRequestBody(ctx);
+  return { patch: type === 'apply' ? parseYAMLBody(raw) : parseJSONBody(raw), type };
 }

@@ -1,39 +1,36 @@
 import type { AdmissionAttributes } from '@kapi/admission';
-import { type Clock, type KubeObject, newUnsupportedMediaType, type Status } from '@kapi/apimachinery';
-import { ALL_UNAUTHENTICATED, ANONYMOUS_USER } from '@kapi/authn';
-import type {
-  NamespaceRegistry,
-  PatchType,
-  ResourceDefinition,
-  ScaleREST,
-  Store,
-  RequestContext as StoreRequestContext,
-} from '@kapi/registry';
-import { readRequestBody } from '../filters/body-limit.ts';
+import type { Clock, KubeObject, Status } from '@kapi/apimachinery';
+import type { DeleteResult, ResourceDefinition, Store, StoreDeleteOptions, RequestContext as StoreRequestContext } from '@kapi/registry';
 import type { RequestContext } from '../filters/context.ts';
 import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { WriteCheck } from '../server/api-provider.ts';
-import { bodyTypeOf, contentTypeOf, type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
+import { type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
 import { storeVersion, transform } from './output-transform.ts';
 import { admitDeletion, writeAdmission } from './request-admission.ts';
-import { auditable, parseJSONBody, parseYAMLBody, readDeleteBody, readObjectBody } from './request-body.ts';
+import { auditable, readDeleteBody, readObjectBody, readPatchBody } from './request-body.ts';
 import { deleteOptionsOf, listOptionsOf, writeOptionsOf } from './request-options.ts';
-import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
-import type { SubresourceCreater } from './subresource-creater.ts';
-import { readKindBody } from './virtual-handler.ts';
+import { methodNotAllowed, writeObject } from './response.ts';
+import { handleSubresource } from './subresource-handler.ts';
+import type { SubresourceStorage } from './subresource-storage.ts';
 import { serveWatch } from './watch-stream.ts';
 
-/** One served resource: its definition, its Store, and the REST pieces some kinds add. */
+/**
+ * A delete that replaces the Store's, as kube's namespace REST does (the first delete marks a namespace Terminating).
+ * Such a resource has no deletecollection, and answers a finished delete with the object.
+ */
+export interface ResourceDeleter {
+  delete(name: string, options: StoreDeleteOptions): Promise<DeleteResult>;
+}
+
+/** One served resource: its definition, its Store, and the storages of its subresources. */
 export interface ResourceEndpoint {
   readonly definition: ResourceDefinition;
   readonly store: Store;
-  /** The scale subresource, when the definition has one. */
-  readonly scale?: ScaleREST;
-  /** Namespaces only: delete marks Terminating, and the finalize subresource. */
-  readonly namespaces?: NamespaceRegistry;
-  /** Create-only subresources by name (e.g. serviceaccounts' `token`). */
-  readonly creaters?: ReadonlyMap<string, SubresourceCreater>;
+  /** `subresource` → its storage (status, scale, finalize, token, …), served by the verbs each implements. */
+  readonly subresources: ReadonlyMap<string, SubresourceStorage>;
+  /** The resource's own delete, when not the Store's (see ResourceDeleter). */
+  readonly deleter?: ResourceDeleter;
   /** Aborted when the resource stops being served (GenericAPIServer.removeResource): its watch streams end cleanly. */
   readonly removed?: AbortSignal;
 }
@@ -57,24 +54,10 @@ export interface ResourceHandlerOptions {
   readonly onObjects?: (ctx: RequestContext, objects: { requestObject?: unknown; responseObject?: unknown }) => void;
 }
 
-const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
-  ['json-patch', 'json'],
-  ['merge-patch', 'merge'],
-  ['strategic-merge-patch', 'strategic'],
-  ['apply-patch', 'apply'],
-]);
-
-const PATCH_MEDIA_TYPES = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-];
-
 /**
- * Serves one resource request whose RequestInfo has already been resolved to `endpoint`: every verb, the status,
- * scale and (namespaces) finalize subresources, content negotiation (JSON, YAML, Table, PartialObjectMetadata)
- * and watch streams. Errors are thrown as StatusErrors for the chain to write.
+ * Serves one resource request whose RequestInfo has already been resolved to `endpoint`: every verb, content
+ * negotiation (JSON, YAML, Table, PartialObjectMetadata) and watch streams; a subresource's request goes to its
+ * storage (handleSubresource). Errors are thrown as StatusErrors for the chain to write.
  */
 export async function handleResource(
   ctx: RequestContext,
@@ -83,12 +66,11 @@ export async function handleResource(
   options: ResourceHandlerOptions,
 ): Promise<void> {
   const def = endpoint.definition;
-  const sub = info.subresource;
-  const verbs = routeVerbs(endpoint, info);
-  // No route for an unknown subresource (404); a known path without a route for the method is 405, as go-restful
-  // answers before reading anything of the request.
-  if (!verbs) throw pathNotFound();
-  if (!verbs.has(info.verb)) throw methodNotAllowed();
+  // The path decides, not info.name: a list or watch with fieldSelector=metadata.name=x is named for authorization.
+  const collection = info.parts.length < 2;
+  if (!collection && info.subresource) return handleSubresource(ctx, endpoint, info, options);
+  // A path without a route for the method is 405, as go-restful answers before reading anything of the request.
+  if (!(collection ? (endpoint.deleter ? COLLECTION_WITHOUT_DELETECOLLECTION : COLLECTION) : ITEM).has(info.verb)) throw methodNotAllowed();
   const rctx: StoreRequestContext = info.namespace ? { namespace: info.namespace } : {};
   const q = ctx.url.searchParams;
   const respond = (code: number, value: unknown, out: NegotiatedOutput = negotiateOutput(ctx.req.headers.accept)): void => {
@@ -98,51 +80,24 @@ export async function handleResource(
 
   switch (info.verb) {
     case 'get': {
-      if (sub === 'scale' && endpoint.scale) return respond(200, await endpoint.scale.getScale(rctx, info.name));
-      const out = negotiateOutput(ctx.req.headers.accept, { table: sub === '', partial: 'PartialObjectMetadata' });
+      const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadata' });
       const rv = q.get('resourceVersion');
       const obj = await endpoint.store.get(rctx, info.name, {
         ...(rv !== null ? { resourceVersion: rv } : {}),
         ...storeVersion(info, out),
       });
-      return respond(200, transform(def, obj, out, ctx, options.clock, false, info.apiVersion), out);
+      return respond(200, await transform(def, obj, out, ctx, options.clock, false, info.apiVersion), out);
     }
     case 'list': {
       const out = negotiateOutput(ctx.req.headers.accept, { table: true, partial: 'PartialObjectMetadataList' });
       const { watch: _w, ...listOpts } = listOptionsOf(q);
       const list = await endpoint.store.list(rctx, { ...listOpts, ...storeVersion(info, out) });
-      return respond(200, transform(def, list, out, ctx, options.clock, false, info.apiVersion), out);
+      return respond(200, await transform(def, list, out, ctx, options.clock, false, info.apiVersion), out);
     }
     case 'watch':
       return serveWatch(ctx, endpoint, info, rctx, options);
     case 'create': {
       const w = writeOptionsOf(q, 'CreateOptions');
-      const creater = sub ? endpoint.creaters?.get(sub) : undefined;
-      if (creater) {
-        const body = await readKindBody(ctx, creater);
-        options.onObjects?.(ctx, { requestObject: body });
-        if (options.admission) {
-          // kube admits a subresource create with the subresource's kind and the parent's resource (e.g. serviceaccounts/token).
-          const attrs: AdmissionAttributes = {
-            operation: 'CREATE',
-            kind: { group: creater.group, version: creater.version, kind: creater.kind },
-            resource: { group: def.group, version: info.apiVersion, resource: def.plural },
-            subresource: sub,
-            namespace: info.namespace,
-            name: info.name,
-            object: body,
-            oldObject: null,
-            dryRun: w.dryRun,
-            userInfo: ctx.user ?? { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] },
-          };
-          await options.admission.admit(attrs);
-          await options.admission.validate(attrs);
-        }
-        const req = { ctx, namespace: info.namespace, name: info.name, body, dryRun: w.dryRun, user: ctx.user };
-        const result = await creater.create(req);
-        options.onObjects?.(ctx, { responseObject: creater.auditResponse ? creater.auditResponse(result) : result });
-        return writeObject(ctx, 201, result, negotiateOutput(ctx.req.headers.accept).mediaType);
-      }
       const body = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await endpoint.store.create(rctx, body, {
@@ -156,21 +111,12 @@ export async function handleResource(
     }
     case 'update': {
       const w = writeOptionsOf(q, 'UpdateOptions');
-      if (sub === 'scale' && endpoint.scale) {
-        // ScaleREST takes the decoded Scale; JSON bodies arrive from readObjectBody as bytes.
-        const raw = await readObjectBody(ctx, def);
-        const body = raw instanceof Uint8Array ? parseJSONBody(raw) : raw;
-        return respond(200, await endpoint.scale.updateScale(rctx, info.name, body, { dryRun: w.dryRun }));
-      }
       const body = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
-      const common = { dryRun: w.dryRun, ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}) };
-      if (sub === 'finalize' && endpoint.namespaces)
-        return respond(200, (await endpoint.namespaces.finalize(info.name, body, common)).object);
       const res = await endpoint.store.update(rctx, info.name, body, {
         version: info.apiVersion,
-        ...common,
-        ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+        dryRun: w.dryRun,
+        ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
       });
       for (const warning of res.warnings) addWarning(ctx, warning);
@@ -178,19 +124,12 @@ export async function handleResource(
     }
     case 'patch': {
       const w = writeOptionsOf(q, 'PatchOptions');
-      const mediaType = contentTypeOf(ctx.req.headers['content-type']);
-      const patchType = PATCH_TYPES.get(bodyTypeOf(mediaType) ?? '');
-      if (!patchType) throw newUnsupportedMediaType(PATCH_MEDIA_TYPES);
-      const raw = await readRequestBody(ctx);
-      const patch = patchType === 'apply' ? parseYAMLBody(raw) : parseJSONBody(raw);
+      const { patch, type: patchType } = await readPatchBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: patch });
-      if (sub === 'scale' && endpoint.scale)
-        return respond(200, await endpoint.scale.patchScale(rctx, info.name, patch, patchType, { dryRun: w.dryRun }));
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
         version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
-        ...(sub === 'status' ? { subresource: 'status' as const } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
       });
       for (const warning of res.warnings) addWarning(ctx, warning);
@@ -198,11 +137,11 @@ export async function handleResource(
     }
     case 'delete': {
       const opts = await admitDeletion(ctx, def, info, deleteOptionsOf(q, await readDeleteBody(ctx)), options);
-      const res = endpoint.namespaces
-        ? await endpoint.namespaces.delete(info.name, opts)
+      const res = endpoint.deleter
+        ? await endpoint.deleter.delete(info.name, opts)
         : await endpoint.store.delete(rctx, info.name, { ...opts, version: info.apiVersion });
-      // Built-in core kinds answer a finished delete with a Success Status; custom kinds (and namespaces) with the object.
-      if (res.deleted && def.group === '' && !endpoint.namespaces) return respond(200, successStatus(def, res.object));
+      // Built-in core kinds answer a finished delete with a Success Status; custom kinds (and own deleters) with the object.
+      if (res.deleted && def.group === '' && !endpoint.deleter) return respond(200, successStatus(def, res.object));
       return respond(200, res.object);
     }
     case 'deletecollection': {
@@ -216,35 +155,12 @@ export async function handleResource(
   }
 }
 
+// The verbs of the resource's own routes, as kube's installer registers them for a Store (collection: list, watch,
+// create, deletecollection; object: get, watch, update, patch, delete); a resource with its own deleter (namespaces)
+// has no deletecollection.
 const COLLECTION: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
 const COLLECTION_WITHOUT_DELETECOLLECTION: ReadonlySet<string> = new Set(['list', 'watch', 'create']);
 const ITEM: ReadonlySet<string> = new Set(['get', 'watch', 'update', 'patch', 'delete']);
-const STATUS_OR_SCALE: ReadonlySet<string> = new Set(['get', 'update', 'patch']);
-const FINALIZE: ReadonlySet<string> = new Set(['update']);
-const CREATE_ONLY: ReadonlySet<string> = new Set(['create']);
-
-/**
- * The verbs the request's route serves, as kube's installer registers them for a storage (collection: list, watch,
- * create, deletecollection; object: get, watch, update, patch, delete; status and scale: get, update, patch; a
- * namespace's finalize: update), or undefined when there is no such route (an undeclared subresource).
- * Namespaces' storage has no deletecollection.
- */
-function routeVerbs(endpoint: ResourceEndpoint, info: RequestInfo): ReadonlySet<string> | undefined {
-  // The path decides, not info.name: a list or watch with fieldSelector=metadata.name=x is named for authorization.
-  if (info.parts.length < 2) return endpoint.namespaces ? COLLECTION_WITHOUT_DELETECOLLECTION : COLLECTION;
-  switch (info.subresource) {
-    case '':
-      return ITEM;
-    case 'status':
-      return endpoint.definition.subresources.status ? STATUS_OR_SCALE : undefined;
-    case 'scale':
-      return endpoint.scale ? STATUS_OR_SCALE : undefined;
-    case 'finalize':
-      return endpoint.namespaces ? FINALIZE : undefined;
-    default:
-      return endpoint.creaters?.has(info.subresource) ? CREATE_ONLY : undefined;
-  }
-}
 
 function successStatus(def: ResourceDefinition, obj: KubeObject): Status {
   return {

@@ -7,7 +7,6 @@ import {
   NamespaceLifecycle,
   NamespaceRegistry,
   type ResourceDefinition,
-  ScaleREST,
   type ServiceAccount,
   ServiceAccountsController,
   Store,
@@ -16,10 +15,14 @@ import {
 import type { Storage } from '@kapi/storage';
 import { Cacher, type CacherStats } from '@kapi/watchcache';
 import { recordAuditObjects } from '../audit/context.ts';
-import type { DiscoverySource, ExtraSubresourceInfo } from '../discovery/documents.ts';
+import type { DiscoverySource, SubresourceInfo } from '../discovery/documents.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
 import { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from '../endpoints/resource-handler.ts';
 import { pathNotFound } from '../endpoints/response.ts';
+import { type SubresourceStorage, subresourceVerbs } from '../endpoints/subresource-storage.ts';
+import { finalizeSubresource } from '../endpoints/subresources/finalize.ts';
+import { scaleSubresource } from '../endpoints/subresources/scale.ts';
+import { statusSubresource } from '../endpoints/subresources/status.ts';
 import { handleVirtual } from '../endpoints/virtual-handler.ts';
 import { type AuditOptions, withAudit } from '../filters/audit.ts';
 import { type AuthenticationOptions, withAuthentication } from '../filters/authentication.ts';
@@ -43,7 +46,7 @@ import { withMetrics } from '../metrics/with-metrics.ts';
 import { openAPIHandler } from '../openapi/handler.ts';
 import { authReviewResources } from '../reviews/auth-reviews.ts';
 import { issuerDiscoveryHandler } from '../serviceaccount/issuer-discovery.ts';
-import { type ServiceAccountTokenOptions, tokenRequestCreater } from '../serviceaccount/token-request.ts';
+import { type ServiceAccountTokenOptions, tokenSubresource } from '../serviceaccount/token-request.ts';
 import { type VersionOptions, versionHandler } from '../version/version.ts';
 import { type APIProvider, qualifiedResource, type WriteCheck } from './api-provider.ts';
 import { type CertificateAuthenticationOptions, certificateAuthentication, clientCAsOf } from './certificate-authentication.ts';
@@ -138,6 +141,12 @@ export interface AddResourceOptions {
    * applies on read).
    */
   storage?: (storage: Storage) => Storage;
+  /**
+   * Subresources beside those the definition declares (status, scale): `name` → a function of the kind's Store giving
+   * the storage served at `<object path>/<name>` by the verbs it implements, and listed in discovery. A name the
+   * definition declares is served by the storage given here instead.
+   */
+  subresources?: ReadonlyMap<string, (store: Store) => SubresourceStorage>;
 }
 
 /**
@@ -155,7 +164,7 @@ export type ResourcesChangeListener = (change: ResourcesChange) => void;
 interface ServedSet {
   readonly definitions: readonly ResourceDefinition[];
   readonly virtual: readonly VirtualResource[];
-  readonly subresources: readonly ExtraSubresourceInfo[];
+  readonly subresources: readonly SubresourceInfo[];
   readonly discovery: DiscoverySource;
 }
 
@@ -247,7 +256,17 @@ export class GenericAPIServer {
       const controller = new NamespaceController({ namespaces: this.#namespaces, clock });
       this.#ownNamespacing = { lifecycle, controller };
       const namespaces = this.#namespaces;
-      this.#install(new InstalledResource(() => ({ definition: Namespace, store: namespaces.store, namespaces }), cacher));
+      this.#install(
+        new InstalledResource(
+          () => ({
+            definition: Namespace,
+            store: namespaces.store,
+            deleter: namespaces,
+            subresources: new Map([['finalize', finalizeSubresource(namespaces)], ...this.#subresourcesOf(namespaces.store)]),
+          }),
+          cacher,
+        ),
+      );
       this.addPostStartHook('start-namespace-controller', () => controller.start());
     }
     for (const def of resources) {
@@ -321,29 +340,37 @@ export class GenericAPIServer {
     });
   }
 
-  /** A kind's endpoint: its Store and the REST pieces its definition asks for (scale; serviceaccounts' token). */
-  #endpointOf(store: Store, removed: AbortSignal): ResourceEndpoint {
+  /**
+   * A kind's endpoint: its Store and its subresources' storages: those its definition declares, serviceaccounts' token
+   * when tokens are issued, then `extra` (addResource's).
+   */
+  #endpointOf(store: Store, removed: AbortSignal, extra?: ReadonlyMap<string, (store: Store) => SubresourceStorage>): ResourceEndpoint {
+    const subresources = new Map(this.#subresourcesOf(store));
+    for (const [name, storage] of extra ?? []) subresources.set(name, storage(store));
+    return { definition: store.definition, store, removed, subresources };
+  }
+
+  /** The subresource storages of a kind's Store as its definition declares them (kube's `resource/subresource` entries). */
+  #subresourcesOf(store: Store): Map<string, SubresourceStorage> {
     const def = store.definition;
     const options = this.#options;
+    const out = new Map<string, SubresourceStorage>();
+    if (def.subresources.status) out.set('status', statusSubresource(store));
+    if (def.subresources.scale) out.set('scale', scaleSubresource(store));
     const sat = options.serviceAccountTokens;
-    const token =
-      sat && def.group === '' && def.kind === 'ServiceAccount'
-        ? tokenRequestCreater({
-            // A TokenRequest naming no audience gets the server's API audiences (kube's --api-audiences).
-            ...(options.authentication?.apiAudiences?.length ? { apiAudiences: options.authentication.apiAudiences } : {}),
-            ...sat,
-            serviceAccounts: store,
-            storeOf: (r) => this.store(r),
-            clock: this.#clock,
-          })
-        : undefined;
-    return {
-      definition: def,
-      store,
-      removed,
-      ...(def.subresources.scale ? { scale: new ScaleREST(store) } : {}),
-      ...(token ? { creaters: new Map([['token', token]]) } : {}),
-    };
+    if (sat && def.group === '' && def.kind === 'ServiceAccount')
+      out.set(
+        'token',
+        tokenSubresource({
+          // A TokenRequest naming no audience gets the server's API audiences (kube's --api-audiences).
+          ...(options.authentication?.apiAudiences?.length ? { apiAudiences: options.authentication.apiAudiences } : {}),
+          ...sat,
+          serviceAccounts: store,
+          storeOf: (r) => this.store(r),
+          clock: this.#clock,
+        }),
+      );
+    return out;
   }
 
   /** The providers' write checks by the definition they guard; a check of a kind this server does not serve is an error. */
@@ -359,9 +386,17 @@ export class GenericAPIServer {
     return out;
   }
 
-  /** The create-only subresources (e.g. serviceaccounts/token) of this server's kinds and its delegates', for discovery. */
-  extraSubresources(): readonly ExtraSubresourceInfo[] {
+  /**
+   * Every subresource of this server's kinds and its delegates' (status, scale, namespaces/finalize,
+   * serviceaccounts/token, addResource's), with the verbs its storage implements: what discovery lists.
+   */
+  subresources(): readonly SubresourceInfo[] {
     return this.#servedSet().subresources;
+  }
+
+  /** The same as subresources() (RBAC's host interface reads it by this name). */
+  extraSubresources(): readonly SubresourceInfo[] {
+    return this.subresources();
   }
 
   /** The virtual resources of this server and its delegates. */
@@ -382,21 +417,20 @@ export class GenericAPIServer {
     const definitions = [...own, ...(delegate?.definitions() ?? []).filter((d) => !ownKinds.has(qualifiedResource(d)))];
     // Its own virtual resources shadow its delegate's of the same group/version/resource likewise.
     const virtual = [...this.#virtual.values(), ...(delegate?.virtualResources() ?? []).filter((v) => !this.#virtual.has(virtualKey(v)))];
-    // Create-only subresources (serviceaccounts/token) of this server's kinds and its delegate's.
+    // The subresources of this server's kinds, from their storages, and its delegate's of the kinds not shadowed.
     const subresources = [
       ...[...this.#installed.values()].flatMap(({ endpoint: ep }) =>
-        [...(ep.creaters ?? [])].map(([subresource, c]) => ({
+        [...ep.subresources].map(([subresource, storage]) => ({
           group: ep.definition.group,
           resource: ep.definition.plural,
           subresource,
-          responseKind: { group: c.group, version: c.version, kind: c.kind },
-          verbs: ['create'],
+          ...(storage.kind ? { responseKind: { ...storage.kind } } : {}),
+          verbs: subresourceVerbs(storage),
         })),
       ),
-      ...(delegate?.extraSubresources() ?? []),
+      ...(delegate?.subresources() ?? []).filter((x) => !ownKinds.has(qualifiedResource({ group: x.group, plural: x.resource }))),
     ];
-    // Discovery of the definitions alone while nothing is virtual or extra (the documents of before), else of all.
-    const discovery = virtual.length || subresources.length ? { definitions, virtual, subresources } : definitions;
+    const discovery = { definitions, virtual, subresources };
     return { definitions, virtual, subresources, discovery };
   }
 
@@ -457,7 +491,7 @@ export class GenericAPIServer {
         if (this.#pending.get(id) === cacher) this.#pending.delete(id);
       }
     }
-    this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
+    this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed, options.subresources), cacher));
     if (options.writeChecks?.length) this.#writeChecks.set(definition, options.writeChecks);
     if (definition.namespaced) this.#namespacing()?.controller.register(store);
     this.#changed({ type: 'Added', definition });
@@ -497,7 +531,7 @@ export class GenericAPIServer {
     this.#installed.delete(old);
     this.#writeChecks.delete(old);
     if (old.namespaced) this.#namespacing()?.controller.unregister(previous.endpoint.store);
-    this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
+    this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed, options.subresources), cacher));
     if (options.writeChecks?.length) this.#writeChecks.set(definition, options.writeChecks);
     if (definition.namespaced) this.#namespacing()?.controller.register(store);
     this.#retiring.add(previous);

@@ -16,7 +16,7 @@ import {
   type ServiceAccountTokenIssuer,
 } from '@kapi/authn';
 import type { Store } from '@kapi/registry';
-import type { SubresourceCreateRequest, SubresourceCreater } from '../endpoints/subresource-creater.ts';
+import type { SubresourceStorage } from '../endpoints/subresource-storage.ts';
 import { addWarning } from '../filters/warning.ts';
 
 const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
@@ -72,14 +72,15 @@ function specOf(body: KubeObject): TokenRequestSpec {
  * must exist (404) and carry the given uid (409); other kinds, or kinds this server does not serve, are a 400.
  * Answers the request with status.token and status.expirationTimestamp.
  */
-export function tokenRequestCreater(options: TokenRequestOptions): SubresourceCreater {
+export function tokenSubresource(options: TokenRequestOptions): SubresourceStorage {
   const clock = options.clock ?? realClock;
   const apiAudiences = options.apiAudiences ?? [options.issuer.issuer];
   return {
-    group: 'authentication.k8s.io',
-    version: 'v1',
-    kind: 'TokenRequest',
-    async create({ ctx, namespace, name, body }: SubresourceCreateRequest): Promise<unknown> {
+    kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+    async create({ ctx, info }, input) {
+      // A storage of its own kind is given an object (see SubresourceBody).
+      const body = input as KubeObject;
+      const { namespace, name } = info;
       const meta = body.metadata;
       if (meta.name && meta.name !== name)
         throw newInvalid(TOKEN_REQUEST_KIND, name, [
@@ -114,13 +115,14 @@ export function tokenRequestCreater(options: TokenRequestOptions): SubresourceCr
         expirationSeconds: spec.expirationSeconds,
         ...(bound ? { boundObject: bound } : {}),
       });
-      return {
+      const object = {
         kind: 'TokenRequest',
         apiVersion: 'authentication.k8s.io/v1',
         metadata: { ...meta, name, namespace, creationTimestamp: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z') },
         spec,
         status: { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
       };
+      return { object };
     },
     // The token is a credential: audit records the response without it.
     auditResponse(response: unknown): unknown {

@@ -1,0 +1,115 @@
+import type { AdmissionAttributes } from '@kapi/admission';
+import type { KubeObject } from '@kapi/apimachinery';
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER } from '@kapi/authn';
+import type { ResourceDefinition } from '@kapi/registry';
+import type { RequestContext } from '../filters/context.ts';
+import { addWarning } from '../filters/warning.ts';
+import type { RequestInfo } from '../request-info.ts';
+import { negotiateOutput } from './negotiation.ts';
+import { transform } from './output-transform.ts';
+import { writeAdmission } from './request-admission.ts';
+import { auditable, readObjectBody, readPatchBody } from './request-body.ts';
+import { type WriteOptions, writeOptionsOf } from './request-options.ts';
+import type { ResourceEndpoint, ResourceHandlerOptions } from './resource-handler.ts';
+import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
+import type {
+  SubresourceBody,
+  SubresourceRequest,
+  SubresourceStorage,
+  SubresourceWriteRequest,
+  SubresourceWriteResult,
+} from './subresource-storage.ts';
+import { readKindBody } from './virtual-handler.ts';
+
+/**
+ * Serves a request for `<object path>/<subresource>` through the storage registered under that name, by the verb
+ * interfaces it implements: 404 when the kind has no such subresource, 405 for a verb the storage lacks (as kube's
+ * go-restful router answers, before anything of the request is read). Decode → admit → storage → encode, as the
+ * resource's own verbs do; no subresource is known here by name.
+ */
+export async function handleSubresource(
+  ctx: RequestContext,
+  endpoint: ResourceEndpoint,
+  info: RequestInfo,
+  options: ResourceHandlerOptions,
+): Promise<void> {
+  const storage = endpoint.subresources.get(info.subresource);
+  if (!storage) throw pathNotFound();
+  const def = endpoint.definition;
+  const q = ctx.url.searchParams;
+  const request: SubresourceRequest = { ctx, info, context: info.namespace ? { namespace: info.namespace } : {} };
+  const writeRequest = (w: WriteOptions): SubresourceWriteRequest => ({
+    ...request,
+    options: w,
+    storeAdmission: writeAdmission(ctx, def, info, w.dryRun, options),
+  });
+  const respond = (code: number, value: unknown, mediaType = negotiateOutput(ctx.req.headers.accept).mediaType): void => {
+    options.onObjects?.(ctx, { responseObject: storage.auditResponse ? storage.auditResponse(value) : value });
+    writeObject(ctx, code, value, mediaType);
+  };
+  const written = (code: number, res: SubresourceWriteResult): void => {
+    for (const warning of res.warnings ?? []) addWarning(ctx, warning);
+    respond(code, res.object);
+  };
+
+  // Each verb is refused (405) before anything of the request is read when the storage does not implement it.
+  switch (info.verb) {
+    case 'get': {
+      if (!storage.get) throw methodNotAllowed();
+      const rv = q.get('resourceVersion');
+      const get = { ...request, ...(rv !== null ? { resourceVersion: rv } : {}) };
+      if (storage.kind) return respond(200, await storage.get(get));
+      // The parent's own kind: metadata alone may be asked for, as of the object itself (a Table may not).
+      const out = negotiateOutput(ctx.req.headers.accept, { table: false, partial: 'PartialObjectMetadata' });
+      const obj = (await storage.get(get)) as KubeObject;
+      return respond(200, await transform(def, obj, out, ctx, options.clock, false, info.apiVersion), out.mediaType);
+    }
+    case 'update': {
+      if (!storage.update) throw methodNotAllowed();
+      const w = writeOptionsOf(q, 'UpdateOptions');
+      const body = await readBody(ctx, def, storage);
+      options.onObjects?.(ctx, { requestObject: auditable(body) });
+      const res = await storage.update(writeRequest(w), body);
+      return written(res.created ? 201 : 200, res);
+    }
+    case 'patch': {
+      if (!storage.patch) throw methodNotAllowed();
+      const w = writeOptionsOf(q, 'PatchOptions');
+      const { patch, type } = await readPatchBody(ctx, def);
+      options.onObjects?.(ctx, { requestObject: patch });
+      return written(200, await storage.patch(writeRequest(w), patch, type));
+    }
+    case 'create': {
+      if (!storage.create) throw methodNotAllowed();
+      const w = writeOptionsOf(q, 'CreateOptions');
+      const body = await readBody(ctx, def, storage);
+      const object = (body instanceof Uint8Array ? auditable(body) : body) as KubeObject;
+      options.onObjects?.(ctx, { requestObject: object });
+      if (options.admission) {
+        // kube admits a subresource create with the subresource's kind and the parent's resource (serviceaccounts/token).
+        const attrs: AdmissionAttributes = {
+          operation: 'CREATE',
+          kind: storage.kind ?? { group: def.group, version: info.apiVersion, kind: def.kind },
+          resource: { group: def.group, version: info.apiVersion, resource: def.plural },
+          subresource: info.subresource,
+          namespace: info.namespace,
+          name: info.name,
+          object,
+          oldObject: null,
+          dryRun: w.dryRun,
+          userInfo: ctx.user ?? { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] },
+        };
+        await options.admission.admit(attrs);
+        await options.admission.validate(attrs);
+      }
+      return written(201, await storage.create(writeRequest(w), body));
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+/** A write's body: as the parent's create reads it for a storage of the parent's kind, else as an object of its kind. */
+function readBody(ctx: RequestContext, def: ResourceDefinition, storage: SubresourceStorage): Promise<SubresourceBody> {
+  return storage.kind ? readKindBody(ctx, storage.kind) : readObjectBody(ctx, def);
+}

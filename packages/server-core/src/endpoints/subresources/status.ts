@@ -1,0 +1,32 @@
+import type { Store, StoreUpdateOptions } from '@kapi/registry';
+import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource-storage.ts';
+
+/** The Store options of a status write: the request's version and write options, status only, the request's admission. */
+function statusWrite({ info, options, storeAdmission }: SubresourceWriteRequest): StoreUpdateOptions {
+  return {
+    version: info.apiVersion,
+    dryRun: options.dryRun,
+    ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
+    subresource: 'status',
+    ...(storeAdmission ? { admission: storeAdmission } : {}),
+  };
+}
+
+/**
+ * The status subresource of a kind (kube's StatusREST): GET reads the object, PUT and PATCH change only its status,
+ * through the Store's update flow with the subresource's admission.
+ */
+export function statusSubresource(store: Store): SubresourceStorage {
+  return {
+    get: ({ context, info, resourceVersion }) =>
+      store.get(context, info.name, { ...(resourceVersion !== undefined ? { resourceVersion } : {}), version: info.apiVersion }),
+    async update(request, body) {
+      const res = await store.update(request.context, request.info.name, body, statusWrite(request));
+      return { object: res.object, created: res.created, warnings: res.warnings };
+    },
+    async patch(request, patch, type) {
+      const res = await store.patch(request.context, request.info.name, patch, type, statusWrite(request));
+      return { object: res.object, warnings: res.warnings };
+    },
+  };
+}
