@@ -1,5 +1,5 @@
 import { type Clock, type KubeObject, newBadRequest, type ObjectList } from '@kapi/apimachinery';
-import { convertObject, parseIncludeObject, type ResourceDefinition, toTable } from '@kapi/registry';
+import { convertObjects, parseIncludeObject, type ResourceDefinition, toTable } from '@kapi/registry';
 import type { RequestContext } from '../filters/context.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { NegotiatedOutput } from './negotiation.ts';
@@ -14,7 +14,11 @@ export function storeVersion(info: RequestInfo, out: NegotiatedOutput): { versio
   return out.target === 'Table' ? {} : { version: info.apiVersion };
 }
 
-/** The response body for a negotiated target: the object, a Table, or partial metadata. */
+/**
+ * The response body for a negotiated target: the object, a Table, or partial metadata. A promise only when a Table's
+ * includeObject=Object rows need a kind's asynchronous conversion (its `conversion`, e.g. a CRD's webhook), then made
+ * in one call for the whole list; every other body is returned as it is, with no await.
+ */
 export function transform(
   def: ResourceDefinition,
   value: KubeObject | ObjectList,
@@ -23,7 +27,7 @@ export function transform(
   clock: Clock,
   noHeaders = false,
   version?: string,
-): unknown {
+): unknown | Promise<unknown> {
   switch (out.target) {
     case 'object':
       return value;
@@ -31,11 +35,18 @@ export function transform(
       const include = parseIncludeObject(ctx.url.searchParams.get('includeObject') ?? undefined);
       if ('message' in include) throw newBadRequest(include.message);
       // A Table is built from stored objects (see storeVersion); includeObject=Object rows carry the request's version.
-      const rowObject =
-        version !== undefined && version !== def.storageVersion.name ? (o: KubeObject) => convertObject(def, o, version) : undefined;
-      const table = toTable(def, value, { includeObject: include.policy, noHeaders, clock, ...(rowObject ? { rowObject } : {}) });
-      // kube answers in the meta.k8s.io version asked for (kubectl ≤ 1.14 asked for v1beta1).
-      return out.metaVersion === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table;
+      const convert = include.policy === 'Object' && version !== undefined && version !== def.storageVersion.name;
+      const items = 'items' in value && Array.isArray(value.items) ? (value as ObjectList).items : [value as KubeObject];
+      const converted = convert ? convertObjects(def, items, version) : items;
+      const build = (rows: KubeObject[]): unknown => {
+        // Rows are built from the stored objects; each carries its converted copy.
+        const byStored = convert ? new Map(items.map((o, i) => [o, rows[i] as KubeObject])) : undefined;
+        const rowObject = byStored ? (o: KubeObject) => byStored.get(o) ?? o : undefined;
+        const table = toTable(def, value, { includeObject: include.policy, noHeaders, clock, ...(rowObject ? { rowObject } : {}) });
+        // kube answers in the meta.k8s.io version asked for (kubectl ≤ 1.14 asked for v1beta1).
+        return out.metaVersion === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table;
+      };
+      return Array.isArray(converted) ? build(converted) : converted.then(build);
     }
     case 'PartialObjectMetadata':
       return partial(value as KubeObject, `meta.k8s.io/${out.metaVersion ?? 'v1'}`);

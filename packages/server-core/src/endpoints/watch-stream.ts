@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
+import { type KubeObject, toStatusError, type WatchEvent } from '@kapi/apimachinery';
 import type { RequestContext as StoreRequestContext, StoreWatchOptions } from '@kapi/registry';
 import type { Watch } from '@kapi/storage';
 import { encodedEvent } from '@kapi/watchcache';
@@ -68,12 +68,24 @@ export async function serveWatch(
     for await (const ev of watch) {
       if (abort.signal.aborted || res.writableEnded || res.destroyed) break;
       let bytes: Uint8Array | string;
+      let failed = false;
       if ((out.target === 'object' && !pretty) || ev.type === 'ERROR' || ev.type === 'BOOKMARK') {
         bytes = encodedEvent(ev);
       } else {
-        const object = transform(def, ev.object as KubeObject, out, ctx, options.clock, !first, info.apiVersion);
+        let object = transform(def, ev.object as KubeObject, out, ctx, options.clock, !first, info.apiVersion);
+        // Awaited only for a Table row of a kind that converts asynchronously; a failure ends the watch with an
+        // ERROR event, as kube's watch does when an event cannot be converted.
+        if (object instanceof Promise) {
+          try {
+            object = await object;
+          } catch (err) {
+            failed = true;
+            object = toStatusError(err).status;
+          }
+        }
         first = false;
-        bytes = `${encodeBody({ type: ev.type, object } satisfies WatchEvent | { type: string; object: unknown }, 'application/json', false)}\n`;
+        const event = { type: failed ? 'ERROR' : ev.type, object };
+        bytes = `${encodeBody(event satisfies WatchEvent | { type: string; object: unknown }, 'application/json', false)}\n`;
       }
       if (!res.write(bytes)) {
         try {
@@ -82,6 +94,7 @@ export async function serveWatch(
           break;
         }
       }
+      if (failed) break;
     }
     if (!res.writableEnded && !res.destroyed) res.end();
   } finally {
