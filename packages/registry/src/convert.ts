@@ -42,20 +42,21 @@ export function convertObject(def: ResourceDefinition, obj: KubeObject, toVersio
 }
 
 /**
- * Converts `objects` of kind `def` to version `toVersion`, in order: synchronously through convertObject (an array,
- * no promise, so a kind without an asynchronous conversion pays no await per object), or in one call of the kind's
- * `conversion` (a promise). A failed conversion is a 500 InternalError with its message, as kube-apiserver answers a
+ * Converts `objects` of kind `def` (a list's items unless `list` is false) to version `toVersion`, in order:
+ * synchronously through convertObject (an array, no promise, so a kind without an asynchronous conversion pays no
+ * await per object), or in one call of the kind's `conversion` (a promise). A failed conversion is a 500 InternalError with its message, as kube-apiserver answers a
  * failing conversion webhook; a StatusError (a version the kind lacks) passes as it is.
  */
 export function convertObjects(
   def: ResourceDefinition,
   objects: readonly KubeObject[],
   toVersion: string,
+  list = true,
 ): KubeObject[] | Promise<KubeObject[]> {
   const conversion = def.conversion;
   if (!conversion) return objects.map((o) => convertObject(def, o, toVersion));
   versionOrThrow(def, toVersion);
-  return conversion.convert(objects, toVersion).then(
+  return conversion.convert(objects, toVersion, list).then(
     (out) => {
       if (out.length !== objects.length)
         throw newInternalError(`conversion of ${objects.length} ${def.kind} objects returned ${out.length} objects`);
@@ -69,6 +70,6 @@ export function convertObjects(
 
 /** One object through convertObjects. */
 export function convertOne(def: ResourceDefinition, obj: KubeObject, toVersion: string): KubeObject | Promise<KubeObject> {
-  const out = convertObjects(def, [obj], toVersion);
+  const out = convertObjects(def, [obj], toVersion, false);
   return Array.isArray(out) ? (out[0] as KubeObject) : out.then((o) => o[0] as KubeObject);
 }

@@ -9,7 +9,8 @@ export interface ObjectConversion {
   /**
    * The objects, each of any served version of the kind, in version `toVersion` (a version name such as "v2"), in the
    * same order. Must not change its input. Rejects when any object fails to convert; the Store answers that with a 500
-   * InternalError carrying the message, as kube-apiserver does.
+   * InternalError carrying the message, as kube-apiserver does. `list`: the objects are a list's items (a list or
+   * watch page, converted as one list, as kube converts an UnstructuredList), else each is converted on its own.
    */
-  convert(objects: readonly KubeObject[], toVersion: string): Promise<KubeObject[]>;
+  convert(objects: readonly KubeObject[], toVersion: string, list: boolean): Promise<KubeObject[]>;
 }

@@ -15,13 +15,13 @@ const rename = (spec: Spec, from: string, to: string): Spec => {
   return value === undefined ? rest : { ...rest, [to]: value };
 };
 
-const calls: { toVersion: string; names: string[] }[] = [];
+const calls: { toVersion: string; names: string[]; list: boolean }[] = [];
 let failWith: ((objects: readonly KubeObject[], toVersion: string) => string | undefined) | undefined;
 let delays: number[] = [];
 
 const conversion: ObjectConversion = {
-  async convert(objects, toVersion) {
-    calls.push({ toVersion, names: objects.map((o) => o.metadata.name ?? '') });
+  async convert(objects, toVersion, list) {
+    calls.push({ toVersion, names: objects.map((o) => o.metadata.name ?? ''), list });
     await new Promise((r) => setTimeout(r, delays.shift() ?? 0));
     const why = failWith?.(objects, toVersion);
     if (why) throw new Error(why);
@@ -122,7 +122,7 @@ describe('a Store whose kind converts asynchronously (ObjectConversion)', () => 
       await store.create(ns, { ...beta(name, i), apiVersion: 'example.kapi.dev/v1', spec: { replicas: i } });
     calls.length = 0;
     const list = await store.list(ns, { version: 'v1beta1' });
-    expect(calls).toEqual([{ toVersion: 'v1beta1', names: ['a', 'b', 'c'] }]);
+    expect(calls).toEqual([{ toVersion: 'v1beta1', names: ['a', 'b', 'c'], list: true }]);
     expect(list.apiVersion).toBe('example.kapi.dev/v1beta1');
     expect(list.items.map((o) => [o.metadata.name, spec(o).size])).toEqual([
       ['a', 0],
@@ -160,6 +160,13 @@ describe('a Store whose kind converts asynchronously (ObjectConversion)', () => 
       ['DELETED', 'b', 'example.kapi.dev/v1beta1'],
     ]);
     expect(spec(seen[0]?.object as KubeObject)).toEqual({ size: 1 });
+    // One conversion per event, each of one object.
+    expect(calls.filter((c) => c.toVersion === 'v1beta1').map((c) => [c.names, c.list])).toEqual([
+      [['a'], false],
+      [['b'], false],
+      [['c'], false],
+      [['b'], false],
+    ]);
   });
 
   it('ends a watch whose event fails to convert with an ERROR event carrying a 500 InternalError', async () => {

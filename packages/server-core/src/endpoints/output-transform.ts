@@ -36,8 +36,9 @@ export function transform(
       if ('message' in include) throw newBadRequest(include.message);
       // A Table is built from stored objects (see storeVersion); includeObject=Object rows carry the request's version.
       const convert = include.policy === 'Object' && version !== undefined && version !== def.storageVersion.name;
-      const items = 'items' in value && Array.isArray(value.items) ? (value as ObjectList).items : [value as KubeObject];
-      const converted = convert ? convertObjects(def, items, version) : items;
+      const isList = 'items' in value && Array.isArray(value.items);
+      const items = isList ? (value as ObjectList).items : [value as KubeObject];
+      const converted = convert ? convertObjects(def, items, version, isList) : items;
       const build = (rows: KubeObject[]): unknown => {
         // Rows are built from the stored objects; each carries its converted copy.
         const byStored = convert ? new Map(items.map((o, i) => [o, rows[i] as KubeObject])) : undefined;
