@@ -78,6 +78,13 @@ describe('a subresource storage added with addResource', () => {
     expect((await json(missing)).message).toBe(`widgets.${GROUP} "nope" not found`);
   });
 
+  it('is served the same when given to the constructor for a kind of `resources`', async () => {
+    const { url } = await start({ resources: [Namespace, Widget], subresources: new Map([[Widget, new Map([['summary', summary]])]]) });
+    expect((await post(`${url}${widgets()}`, widget('w', 2), {})).status).toBe(201);
+    expect((await json(await fetch(`${url}${widgets()}/w/summary`))).replicas).toBe(2);
+    expect((await fetch(`${url}${widgets()}/w/summary`, { method: 'PUT', body: '{}' })).status).toBe(405);
+  });
+
   it('is listed in legacy and aggregated discovery with its kind and the verbs it implements', async () => {
     const { url, server } = await start();
     await server.addResource(Widget, { subresources: new Map([['summary', summary]]) });

@@ -127,6 +127,8 @@ export interface GenericAPIServerOptions extends CertificateAuthenticationOption
    * `storeObjectGetter(() => server.store('serviceaccounts'))`).
    */
   serviceAccountTokens?: ServiceAccountTokenOptions;
+  /** Subresources of the kinds in `resources` beside those their definitions declare, as addResource's `subresources`. */
+  subresources?: ReadonlyMap<ResourceDefinition, ReadonlyMap<string, (store: Store) => SubresourceStorage>>;
 }
 
 export type LifecycleHook = (server: GenericAPIServer) => Promise<void> | void;
@@ -281,7 +283,7 @@ export class GenericAPIServer {
           clock: this.#clock,
         });
       if (def.namespaced) this.#namespacing()?.controller.register(store);
-      this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed), cacher));
+      this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed, options.subresources?.get(def)), cacher));
     }
     if (this.#serviceAccountsController) {
       const controller = this.#serviceAccountsController;
