@@ -1,6 +1,7 @@
 export type { ConversionRequest, ConversionResponse, ConversionReview } from './conversion/conversion-review.ts';
 export { type ConversionCRD, type CRDConverter, converterForCRD } from './conversion/converter-factory.ts';
 export { type CRConverter, nopConverter, type UnstructuredList } from './conversion/cr-converter.ts';
+export { type CRDObjectConversion, crdConversion } from './conversion/crd-conversion.ts';
 export { type ConversionTarget, DelegatingConverter, type ObjectList } from './conversion/delegating-converter.ts';
 export {
   defaultServiceResolver,
