@@ -161,6 +161,38 @@ describe('a subresource storage added with addResource', () => {
   });
 });
 
+describe('namespaces/finalize, a storage of the parent’s kind that only updates', () => {
+  it('PUT replaces spec.finalizers; GET and PATCH are 405; DELETE of the collection is 405; discovery lists update only', async () => {
+    const { url } = await start();
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin' } };
+    expect((await post(`${url}/api/v1/namespaces`, ns, {})).status).toBe(201);
+    const put = await fetch(`${url}/api/v1/namespaces/fin/finalize`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ns, spec: { finalizers: [] } }),
+    });
+    expect(put.status).toBe(200);
+    expect(await json(put)).toMatchObject({ kind: 'Namespace', metadata: { name: 'fin' }, spec: {} });
+    expect((await json(await fetch(`${url}/api/v1/namespaces/fin`))).spec?.finalizers ?? []).toEqual([]);
+    expect((await fetch(`${url}/api/v1/namespaces/fin/finalize`)).status).toBe(405);
+    const patch = await fetch(`${url}/api/v1/namespaces/fin/finalize`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: '{}',
+    });
+    expect(patch.status).toBe(405);
+    expect((await fetch(`${url}/api/v1/namespaces`, { method: 'DELETE' })).status).toBe(405);
+    const legacy = await json(await fetch(`${url}/api/v1`));
+    expect(legacy.resources.find((r: { name: string }) => r.name === 'namespaces/finalize')).toEqual({
+      name: 'namespaces/finalize',
+      singularName: '',
+      namespaced: false,
+      kind: 'Namespace',
+      verbs: ['update'],
+    });
+  });
+});
+
 /** A kind like a custom resource's: no strategic merge patch. */
 const Gadget = defineResource({
   group: GROUP,
