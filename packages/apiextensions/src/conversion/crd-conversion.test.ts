@@ -182,6 +182,39 @@ describe('a custom resource converted by an HTTPS conversion webhook (crdConvers
     expect(reviews).toEqual([]);
   });
 
+  it('answers Tables whose rows carry objects in v2 (includeObject=Object), a list in one review, and Table watches', async () => {
+    const accept = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+    const res = await fetch(`${url('v2')}?includeObject=Object`, { headers: accept });
+    const table = await res.json();
+    expect(table.kind).toBe('Table');
+    expect(table.rows.map((r: Json) => [r.cells[0], r.object.apiVersion, r.object.spec.address])).toEqual([
+      ['a', `${GROUP}/v2`, 'a.example:8080'],
+      ['b', `${GROUP}/v2`, 'b.example:9090'],
+    ]);
+    expect(reviews.map((r) => r.request?.objects.length)).toEqual([2]);
+    // Without objects in the rows, no conversion at all.
+    reviews.length = 0;
+    await (await fetch(url('v2'), { headers: accept })).json();
+    expect(reviews).toEqual([]);
+
+    const stream = await EventStream.open(`${url('v2')}?watch=1&resourceVersion=0&includeObject=Object&timeoutSeconds=5`, accept);
+    try {
+      const ev = await stream.next();
+      expect(ev.type).toBe('ADDED');
+      expect(ev.object.rows[0].object).toMatchObject({ apiVersion: `${GROUP}/v2`, spec: { address: 'a.example:8080' } });
+      expect((await stream.next()).object.rows[0].object.spec).toEqual({ address: 'b.example:9090' });
+      mode = 'failed';
+      await send('POST', url('v1'), backend('v1', 't', { host: 't.example' }));
+      const failed = await stream.next();
+      expect(failed).toMatchObject({ type: 'ERROR', object: { code: 500, reason: 'InternalError' } });
+      expect(await stream.next()).toBeUndefined();
+    } finally {
+      stream.close();
+      mode = 'ok';
+      await send('DELETE', url('v1', 't'));
+    }
+  });
+
   it('watches in v2: existing objects and new ones, converted in order', async () => {
     const stream = await EventStream.open(`${url('v2')}?watch=1&resourceVersion=0&timeoutSeconds=5`);
     try {
