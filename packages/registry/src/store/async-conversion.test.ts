@@ -2,6 +2,7 @@ import { type KubeObject, StatusError, type WatchEvent } from '@kapi/apimachiner
 import { MemoryStorage } from '@kapi/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { convertObject } from '../convert.ts';
 import { defineResource } from '../define-resource.ts';
 import type { ObjectConversion } from '../object-conversion.ts';
 import { Store } from './store.ts';
@@ -129,6 +130,23 @@ describe('a Store whose kind converts asynchronously (ObjectConversion)', () => 
       ['b', 1],
       ['c', 2],
     ]);
+  });
+
+  it('deletes a collection answering in the request version with one conversion, and answers a dry run in it', async () => {
+    for (const name of ['a', 'b']) await store.create(ns, beta(name, 1), { version: 'v1beta1' });
+    const dry = await store.create(ns, beta('c', 7), { version: 'v1beta1', dryRun: true });
+    expect(dry.object).toMatchObject({ apiVersion: 'example.kapi.dev/v1beta1', spec: { size: 7 } });
+    calls.length = 0;
+    const gone = await store.deleteCollection(ns, { version: 'v1beta1' });
+    expect(gone.items.map((o) => [o.metadata.name, o.apiVersion, spec(o).size])).toEqual([
+      ['a', 'example.kapi.dev/v1beta1', 1],
+      ['b', 'example.kapi.dev/v1beta1', 1],
+    ]);
+    expect(calls.filter((c) => c.list)).toEqual([{ toVersion: 'v1beta1', names: ['a', 'b'], list: true }]);
+  });
+
+  it('refuses the synchronous convertObject for a kind that converts asynchronously, rather than skip its conversion', () => {
+    expect(() => convertObject(Gizmo, beta('a', 1), 'v1')).toThrow('Gizmo converts asynchronously: use convertObjects');
   });
 
   it('never calls the conversion for the storage version', async () => {
