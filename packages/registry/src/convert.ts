@@ -5,7 +5,9 @@ import {
   newBadRequest,
   newInternalError,
   parseGroupVersion,
+  type Status,
   StatusError,
+  toStatusError,
 } from '@kapi/apimachinery';
 import type { ResourceDefinition, ResourceVersion } from './resource-definition.ts';
 
@@ -42,10 +44,30 @@ export function convertObject(def: ResourceDefinition, obj: KubeObject, toVersio
 }
 
 /**
+ * A failed (asynchronous) conversion as kube-apiserver answers it: the converter's error is a plain Go error, which its
+ * handlers write as a 500 Status without a reason carrying the error's text (ErrorToAPIStatus), e.g. `conversion for
+ * <gvk> failed: conversion webhook for <gvk> failed: …`.
+ */
+export class ConversionError extends StatusError {
+  constructor(cause: unknown) {
+    super({ code: 500, message: cause instanceof Error ? cause.message : String(cause) }, { cause });
+    this.name = 'ConversionError';
+  }
+
+  /**
+   * The object of the ERROR event that ends a watch on `err`: kube's watch turns an error that is not a Status (a
+   * failed conversion) into an InternalError (`Internal error occurred: …`).
+   */
+  static watchStatus(err: unknown): Status {
+    return (err instanceof ConversionError ? newInternalError(err.message) : toStatusError(err)).status;
+  }
+}
+
+/**
  * Converts `objects` of kind `def` (a list's items unless `list` is false) to version `toVersion`, in order:
  * synchronously through convertObject (an array, no promise, so a kind without an asynchronous conversion pays no
- * await per object), or in one call of the kind's `conversion` (a promise). A failed conversion is a 500 InternalError with its message, as kube-apiserver answers a
- * failing conversion webhook; a StatusError (a version the kind lacks) passes as it is.
+ * await per object), or in one call of the kind's `conversion` (a promise). A failed conversion is a ConversionError;
+ * a StatusError (a version the kind lacks) passes as it is.
  */
 export function convertObjects(
   def: ResourceDefinition,
@@ -59,11 +81,11 @@ export function convertObjects(
   return conversion.convert(objects, toVersion, list).then(
     (out) => {
       if (out.length !== objects.length)
-        throw newInternalError(`conversion of ${objects.length} ${def.kind} objects returned ${out.length} objects`);
+        throw new ConversionError(new Error(`conversion of ${objects.length} ${def.kind} objects returned ${out.length} objects`));
       return out;
     },
     (err: unknown) => {
-      throw err instanceof StatusError ? err : newInternalError(err);
+      throw err instanceof StatusError ? err : new ConversionError(err);
     },
   );
 }

@@ -18,7 +18,7 @@ export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
 export { WorkQueue, type WorkQueueOptions } from './builtins/work-queue.ts';
 export { answerConversionReview } from './conversion-review.ts';
-export { convertObject, convertObjects } from './convert.ts';
+export { ConversionError, convertObject, convertObjects } from './convert.ts';
 export {
   type CRDConversion,
   CRDManifestError,

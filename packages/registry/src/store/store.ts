@@ -8,7 +8,6 @@ import {
   type FieldError,
   fieldErrors,
   formatGroupVersion,
-  isInternalError,
   isNotFound,
   type KubeObject,
   newBadRequest,
@@ -20,11 +19,10 @@ import {
   realClock,
   StatusError,
   simpleNameGenerator,
-  toStatusError,
   type WatchEvent,
 } from '@kapi/apimachinery';
 import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch } from '@kapi/storage';
-import { convertObjects, convertOne } from '../convert.ts';
+import { ConversionError, convertObjects, convertOne } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
@@ -251,7 +249,7 @@ export class Store<T extends KubeObject = KubeObject> {
       return object instanceof Promise
         ? object.then(
             (o) => ({ type: ev.type, object: o }) as WatchEvent,
-            (err: unknown) => ({ type: 'ERROR', object: toStatusError(err).status }) as WatchEvent,
+            (err: unknown) => ({ type: 'ERROR', object: ConversionError.watchStatus(err) }) as WatchEvent,
           )
         : ({ type: ev.type, object } as WatchEvent);
     };
@@ -661,8 +659,8 @@ export class Store<T extends KubeObject = KubeObject> {
     try {
       return await convertOne(this.#def, obj, this.#def.storageVersion.name);
     } catch (err) {
-      // A failed asynchronous conversion (a 500) may be the webhook refusing an invalid body: the schema decides too.
-      if (err instanceof StatusError && !isInternalError(err)) throw err;
+      // A failed asynchronous conversion may be the webhook refusing an invalid body: the schema decides too.
+      if (err instanceof StatusError && !(err instanceof ConversionError)) throw err;
       const parsed = parseObject(this.#def, other, obj);
       if (!parsed.ok) throw invalidError(this.#def, obj.metadata.name ?? '', parsed.errors);
       throw err;

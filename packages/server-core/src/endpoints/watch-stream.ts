@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import { type KubeObject, toStatusError, type WatchEvent } from '@kapi/apimachinery';
-import type { RequestContext as StoreRequestContext, StoreWatchOptions } from '@kapi/registry';
+import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
+import { ConversionError, type RequestContext as StoreRequestContext, type StoreWatchOptions } from '@kapi/registry';
 import type { Watch } from '@kapi/storage';
 import { encodedEvent } from '@kapi/watchcache';
 import type { RequestContext } from '../filters/context.ts';
@@ -80,7 +80,7 @@ export async function serveWatch(
             object = await object;
           } catch (err) {
             failed = true;
-            object = toStatusError(err).status;
+            object = ConversionError.watchStatus(err);
           }
         }
         first = false;
