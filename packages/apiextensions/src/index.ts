@@ -95,6 +95,8 @@ export { type CRDSchemaOptions, type CRDSchemaResult, validateCRDSchema } from '
 export { type ValidateDefaultsOptions, type ValueValidator, validateDefaults } from './schema/validate-defaults.ts';
 export { validateSchemaRules } from './schema/validate-schema-rules.ts';
 export { validateStructural } from './schema/validate-structural.ts';
+export { APIExtensions, type APIExtensionsOptions } from './server/apiextensions.ts';
+export { type CustomResourceServingOptions, customResourceServingDefinition } from './server/custom-resource-definition-serving.ts';
 export { structuralVersionSchema } from './structural-version-schema.ts';
 export {
   type CompiledValidator,

@@ -2,7 +2,9 @@ import { copyJson, jsonEqual } from '@kapi/apimachinery';
 import { CREATED_AT_COLUMN, defineResource, preserveUnknownFields, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
 import type { ValueValidator } from '../schema/validate-defaults.ts';
+import { rfc3339 } from '../server/rfc3339.ts';
 import { compileSchemaValidator } from '../validation/custom-object-validator.ts';
+import { markCustomResourceDefinitionForDeletion } from './crd-deletion.ts';
 import { setDefaultsCustomResourceDefinition } from './defaults.ts';
 import { APIEXTENSIONS_GROUP, type CustomResourceDefinition } from './types.ts';
 import {
@@ -100,7 +102,8 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
  * status (acceptedNames empty) and records the storage version in status.storedVersions, generation 1; an update keeps
  * the stored status, appends a new storage version to storedVersions and bumps generation when the spec changes;
  * status is written only through the status subresource. Validation is kube's (validateCustomResourceDefinition…).
- * `options.validateValue` checks schema defaults (default {@link validateDefaultValue}). Deleting a CRD as kube does (finalizer first) is {@link markCustomResourceDefinitionForDeletion}, for the server.
+ * `options.validateValue` checks schema defaults (default {@link validateDefaultValue}). The first delete of a CRD only
+ * marks it (deletionTimestamp, the customresourcecleanup finalizer, Terminating), as kube's does.
  */
 export function customResourceDefinitionResource(
   options: CRDValidationOptions = { validateValue: validateDefaultValue },
@@ -150,6 +153,11 @@ export function customResourceDefinitionResource(
       warningsOnUpdate: () => [],
       allowCreateOnUpdate: () => false,
       allowUnconditionalUpdate: () => false,
+      // kube's CRD REST Delete: the first delete only marks the CRD (its instances go first, see the finalizer controller).
+      prepareForDelete: (obj, nowMs) => {
+        if (!obj.metadata.deletionTimestamp)
+          markCustomResourceDefinitionForDeletion(obj as unknown as CustomResourceDefinition, rfc3339(nowMs));
+      },
     },
   }) as unknown as ResourceDefinition<CustomResourceDefinition>;
 }
