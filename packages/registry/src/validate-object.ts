@@ -20,6 +20,8 @@ export interface ValidateOptions {
    * object already broke it, as kube ratchets the check for custom resources.
    */
   listSetsAndMaps?: boolean;
+  /** On update, the old object (same version): the schema's transition rules compare against it. */
+  old?: KubeObject;
 }
 
 /** The JSON type of a value as Kubernetes names it in messages. */
@@ -150,9 +152,14 @@ function check(
   const parts = split(obj);
   if (!parts)
     return { errors: [fieldErrors.typeInvalid('', jsonType(obj), `body must be of type object: ${JSON.stringify(jsonType(obj))}`)] };
-  const { listSetsAndMaps = true, validateName = def.validateName } = opts;
+  const { listSetsAndMaps = true, validateName = def.validateName, old } = opts;
   const errors = validateObjectMeta(parts.metadata, { namespaced: def.namespaced, ...(validateName ? { validateName } : {}) });
-  const result = v.schema.validate(parts.body, { listSetsAndMaps });
+  const whole = obj as Record<string, unknown>;
+  const result = v.schema.validate(parts.body, {
+    listSetsAndMaps,
+    object: whole,
+    ...(old ? { old: old as unknown as Record<string, unknown> } : {}),
+  });
   errors.push(...result.errors);
   return result.value && !result.errors.length ? { errors, data: result.value } : { errors };
 }

@@ -2,6 +2,19 @@ import type { FieldError } from '@kapi/apimachinery';
 import type { JSONSchema } from './openapi.ts';
 import type { PatchMeta } from './strategic-merge/patch-meta.ts';
 
+/** How one validation runs. */
+export interface VersionValidateOptions {
+  /** Check list-set/map duplicates (an update ratchets it off when the old object had some). */
+  listSetsAndMaps: boolean;
+  /**
+   * The whole object `body` is the rest of: rules that read `apiVersion`, `kind` and `metadata` (CRD
+   * x-kubernetes-validations at the root) see them here.
+   */
+  object?: Record<string, unknown>;
+  /** On update, the whole old object (stored version): transition rules compare against it. */
+  old?: Record<string, unknown>;
+}
+
 /**
  * What the Store, decoding, OpenAPI and strategic merge patch need of one version's schema, so that a kind
  * defined in TypeScript (zod, zodVersionSchema) and a CustomResourceDefinition (a structural schema) are served
@@ -13,7 +26,7 @@ export interface VersionSchema {
    * list-set/map duplicates, found on the defaulted value); without errors also the value as stored: defaults
    * applied, undeclared fields pruned (kept where the schema preserves unknown fields).
    */
-  validate(body: Record<string, unknown>, opts: { listSetsAndMaps: boolean }): { errors: FieldError[]; value?: Record<string, unknown> };
+  validate(body: Record<string, unknown>, opts: VersionValidateOptions): { errors: FieldError[]; value?: Record<string, unknown> };
   /** The list-set/map duplicate errors alone (update ratchets them off when the old object had some). */
   listSetAndMapErrors(body: Record<string, unknown>): FieldError[];
   /** The body as decoding leaves it (defaults applied, undeclared fields pruned), or undefined when it does not fit the schema. */

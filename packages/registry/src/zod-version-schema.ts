@@ -7,14 +7,15 @@ import type { PatchMeta } from './strategic-merge/patch-meta.ts';
 import { patchMetaForSchema } from './strategic-merge/schema-patch-meta.ts';
 import { findUnknownZodFields } from './unknown-fields.ts';
 import { validateZodBody } from './validate-object.ts';
-import type { VersionSchema } from './version-schema.ts';
+import type { VersionSchema, VersionValidateOptions } from './version-schema.ts';
 
 /** A defineResource version's zod schema as a VersionSchema; the OpenAPI schema and patch metadata are computed once, on first use. */
 export function zodVersionSchema(schema: ObjectSchema): VersionSchema {
   let openAPI: JSONSchema | undefined;
   let patchMeta: PatchMeta | undefined;
   return Object.freeze({
-    validate: (body: Record<string, unknown>, opts: { listSetsAndMaps: boolean }) => validateZodBody(schema, body, opts),
+    // object and old are for rules on the whole object (CRDs' CEL); a zod schema has none
+    validate: (body: Record<string, unknown>, opts: VersionValidateOptions) => validateZodBody(schema, body, opts),
     listSetAndMapErrors: (body: Record<string, unknown>): FieldError[] => validateListSetsAndMaps(schema, body),
     decode: (body: Record<string, unknown>) => {
       const parsed = safeParseData(schema, body);

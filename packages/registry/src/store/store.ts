@@ -461,7 +461,8 @@ export class Store<T extends KubeObject = KubeObject> {
       m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
     // Ratcheting: list uniqueness is only enforced on an update when the old object kept it.
     const vopts = { listSetsAndMaps: !hasListSetOrMapDuplicates(def, def.storageVersion.name, old) };
-    const parsed = parseObject(def, def.storageVersion.name, obj, vopts);
+    // the old object too: transition rules (CEL oldSelf) compare against it
+    const parsed = parseObject(def, def.storageVersion.name, obj, { ...vopts, old });
     const errs: FieldError[] = [
       ...(await this.#schemaErrors(parsed, obj, other, vopts)),
       ...validateObjectMetaUpdate(obj, old),
