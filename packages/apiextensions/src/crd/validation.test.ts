@@ -551,6 +551,57 @@ describe('CRD validation: x-kubernetes-validations rules compile', () => {
   });
 });
 
+describe('CRD validation: x-kubernetes-validations rules are typed by their schema', () => {
+  const at = 'spec.validation.openAPIV3Schema.properties[spec]';
+  const specOf = (c: CustomResourceDefinition) => c.spec.versions[0]?.schema?.openAPIV3Schema?.properties?.spec as JSONSchemaProps;
+
+  it('refuses a rule that fits dyn but not the schema’s types', async () => {
+    const out = await createCauses((c) => {
+      specOf(c)['x-kubernetes-validations'] = [
+        { rule: "self.replicas + 'x' == 'y'" },
+        { rule: 'self.colour == "red"' },
+        { rule: 'self.replicas > 1' },
+      ];
+    });
+    expect(out).toHaveLength(2);
+    expect(out[0]).toContain(
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replicas + 'x' == 'y'"`,
+    );
+    expect(out[0]).toContain(": compilation failed: ERROR: <input>:1:15: found no matching overload for '_+_' applied to '(int, string)'");
+    expect(out[1]).toContain("compilation failed: ERROR: <input>:1:5: undefined field 'colour'");
+  });
+
+  it('refuses oldSelf under a list that does not correlate, optionalOldSelf without oldSelf, and a fieldPath the node lacks', async () => {
+    const out = await createCauses((c) => {
+      const spec = specOf(c);
+      spec.properties = {
+        ...spec.properties,
+        atomic: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } },
+        keyed: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: {
+            type: 'object',
+            required: ['k'],
+            properties: { k: { type: 'string' } },
+            'x-kubernetes-validations': [{ rule: 'self.k == oldSelf.k' }],
+          },
+        },
+      };
+      spec['x-kubernetes-validations'] = [
+        { rule: 'self.replicas >= 0', optionalOldSelf: true },
+        { rule: 'self.replicas >= 0', fieldPath: '.nosuch' },
+      ];
+    });
+    expect(out).toEqual([
+      `${at}.x-kubernetes-validations[1].fieldPath: Invalid value: ".nosuch": fieldPath must be a valid path`,
+      `${at}.x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`,
+      `${at}.properties[atomic].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[atomic]`,
+    ]);
+  });
+});
+
 describe('CRD validation: deeply nested schemas', () => {
   const deep = (levels: number): JSONSchemaProps => {
     const leaf: JSONSchemaProps = { type: 'object' };

@@ -24,7 +24,7 @@ function object(properties: Record<string, JSONSchemaProps>, validations: (strin
 
 describe('typed self', () => {
   it('integers are int and numbers double, as the schema says', () => {
-    const s = object({ i: { type: 'integer' }, d: { type: 'number' } }, ['self.i + 1 == 2', 'self.d * 2.0 == 2.0', "type(self.i) == int"]);
+    const s = object({ i: { type: 'integer' }, d: { type: 'number' } }, ['self.i + 1 == 2', 'self.d * 2.0 == 2.0', 'type(self.i) == int']);
     expect(messages(s, { i: 1, d: 1 })).toEqual([]);
     expect(messages(s, { i: 2, d: 1.5 })).toEqual([
       '<nil>: Invalid value: "object": failed rule: self.i + 1 == 2',
@@ -122,10 +122,26 @@ describe('transition rules', () => {
       byKey: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: item },
       atomic: { type: 'array', items: item },
     });
-    const old = { byKey: [{ k: 'a', v: 5 }, { k: 'b', v: 1 }], atomic: [{ k: 'a', v: 5 }] };
-    expect(messages(s, { byKey: [{ k: 'b', v: 2 }, { k: 'a', v: 4 }], atomic: [{ k: 'a', v: 1 }] }, { old })).toEqual([
-      'byKey[1]: Invalid value: "object": failed rule: self.v >= oldSelf.v',
-    ]);
+    const old = {
+      byKey: [
+        { k: 'a', v: 5 },
+        { k: 'b', v: 1 },
+      ],
+      atomic: [{ k: 'a', v: 5 }],
+    };
+    expect(
+      messages(
+        s,
+        {
+          byKey: [
+            { k: 'b', v: 2 },
+            { k: 'a', v: 4 },
+          ],
+          atomic: [{ k: 'a', v: 1 }],
+        },
+        { old },
+      ),
+    ).toEqual(['byKey[1]: Invalid value: "object": failed rule: self.v >= oldSelf.v']);
   });
 
   it('optionalOldSelf runs on create with oldSelf as an optional', () => {
@@ -152,7 +168,7 @@ describe('cost', () => {
 
   it('a rule past the per-call limit stops all rules', () => {
     expect(messages(s, big, {}, 10_000)).toEqual([
-      "<nil>: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.l.all(x, self.l.all(y, x + y >= 0))",
+      '<nil>: Invalid value: "object": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.l.all(x, self.l.all(y, x + y >= 0))',
     ]);
   });
 
