@@ -98,6 +98,14 @@ export { validateStructural } from './schema/validate-structural.ts';
 export { APIExtensions, type APIExtensionsOptions } from './server/apiextensions.ts';
 export { type CustomResourceServingOptions, customResourceServingDefinition } from './server/custom-resource-definition-serving.ts';
 export { structuralVersionSchema } from './structural-version-schema.ts';
+export { schemaCelType, withTypeAndObjectMeta } from './validation/cel-decl-type.ts';
+export { type CompiledRule, compileRules } from './validation/cel-rules.ts';
+export {
+  type CelValidateOptions,
+  CelValidator,
+  MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
+  RUNTIME_CEL_COST_BUDGET,
+} from './validation/cel-validator.ts';
 export {
   type CompiledValidator,
   compileCustomObjectValidator,
