@@ -323,3 +323,31 @@ describe('a custom resource converted by an HTTPS conversion webhook (crdConvers
     expect((await send('GET', url('v1', 'b'))).code).toBe(200);
   });
 });
+
+describe('crdConversion with strategy None', () => {
+  const none = crdConversion({
+    metadata: { name: `backends.${GROUP}` },
+    spec: { group: GROUP, versions: [{ name: 'v1' }, { name: 'v2' }] },
+  });
+
+  it('changes only apiVersion, for a list and for one object, leaving its input as it was', async () => {
+    const a = { ...backend('v1', 'a', { host: 'a.example', port: 1 }), metadata: { name: 'a', namespace: 'default', uid: 'u' } };
+    const input = [a, backend('v2', 'b', { address: 'b:2' })];
+    const before = structuredClone(input);
+    expect(await none.convert(input, 'v2', true)).toEqual([{ ...a, apiVersion: `${GROUP}/v2` }, input[1]]);
+    expect(await none.convert([a], 'v2', false)).toEqual([{ ...a, apiVersion: `${GROUP}/v2` }]);
+    expect(input).toEqual(before);
+  });
+
+  it("refuses a version the CRD lacks with kube's message", async () => {
+    await expect(none.convert([backend('v1', 'a', {})], 'v3', false)).rejects.toThrow(
+      `request to convert CR to an invalid group/version: ${GROUP}/v3`,
+    );
+  });
+
+  it('throws for an unknown strategy', () => {
+    expect(() =>
+      crdConversion({ metadata: { name: 'x' }, spec: { group: GROUP, versions: [{ name: 'v1' }], conversion: { strategy: 'Magic' } } }),
+    ).toThrow('unknown conversion strategy "Magic" for CRD x');
+  });
+});
