@@ -34,30 +34,39 @@ export function compileRules(schema: Structural, rules: readonly ValidationRule[
     return envs.plain;
   };
   return rules.map((rule) => {
-    const text = typeof rule.rule === 'string' ? rule.rule : '';
-    if (text.trim() === '') return { rule, usesOldSelf: false };
-    const cel = environment(rule.optionalOldSelf === true);
-    const compiled = cel.compile(text);
-    if (compiled.kind === 'error') return { rule, usesOldSelf: false, error: `compilation failed: ${compiled.error.message}` };
-    if (compiled.program.outputType !== 'bool') return { rule, usesOldSelf: false, error: 'cel expression must evaluate to a bool' };
-    const result: { -readonly [K in keyof CompiledRule]: CompiledRule[K] } = {
-      rule,
-      program: compiled.program,
-      usesOldSelf: compiled.program.references('oldSelf'),
-    };
-    if (typeof rule.messageExpression === 'string' && rule.messageExpression !== '') {
-      const message = cel.compile(rule.messageExpression);
-      if (message.kind === 'error') result.messageExpressionError = `messageExpression compilation failed: ${message.error.message}`;
-      else if (message.program.outputType !== 'string') result.messageExpressionError = 'messageExpression must evaluate to a string';
-      else result.messageExpression = message.program;
+    try {
+      return compileRule(schema, rule, environment);
+    } catch (e) {
+      // the CEL library refusing a declaration is kube's "unexpected compilation error", not a crash
+      return { rule, usesOldSelf: false, error: `unexpected compilation error: ${(e as Error).message}` };
     }
-    if (typeof rule.fieldPath === 'string' && rule.fieldPath !== '') {
-      try {
-        result.fieldPath = validFieldPath(rule.fieldPath, schema).path;
-      } catch {
-        // an invalid fieldPath is the CRD validation's to refuse; the error then names the rule's node
-      }
-    }
-    return result;
   });
+}
+
+function compileRule(schema: Structural, rule: ValidationRule, environment: (optional: boolean) => CelEnvironment): CompiledRule {
+  const text = typeof rule.rule === 'string' ? rule.rule : '';
+  if (text.trim() === '') return { rule, usesOldSelf: false };
+  const cel = environment(rule.optionalOldSelf === true);
+  const compiled = cel.compile(text);
+  if (compiled.kind === 'error') return { rule, usesOldSelf: false, error: `compilation failed: ${compiled.error.message}` };
+  if (compiled.program.outputType !== 'bool') return { rule, usesOldSelf: false, error: 'cel expression must evaluate to a bool' };
+  const result: { -readonly [K in keyof CompiledRule]: CompiledRule[K] } = {
+    rule,
+    program: compiled.program,
+    usesOldSelf: compiled.program.references('oldSelf'),
+  };
+  if (typeof rule.messageExpression === 'string' && rule.messageExpression !== '') {
+    const message = cel.compile(rule.messageExpression);
+    if (message.kind === 'error') result.messageExpressionError = `messageExpression compilation failed: ${message.error.message}`;
+    else if (message.program.outputType !== 'string') result.messageExpressionError = 'messageExpression must evaluate to a string';
+    else result.messageExpression = message.program;
+  }
+  if (typeof rule.fieldPath === 'string' && rule.fieldPath !== '') {
+    try {
+      result.fieldPath = validFieldPath(rule.fieldPath, schema).path;
+    } catch {
+      // an invalid fieldPath is the CRD validation's to refuse; the error then names the rule's node
+    }
+  }
+  return result;
 }
