@@ -162,6 +162,22 @@ describe('transition rules', () => {
   });
 });
 
+describe('allOf', () => {
+  it('runs the rules of allOf entries on the node and on its properties', () => {
+    const s = object({ n: { type: 'integer' }, m: { type: 'integer' } }, ['self.n >= 0'], {
+      allOf: [
+        { 'x-kubernetes-validations': rules('self.n < 10') },
+        { properties: { m: { 'x-kubernetes-validations': rules('self % 2 == 0') } } },
+      ],
+    });
+    expect(messages(s, { n: 20, m: 3 })).toEqual([
+      '<nil>: Invalid value: "object": failed rule: self.n < 10',
+      'm: Invalid value: "integer": failed rule: self % 2 == 0',
+    ]);
+    expect(messages(s, { n: 2, m: 4 })).toEqual([]);
+  });
+});
+
 describe('cost', () => {
   const s = object({ l: { type: 'array', items: { type: 'integer' } } }, ['self.l.all(x, self.l.all(y, x + y >= 0))', 'self.l.size() > 0']);
   const big = { l: Array.from({ length: 300 }, (_, i) => i) };

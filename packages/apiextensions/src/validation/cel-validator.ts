@@ -1,7 +1,7 @@
 import { type FieldError, jsonEqual } from '@kapi/apimachinery';
 import { type CelType, COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_LIMIT } from '@kapi/cel';
 import { child, index, key } from '../schema/field-path.ts';
-import type { Structural } from '../schema/structural.ts';
+import type { NestedValueValidation, Structural } from '../schema/structural.ts';
 import { schemaCelType } from './cel-decl-type.ts';
 import { type CompiledRule, compileRules } from './cel-rules.ts';
 
@@ -19,6 +19,27 @@ interface Node {
   readonly items?: Node;
   readonly properties?: ReadonlyMap<string, Node>;
   readonly additionalProperties?: Node;
+  /** The rules under the node's allOf entries (and their properties, items…), judged on the node's values. */
+  readonly allOf?: readonly Node[];
+}
+
+/** Where rules are read from: the node's structural schema, or one of its allOf entries (kube's nestedToStructural). */
+type RuleSource = Structural | NestedValueValidation;
+
+function isNested(v: RuleSource): v is NestedValueValidation {
+  return 'forbiddenGenerics' in v;
+}
+
+function sourceItems(v: RuleSource): RuleSource | undefined {
+  return v.items;
+}
+
+function sourceAdditional(v: RuleSource): RuleSource | undefined {
+  return isNested(v) ? v.additionalProperties : v.additionalProperties?.structural;
+}
+
+function sourceAllOf(v: RuleSource): readonly NestedValueValidation[] {
+  return (isNested(v) ? v.allOf : v.valueValidation?.allOf) ?? [];
 }
 
 export interface CelValidateOptions {
@@ -50,7 +71,7 @@ export class CelValidator {
   static compile(schema: Structural, isResourceRoot = true, perCallLimit = PER_CALL_LIMIT): CelValidator | undefined {
     if (!hasRules(schema)) return undefined;
     const type = schemaCelType(schema, isResourceRoot, `selfType${typeCounter++}`);
-    const root = type === undefined ? undefined : buildNode(schema, type);
+    const root = type === undefined ? undefined : buildNode(schema, schema, type);
     return root ? new CelValidator(root, perCallLimit) : undefined;
   }
 
@@ -73,24 +94,35 @@ function hasRules(s: Structural | undefined): boolean {
   return false;
 }
 
-/** The node and the children that lead to rules; children whose values rules cannot see are left out, as kube does. */
-function buildNode(s: Structural, type: CelType): Node | undefined {
-  if (!hasRules(s)) return undefined;
-  const node: { -readonly [K in keyof Node]: Node[K] } = { schema: s, rules: compileRules(s, s.xValidations ?? [], type) };
-  if (typeof type === 'string') return node;
-  if (s.items && type.kind === 'list') node.items = buildNode(s.items, type.elem);
-  const additional = s.additionalProperties?.structural;
-  if (additional && type.kind === 'map') node.additionalProperties = buildNode(additional, type.value);
-  if (s.properties && type.kind === 'object') {
-    const properties = new Map<string, Node>();
-    for (const [name, sub] of s.properties) {
-      const field = type.fields[name];
-      const built = field === undefined ? undefined : buildNode(sub, field);
-      if (built) properties.set(name, built);
+/**
+ * The node for the rules of `v` on values of schema `s` (kube's validator(validationSchema, nodeSchema, …)): its own
+ * rules, its allOf entries' and the children that lead to rules; children whose values rules cannot see are left out,
+ * as kube does. undefined when there is nothing to run.
+ */
+function buildNode(v: RuleSource, s: Structural, type: CelType): Node | undefined {
+  const rules = v.xValidations?.length ? compileRules(s, v.xValidations, type) : [];
+  const node: { -readonly [K in keyof Node]: Node[K] } = { schema: s, rules };
+  if (typeof type !== 'string') {
+    const items = sourceItems(v);
+    if (items && s.items && type.kind === 'list') node.items = buildNode(items, s.items, type.elem);
+    const additional = sourceAdditional(v);
+    const nodeAdditional = s.additionalProperties?.structural;
+    if (additional && nodeAdditional && type.kind === 'map') node.additionalProperties = buildNode(additional, nodeAdditional, type.value);
+    if (v.properties && s.properties && type.kind === 'object') {
+      const properties = new Map<string, Node>();
+      for (const [name, sub] of v.properties as ReadonlyMap<string, RuleSource>) {
+        const field = type.fields[name];
+        const nodeProperty = s.properties.get(name);
+        // rules may only sit on the structural spine
+        const built = field === undefined || !nodeProperty ? undefined : buildNode(sub, nodeProperty, field);
+        if (built) properties.set(name, built);
+      }
+      if (properties.size > 0) node.properties = properties;
     }
-    if (properties.size > 0) node.properties = properties;
   }
-  return node;
+  const allOf = sourceAllOf(v).flatMap((entry) => buildNode(entry, s, type) ?? []);
+  if (allOf.length > 0) node.allOf = allOf;
+  return rules.length > 0 || node.items || node.additionalProperties || node.properties || node.allOf ? node : undefined;
 }
 
 /**
@@ -146,6 +178,10 @@ class Run {
     if (obj === null || obj === undefined) return;
     this.#expressions(n, path, obj, old, anchor);
     if (this.budget < 0) return;
+    for (const entry of n.allOf ?? []) {
+      this.node(entry, path, obj, old, anchor);
+      if (this.budget < 0) return;
+    }
     if (Array.isArray(obj)) {
       if (!n.items) return;
       const olds = correlatableItems(n.schema, old);
