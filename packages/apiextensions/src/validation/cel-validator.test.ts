@@ -62,6 +62,35 @@ describe('typed self', () => {
     ]);
   });
 
+  it('int-or-string is dyn, date-time a timestamp, an embedded resource shows apiVersion, kind and metadata.name', () => {
+    const s = object(
+      {
+        ios: { 'x-kubernetes-int-or-string': true },
+        at: { type: 'string', format: 'date-time' },
+        res: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+      [
+        "type(self.ios) == int ? self.ios < 5 : self.ios.endsWith('%')",
+        "self.at < timestamp('2030-01-01T00:00:00Z')",
+        "self.res.kind == 'Pod' && self.res.metadata.name.startsWith('p')",
+      ],
+    );
+    const res = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod', labels: { a: 'b' } }, spec: {} };
+    expect(messages(s, { ios: 3, at: '2026-01-01T00:00:00Z', res })).toEqual([]);
+    expect(messages(s, { ios: '50%', at: '2026-01-01T00:00:00Z', res })).toEqual([]);
+    expect(messages(s, { ios: 7, at: '2031-01-01T00:00:00Z', res: { ...res, kind: 'Job' } })).toHaveLength(3);
+    // undeclared fields of the embedded object are not visible
+    const hidden = validator(
+      object({ res: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } }, [
+        'self.res.spec == self.res.spec',
+      ]),
+    );
+    const [only] = hidden.validate({ res }).errors.map(fieldErrorMessage);
+    expect(only).toMatch(
+      /^<nil>: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:13: undefined field 'spec'/,
+    );
+  });
+
   it('evaluation errors name the rule', () => {
     const s = object({ a: { type: 'integer' } }, ['self.a == 1']);
     expect(messages(s, {})).toEqual(['<nil>: Invalid value: "object": no such key: a evaluating rule: self.a == 1']);
