@@ -87,7 +87,7 @@ describe('typed self', () => {
     );
     const [only] = hidden.validate({ res }).errors.map(fieldErrorMessage);
     expect(only).toMatch(
-      /^<nil>: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:13: undefined field 'spec'/,
+      /^<nil>: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:9: undefined field 'spec'/,
     );
   });
 
