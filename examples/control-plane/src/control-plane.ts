@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AdmissionChain } from '@kapi/admission';
+import { APIExtensions } from '@kapi/apiextensions';
 import {
   DynamicCABundle,
   loadOrCreateServiceAccountKey,
@@ -109,8 +110,9 @@ async function adminToken(dataDir: string): Promise<{ csv: string; token: string
 }
 
 /**
- * Starts the example control plane: Namespace, ConfigMap, Secret, Event and Widget (example.kapi.dev/v1) over the
- * chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate kept in the data
+ * Starts the example control plane, kube-apiserver's server chain: the APIExtensions server (CustomResourceDefinitions,
+ * their kinds served at run time) delegating to the control plane's own kinds, Namespace, ConfigMap, Secret, Event and
+ * Widget (example.kapi.dev/v1), over the chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate kept in the data
  * directory; bearer tokens from `<dataDir>/tokens.csv`; RBAC with kube's bootstrap policy (or the --authorization-mode given);
  * `<dataDir>/kubeconfig` for kubectl; client certificates of `<dataDir>/client-ca.crt` (reloaded when it changes) and
  * `<dataDir>/admin.kubeconfig`, the admin with a client certificate it issued.
@@ -191,12 +193,31 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       instrument: (mode, a) => instrumentedAuthorizer(authorizerLabelsForMode(mode), a, metrics.authorization),
     },
   );
-  const server = new GenericAPIServer({
+  const admission = new AdmissionChain([]);
+  // kube-apiserver's chain: the APIExtensions server (CRDs) first, then the control plane's own kinds; requests go
+  // through one handler chain (the first server's: authentication, authorization, audit, …) and on to the server
+  // serving their path. The last to shut down closes the storage they share.
+  const controlPlane = new GenericAPIServer({
     storage,
     metrics,
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
     providers: [rbac.provider()],
-    admission: new AdmissionChain([]),
+    admission,
+    serviceAccountTokens: {
+      issuer: saIssuer,
+      jwksURI: () => `${url}${JWKS_PATH}`,
+      ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
+    },
+    ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
+  });
+  const server = new GenericAPIServer({
+    storage,
+    closeStorage: false,
+    metrics,
+    resources: [],
+    providers: [new APIExtensions().provider()],
+    delegate: controlPlane,
+    admission,
     clientCA: clientCABundle,
     ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
     authentication: {
@@ -212,11 +233,6 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
     },
     authorizer,
-    serviceAccountTokens: {
-      issuer: saIssuer,
-      jwksURI: () => `${url}${JWKS_PATH}`,
-      ...(options.apiAudiences?.length ? { apiAudiences: options.apiAudiences } : {}),
-    },
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
   await server.start();

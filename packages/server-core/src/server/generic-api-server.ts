@@ -573,11 +573,12 @@ export class GenericAPIServer {
   }
 
   /**
-   * The counters of every resource's watch cache (`plural` or `plural.group`; empty without watch caches): e.g.
+   * The counters of every resource's watch cache, this server's and its delegates' (`plural` or `plural.group`; empty without watch caches): e.g.
    * `consistentReadFallbacks`, the consistent reads that waited out the freshness timeout before reading the backend.
    */
   watchCacheStats(): Map<string, CacherStats> {
-    const out = new Map<string, CacherStats>();
+    // A chain's servers share one metrics set: the first server's counts are the chain's.
+    const out = this.#options.delegate?.watchCacheStats() ?? new Map<string, CacherStats>();
     for (const [def, { cacher }] of this.#installed) if (cacher) out.set(qualifiedResource(def), cacher.stats());
     return out;
   }
@@ -734,12 +735,7 @@ export class GenericAPIServer {
             throw new Error('caches are not synced');
         }),
       );
-    for (const name of this.#postStart.keys())
-      checks.push(
-        namedHealthCheck(`poststarthook/${name}`, () => {
-          if (!this.#postStartDone.has(name)) throw new Error('not finished');
-        }),
-      );
+    checks.push(...this.#postStartHookChecks());
     if (endpoint === 'readyz')
       checks.push(
         namedHealthCheck('shutdown', () => {
@@ -747,6 +743,17 @@ export class GenericAPIServer {
         }),
       );
     return [...checks, ...(this.#options.healthChecks ?? [])];
+  }
+
+  /** `poststarthook/<name>` of every hook of the chain from here on, the delegates' first (kube's server chain merges them). */
+  #postStartHookChecks(): HealthCheck[] {
+    const own = [...this.#postStart.keys()].map((name) =>
+      namedHealthCheck(`poststarthook/${name}`, () => {
+        if (!this.#postStartDone.has(name)) throw new Error('not finished');
+      }),
+    );
+    const delegate = this.#options.delegate;
+    return [...(delegate ? delegate.#postStartHookChecks() : []), ...own];
   }
 
   #buildRouter(): Handler {
