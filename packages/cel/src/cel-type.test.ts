@@ -62,6 +62,18 @@ describe('object, list and map types', () => {
     );
   });
 
+  it('has() and optional selection of an undeclared field fail to compile, as in cel-go', () => {
+    for (const [e, column] of [
+      ['has(self.spec.nope)', 13],
+      ['has(self.spec.one.nope)', 17],
+      ['self.?spec.?nope.hasValue()', 10],
+    ] as const) {
+      const result = env.compile(e);
+      expect(result.kind === 'error' && result.error.issues[0], e).toEqual({ message: "undefined field 'nope'", line: 1, column });
+    }
+    expect(env.compile('has(self.spec.one.n) && self.?spec.?opt.hasValue()').kind).toBe('program');
+  });
+
   it('compares objects field by field, in lists too', () => {
     const old = structuredClone(self);
     expect(

@@ -5,6 +5,7 @@ import { CelCompileError, type CelIssue, locate } from './errors.ts';
 import { registerKubernetesLibraries } from './library/index.ts';
 import { useKubeOverloads, userNames } from './library/overrides.ts';
 import { checkRegexLiterals } from './library/regex-literals.ts';
+import { objectFields, undeclaredPresenceField } from './presence-fields.ts';
 import { Program } from './program.ts';
 
 export interface CelEnvironmentOptions {
@@ -36,9 +37,11 @@ function baseEnvironment(): Environment {
 export class CelEnvironment {
   readonly #env: Environment;
   readonly #variables: Readonly<Record<string, CelType>>;
+  readonly #objects: ReadonlyMap<string, ReadonlyMap<string, string>>;
 
   constructor(options: CelEnvironmentOptions = {}) {
     this.#variables = { ...options.variables };
+    this.#objects = objectFields(Object.values(this.#variables));
     this.#env = baseEnvironment().clone();
     const registered = new Set<string>();
     for (const [name, type] of Object.entries(this.#variables)) {
@@ -58,6 +61,14 @@ export class CelEnvironment {
     useKubeOverloads(parsed.ast);
     const checked = parsed.check();
     if (!checked.valid) return { kind: 'error', error: new CelCompileError(expression, [issueOf(expression, checked.error)]) };
+    const undeclared = undeclaredPresenceField(expression, parsed.ast, this.#objects);
+    if (undeclared)
+      return {
+        kind: 'error',
+        error: new CelCompileError(expression, [
+          { message: `undefined field '${undeclared.field}'`, ...locate(expression, undeclared.offset) },
+        ]),
+      };
     const regex = checkRegexLiterals(parsed.ast);
     if (regex)
       return { kind: 'error', error: new CelCompileError(expression, [{ message: regex.message, ...locate(expression, regex.offset) }]) };
