@@ -1,6 +1,9 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
-import { ControllerLoop, type ResourceDefinition, type Store } from '@kapi/registry';
+import { ControllerLoop, type Store } from '@kapi/registry';
 import type { APIProvider, GenericAPIServer } from '@kapi/server-core';
+import type { ConversionCRD } from '../conversion/converter-factory.ts';
+import { crdConversion } from '../conversion/crd-conversion.ts';
+import type { WebhookConverterOptions } from '../conversion/webhook-converter.ts';
 import { CustomResourceDefinitionResource } from '../crd/crd-resource.ts';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import { CRDInformer } from './crd-informer.ts';
@@ -13,8 +16,11 @@ const CRD_RESOURCE = 'customresourcedefinitions.apiextensions.k8s.io';
 
 export interface APIExtensionsOptions {
   clock?: Clock;
-  /** How a CRD's kind converts between versions (its spec.conversion); undefined: None (only apiVersion changes). */
-  conversion?: (crd: CustomResourceDefinition) => ResourceDefinition['conversion'];
+  /**
+   * How CRDs' conversion webhooks are reached: the resolver of `clientConfig.service` (default kube's
+   * `<name>.<namespace>.svc:<port>`), and the HTTP client's settings.
+   */
+  webhook?: WebhookConverterOptions;
   /** How long before failed work is tried again. Default 1000 ms. */
   retryAfterMs?: number;
   /** Told of failed work (it is retried); default: console.error. */
@@ -73,7 +79,10 @@ export class APIExtensions {
       return store;
     };
     const informer = this.informer;
-    const conversion = this.#options.conversion ?? (() => undefined);
+    // None needs no conversion of its own (only apiVersion changes, on the synchronous path). A validated CRD has the
+    // fields a conversion reads.
+    const conversion = (crd: CustomResourceDefinition) =>
+      crd.spec.conversion?.strategy === 'Webhook' ? crdConversion(crd as unknown as ConversionCRD, this.#options.webhook ?? {}) : undefined;
     const serving = new CRDServingController({
       informer,
       server: () => server,

@@ -2,6 +2,7 @@ import { type KubeObject, parseGroupVersion } from '@kapi/apimachinery';
 import type { ResourceDefinition, Store } from '@kapi/registry';
 import type { GenericAPIServer } from '@kapi/server-core';
 import type { Storage } from '@kapi/storage';
+import type { CRDObjectConversion } from '../conversion/crd-conversion.ts';
 import { isCRDConditionTrue } from '../crd/conditions.ts';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { CRDInformer } from './crd-informer.ts';
@@ -15,6 +16,8 @@ interface Served {
   /** What the serving was built from: a change means a new definition (kube's crdHandler compares spec and accepted names). */
   readonly basis: string;
   terminating: boolean;
+  /** Closes the conversion webhook's connections. */
+  readonly close: () => void;
 }
 
 /**
@@ -26,7 +29,7 @@ interface Served {
 export class CRDServingController {
   readonly #informer: CRDInformer;
   readonly #server: () => GenericAPIServer;
-  readonly #conversion: (crd: CustomResourceDefinition) => ResourceDefinition['conversion'];
+  readonly #conversion: (crd: CustomResourceDefinition) => CRDObjectConversion | undefined;
   readonly #served = new Map<string, Served>();
   readonly #onError: (err: unknown, crd: string) => void;
 
@@ -34,7 +37,7 @@ export class CRDServingController {
     informer: CRDInformer;
     server: () => GenericAPIServer;
     /** The kind's conversion between versions (undefined: None). */
-    conversion: (crd: CustomResourceDefinition) => ResourceDefinition['conversion'];
+    conversion: (crd: CustomResourceDefinition) => CRDObjectConversion | undefined;
     /** Told when a CRD cannot be served (kube answers its requests 500 "the server could not properly serve the CR schema"). */
     onError: (err: unknown, crd: string) => void;
   }) {
@@ -58,6 +61,7 @@ export class CRDServingController {
       if (served) {
         this.#served.delete(name);
         await this.#server().removeResource(served.definition);
+        served.close();
       }
       return;
     }
@@ -68,32 +72,41 @@ export class CRDServingController {
       return;
     }
     let definition: ResourceDefinition;
+    let conversion: CRDObjectConversion | undefined;
     try {
-      const conversion = this.#conversion(crd);
+      conversion = this.#conversion(crd);
       definition = customResourceServingDefinition(crd, conversion ? { conversion } : {});
     } catch (err) {
+      conversion?.close();
       // A CRD that passed validation cannot fail here; if it does, retrying will not help.
       this.#onError(err, name);
       return;
     }
-    const next: Served = { definition, basis, terminating };
+    const next: Served = { definition, basis, terminating, close: () => conversion?.close() };
     const options = {
       writeChecks: [terminatingCreateCheck(definition.group, definition.plural, () => next.terminating)],
       storage: (inner: Storage) => new ReadTransformingStorage(inner, defaultedOnRead(definition)),
     };
     const server = this.#server();
-    // The same group and plural: swapped in one step. Another (names changed): the old one goes, the new one comes.
-    if (served && served.definition.plural === definition.plural && served.definition.group === definition.group)
-      await server.replaceResource(definition, options);
-    else {
-      if (served) await server.removeResource(served.definition);
-      await server.addResource(definition, options);
+    try {
+      // The same group and plural: swapped in one step. Another (names changed): the old one goes, the new one comes.
+      if (served && served.definition.plural === definition.plural && served.definition.group === definition.group)
+        await server.replaceResource(definition, options);
+      else {
+        if (served) await server.removeResource(served.definition);
+        await server.addResource(definition, options);
+      }
+    } catch (err) {
+      next.close();
+      throw err;
     }
+    served?.close();
     this.#served.set(name, next);
   }
 
   /** Stops serving every CRD's kind (the server shuts down). */
   forget(): void {
+    for (const served of this.#served.values()) served.close();
     this.#served.clear();
   }
 }
