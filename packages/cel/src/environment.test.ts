@@ -75,6 +75,13 @@ describe('CelEnvironment.compile', () => {
     expect(result.kind === 'error' && result.error.message).toBe('no such attribute(s): oldSelf');
   });
 
+  it('a runtime overload mismatch and a list index out of range are errors in cel-go words', () => {
+    const mismatch = compile(env, 'self.a + 1').evaluate({ self: { a: 'x' } });
+    expect(mismatch.kind === 'error' && mismatch.error.message).toBe('no such overload');
+    const index = compile(env, 'self.l[5]').evaluate({ self: { l: [1] } });
+    expect(index.kind === 'error' && index.error.message).toBe('index out of bounds: 5');
+  });
+
   it('a missing field is an evaluation error in cel-go words', () => {
     const result = compile(env, 'self.missing == 1').evaluate({ self: {} });
     expect(result.kind === 'error' && result.error.message).toBe('no such key: missing');

@@ -88,9 +88,14 @@ export class Program {
 function runtimeMessage(e: unknown): string {
   const error = e as { summary?: string; message?: string };
   const text = userNames(error.summary ?? error.message ?? String(e));
-  return text
-    .replace(/^No such key: /, 'no such key: ')
-    .replace(/^Unknown variable: /, 'no such attribute(s): ')
-    .replace(/^integer overflow: .*$/s, 'integer overflow')
-    .replace(/^Unsigned integer overflow$/, 'unsigned integer overflow');
+  return (
+    text
+      .replace(/^No such key: /, 'no such key: ')
+      .replace(/^Unknown variable: /, 'no such attribute(s): ')
+      .replace(/^integer overflow: .*$/s, 'integer overflow')
+      // cel-go says only this much (kube matches the prefix), and prints a list index out of range so
+      .replace(/^no such overload: .*$/s, 'no such overload')
+      .replace(/^no such key: index out of bounds, index (-?\d+)\b.*$/s, 'index out of bounds: $1')
+      .replace(/^Unsigned integer overflow$/, 'unsigned integer overflow')
+  );
 }

@@ -91,9 +91,12 @@ describe('typed self', () => {
     );
   });
 
-  it('evaluation errors name the rule', () => {
-    const s = object({ a: { type: 'integer' } }, ['self.a == 1']);
-    expect(messages(s, {})).toEqual(['<nil>: Invalid value: "object": no such key: a evaluating rule: self.a == 1']);
+  it('evaluation errors name the rule; an int-or-string used as the wrong one is kube’s overload message', () => {
+    const s = object({ a: { type: 'integer' }, ios: { 'x-kubernetes-int-or-string': true } }, ['self.a == 1', 'self.ios + 1 > 2']);
+    expect(messages(s, { ios: '50%' })).toEqual([
+      '<nil>: Invalid value: "object": no such key: a evaluating rule: self.a == 1',
+      '<nil>: Invalid value: "object": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: self.ios + 1 > 2',
+    ]);
   });
 });
 
