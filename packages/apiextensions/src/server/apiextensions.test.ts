@@ -1,7 +1,8 @@
-import { ConfigMap, Namespace } from '@kapi/registry';
+import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
 import { GenericAPIServer, type Listening, listen } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { APIExtensions } from './apiextensions.ts';
 
 /** The APIExtensions server first in kube's chain, delegating to a control plane serving Namespace and ConfigMap. */
@@ -217,6 +218,47 @@ describe('APIExtensions: a CRD is served at run time', () => {
     expect(condition(conflicted, 'NamesAccepted')).toMatchObject({ reason: 'ShortNamesConflict', message: '"ct" is already in use' });
     expect(condition(conflicted, 'Established')).toMatchObject({ status: 'False', reason: 'NotAccepted' });
     expect((await send('GET', `${url}/apis/${GROUP}/v1/crontabsv2`)).status).toBe(404);
+  });
+
+  it('a CRD for a kind another server of the chain serves is reported once, not retried, and the built-in kind keeps its path', async () => {
+    const errors: string[] = [];
+    const storage = new MemoryStorage();
+    const Gadget = defineResource({
+      group: GROUP,
+      kind: 'Gadget',
+      plural: 'gadgets',
+      namespaced: true,
+      versions: [{ name: 'v1' }],
+      schema: z.object({ spec: z.looseObject({ builtIn: z.boolean().default(true) }).optional() }),
+    });
+    const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, Gadget] });
+    const chain = new GenericAPIServer({
+      storage,
+      closeStorage: false,
+      resources: [],
+      providers: [new APIExtensions({ retryAfterMs: 20, onError: (_e, what) => errors.push(what) }).provider()],
+      delegate: controlPlane,
+    });
+    await chain.start();
+    const http = await listen(chain.handler);
+    running.push({ chain, http });
+    const url = http.url;
+    await send('POST', `${url}/api/v1/namespaces`, { metadata: { name: 'default' } });
+    const crd = crontabCRD();
+    crd.metadata.name = `gadgets.${GROUP}`;
+    crd.spec.names = { plural: 'gadgets', kind: 'Gadget' };
+    expect((await send('POST', `${url}${CRDS}`, crd)).status).toBe(201);
+    await established(url, `gadgets.${GROUP}`);
+    await until('the failure reported', async () => (errors.length ? true : undefined));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors).toEqual([`serve customresourcedefinition gadgets.${GROUP}`]);
+    const created = await send('POST', `${url}/apis/${GROUP}/v1/namespaces/default/gadgets`, {
+      apiVersion: `${GROUP}/v1`,
+      kind: 'Gadget',
+      metadata: { name: 'g' },
+      spec: {},
+    });
+    expect(created.body.spec).toEqual({ builtIn: true });
   });
 
   it('deleting a CRD deletes its instances (customresourcecleanup), then the CRD and its API', async () => {

@@ -31,6 +31,8 @@ export class CRDServingController {
   readonly #server: () => GenericAPIServer;
   readonly #conversion: (crd: CustomResourceDefinition) => CRDObjectConversion | undefined;
   readonly #served = new Map<string, Served>();
+  /** The basis each CRD could not be served from: not tried again until the CRD changes. */
+  readonly #failed = new Map<string, string>();
   readonly #onError: (err: unknown, crd: string) => void;
 
   constructor(options: {
@@ -58,6 +60,7 @@ export class CRDServingController {
     const served = this.#served.get(name);
     const serve = crd && (isCRDConditionTrue(crd, 'NamesAccepted') || isCRDConditionTrue(crd, 'Established'));
     if (!serve) {
+      this.#failed.delete(name);
       if (served) {
         this.#served.delete(name);
         await this.#server().removeResource(served.definition);
@@ -71,6 +74,8 @@ export class CRDServingController {
       served.terminating = terminating;
       return;
     }
+    if (this.#failed.get(name) === basis) return;
+    this.#failed.delete(name);
     let definition: ResourceDefinition;
     let conversion: CRDObjectConversion | undefined;
     try {
@@ -97,8 +102,12 @@ export class CRDServingController {
         await server.addResource(definition, options);
       }
     } catch (err) {
+      // addResource waits out backend outages (its cache retries); what fails is permanent until the CRD changes —
+      // a group and plural another server of the chain serves — so it is reported once, not retried.
       next.close();
-      throw err;
+      this.#failed.set(name, basis);
+      this.#onError(err, name);
+      return;
     }
     served?.close();
     this.#served.set(name, next);
