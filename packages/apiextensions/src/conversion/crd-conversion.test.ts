@@ -185,7 +185,7 @@ describe('a custom resource converted by an HTTPS conversion webhook (crdConvers
   it('answers Tables whose rows carry objects in v2 (includeObject=Object), a list in one review, and Table watches', async () => {
     const accept = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
     const res = await fetch(`${url('v2')}?includeObject=Object`, { headers: accept });
-    const table = await res.json();
+    const table = (await res.json()) as Json;
     expect(table.kind).toBe('Table');
     expect(table.rows.map((r: Json) => [r.cells[0], r.object.apiVersion, r.object.spec.address])).toEqual([
       ['a', `${GROUP}/v2`, 'a.example:8080'],

@@ -182,7 +182,9 @@ describe('APIExtensions: a CRD is served at run time', () => {
     const list = await send('GET', crontabs(url));
     expect(list.body.kind).toBe('CronTabList');
     expect(list.body.items.map((o: Json) => o.metadata.name)).toEqual(['a']);
-    const table = await fetch(crontabs(url), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }).then((r) => r.json());
+    const table = await fetch(crontabs(url), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }).then(
+      (r) => r.json() as Promise<Json>,
+    );
     expect(table.columnDefinitions.map((c: Json) => c.name)).toEqual(['Name', 'Spec', 'Replicas', 'Age']);
     expect(table.rows[0].cells.slice(0, 3)).toEqual(['a', '* * * * */5', 1]);
 
