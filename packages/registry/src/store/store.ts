@@ -550,8 +550,7 @@ export class Store<T extends KubeObject = KubeObject> {
         ...(preconditions ? { preconditions } : {}),
         validateDeletion: async (existing) => {
           const next = this.#preparedForDelete(existing);
-          if (mayRetry && (next.metadata.finalizers?.length || finalizersForDeletion(next, policy)))
-            throw new ChangedBeforeDelete();
+          if (mayRetry && (next.metadata.finalizers?.length || finalizersForDeletion(next, policy))) throw new ChangedBeforeDelete();
           // Admission saw `current`; a different stored state must be admitted again.
           if (opts.validateDeletion && existing.metadata.resourceVersion !== current.metadata.resourceVersion)
             await opts.validateDeletion(existing);
