@@ -1,0 +1,448 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import {
+  type ApiException,
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  type KubernetesObject,
+  loadYaml,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1CustomResourceDefinition,
+  Watch,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
+import type { ControlPlane } from './control-plane.ts';
+import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
+import { consistentReadFallbacks } from './test-support/consistent-read-fallbacks.ts';
+import { kubectlArgs, kubectlEnv, runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } from './test-support/kubectl.ts';
+
+/**
+ * CustomResourceDefinitions end to end: the real kubectl (1.27 and 1.33 on memory, 1.32 on etcd and Redis) against
+ * `npm start`'s server chain, APIExtensions first. A CRD applied with `kubectl apply -f` is served within a second;
+ * explain shows its schema; custom resources are created, listed with their printer columns, defaulted, validated
+ * with kube's messages, scaled, status-patched and field-selected; a second version is served; deleting the CRD
+ * removes every instance and then the API.
+ */
+
+const binaries = kubectlBinaries(['kubectl.1.27', 'kubectl.1.33', 'kubectl']);
+const T = 60_000;
+const GROUP = 'stable.example.com';
+const CRD_NAME = `crontabs.${GROUP}`;
+
+/** Collapses runs of blanks, so table assertions don't depend on column widths. */
+const squash = (s: string): string => s.replace(/[ \t]+/g, ' ');
+
+/** kube's CronTab example, with one of each schema feature the issue names. `v2` adds a second served version (None). */
+function crontabCRD(options: { v2?: boolean } = {}): string {
+  const version = (name: string, storage: boolean) => `
+  - name: ${name}
+    served: true
+    storage: ${storage}
+    schema:
+      openAPIV3Schema:
+        type: object
+        description: A CronTab runs an image on a schedule.
+        properties:
+          spec:
+            type: object
+            description: What to run, and when.
+            required: [cronSpec]
+            properties:
+              cronSpec:
+                type: string
+                description: The schedule, in cron format.
+                pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'
+              image:
+                type: string
+                description: The container image to run.
+                default: busybox:1.36
+              replicas:
+                type: integer
+                description: How many copies run at once.
+                minimum: 0
+                default: 1
+              policy:
+                type: string
+                description: What to do when a run is still going at the next one.
+                enum: [Allow, Forbid, Replace]
+                default: Allow
+              timeout:
+                description: Seconds, or a duration.
+                x-kubernetes-int-or-string: true
+              ports:
+                type: array
+                description: Named ports.
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    port: {type: integer}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}
+              labelSelector: {type: string}
+              lastScheduleTime: {type: string, format: date-time}
+    subresources:
+      status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+        labelSelectorPath: .status.labelSelector
+    additionalPrinterColumns:
+    - {name: Spec, type: string, jsonPath: .spec.cronSpec}
+    - {name: Replicas, type: integer, jsonPath: .spec.replicas}
+    - {name: Image, type: string, priority: 1, jsonPath: .spec.image}
+    - {name: Last-Schedule, type: date, jsonPath: .status.lastScheduleTime}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+    selectableFields:
+    - jsonPath: .spec.policy`;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${CRD_NAME}
+spec:
+  group: ${GROUP}
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames: [ct]
+    categories: [all]
+  versions:${version('v1', true)}${options.v2 ? version('v2', false) : ''}
+`;
+}
+
+function crontab(name: string, spec: Record<string, unknown>, apiVersion = `${GROUP}/v1`): string {
+  return `${JSON.stringify({ apiVersion, kind: 'CronTab', metadata: { name }, spec }, null, 2)}\n`;
+}
+
+interface CronTab extends KubernetesObject {
+  spec?: { cronSpec?: string; image?: string; replicas?: number; policy?: string };
+}
+
+/** Polls `probe` until it returns something; fails after 10 s. */
+async function waitFor<V>(what: string, probe: () => Promise<V | undefined>): Promise<V> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await startBackend(backendName);
+  }, T);
+  afterAll(async () => {
+    await backend?.stop();
+  }, T);
+
+  describe('@kubernetes/client-node', () => {
+    let cp: ControlPlane;
+    let tmp: string;
+    let kc: KubeConfig;
+    beforeAll(async () => {
+      ({ cp, tmp } = await startTempControlPlane('kapi-client-node-crd-', { storage: backend.storage() }));
+      kc = new KubeConfig();
+      kc.loadFromFile(cp.kubeconfigPath);
+    }, T);
+    afterAll(() => stopTempControlPlane(cp, tmp), T);
+
+    it('creates a CRD, waits for Established, then creates, gets, lists, patches, watches and deletes its objects', {
+      timeout: T,
+    }, async () => {
+      const crds = kc.makeApiClient(ApiextensionsV1Api);
+      const custom = kc.makeApiClient(CustomObjectsApi);
+      const created = await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(crontabCRD()) });
+      expect(created.metadata?.name).toBe(CRD_NAME);
+      const established = await waitFor('Established', async () => {
+        const crd = await crds.readCustomResourceDefinition({ name: CRD_NAME });
+        return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? crd : undefined;
+      });
+      expect(established.status?.acceptedNames).toMatchObject({ kind: 'CronTab', plural: 'crontabs' });
+
+      // Established means served: the first request after it succeeds.
+      const at = { group: GROUP, version: 'v1', namespace: 'default', plural: 'crontabs' };
+      const list = (await custom.listNamespacedCustomObject(at)) as { items: unknown[]; metadata: { resourceVersion: string } };
+      expect(list.items).toEqual([]);
+      const events: { type: string; name?: string; image?: string }[] = [];
+      let ended: unknown = 'open';
+      const watch = await new Watch(kc).watch(
+        '/apis/stable.example.com/v1/namespaces/default/crontabs',
+        { resourceVersion: list.metadata.resourceVersion },
+        (type, obj: CronTab) => events.push({ type, name: obj.metadata?.name, image: obj.spec?.image }),
+        (err) => {
+          ended = err;
+        },
+      );
+      try {
+        const c1 = (await custom.createNamespacedCustomObject({
+          ...at,
+          body: { apiVersion: `${GROUP}/v1`, kind: 'CronTab', metadata: { name: 'c1' }, spec: { cronSpec: '* * * * *' } },
+        })) as CronTab;
+        expect(c1.spec).toEqual({ cronSpec: '* * * * *', image: 'busybox:1.36', policy: 'Allow', replicas: 1 });
+        expect(((await custom.getNamespacedCustomObject({ ...at, name: 'c1' })) as CronTab).metadata?.uid).toBe(c1.metadata?.uid);
+        const patched = (await custom.patchNamespacedCustomObject(
+          { ...at, name: 'c1', body: { spec: { image: 'nginx' } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        )) as CronTab;
+        expect(patched.spec?.image).toBe('nginx');
+        const items = ((await custom.listNamespacedCustomObject(at)) as { items: CronTab[] }).items;
+        expect(items.map((o) => [o.metadata?.name, o.spec?.image])).toEqual([['c1', 'nginx']]);
+        const invalid = await custom
+          .createNamespacedCustomObject({
+            ...at,
+            body: { apiVersion: `${GROUP}/v1`, kind: 'CronTab', metadata: { name: 'bad' }, spec: { cronSpec: '* * * * *', replicas: -1 } },
+          })
+          .then(
+            () => undefined,
+            (e: ApiException<string>) => e,
+          );
+        expect(invalid?.code).toBe(422);
+        expect(JSON.parse(invalid?.body ?? '{}').message).toBe(
+          'CronTab.stable.example.com "bad" is invalid: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+        );
+        await custom.deleteNamespacedCustomObject({ ...at, name: 'c1' });
+        await waitFor('three watch events', async () => (events.length >= 3 ? true : undefined));
+        expect(events).toEqual([
+          { type: 'ADDED', name: 'c1', image: 'busybox:1.36' },
+          { type: 'MODIFIED', name: 'c1', image: 'nginx' },
+          { type: 'DELETED', name: 'c1', image: 'nginx' },
+        ]);
+        expect(ended).toBe('open');
+      } finally {
+        watch.abort();
+      }
+      await crds.deleteCustomResourceDefinition({ name: CRD_NAME });
+      await waitFor('the API gone', () =>
+        custom.listNamespacedCustomObject(at).then(
+          () => undefined,
+          (e: ApiException<string>) => (e.code === 404 ? true : undefined),
+        ),
+      );
+    });
+  });
+
+  // 1.27 and 1.33 on memory; the storage-dependent paths with the current kubectl on etcd and Redis.
+  const versions = backendName === 'memory' ? binaries.slice(0, 2) : binaries.slice(2);
+  describe.each(versions.map((bin) => [basename(bin), bin] as const))('%s', (_name, bin) => {
+    let cp: ControlPlane;
+    let tmp: string;
+    let file = 0;
+
+    beforeAll(async () => {
+      ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-crd-', { storage: backend.storage() }));
+    }, T);
+    afterAll(() => stopTempControlPlane(cp, tmp), T);
+
+    const run = (...args: string[]) => runKubectl(bin, tmp, cp.kubeconfigPath, args);
+    const k = async (...args: string[]) => succeeded(args, await run(...args));
+    async function manifest(text: string): Promise<string> {
+      const path = join(tmp, `manifest-${file++}.yaml`);
+      await writeFile(path, text);
+      return path;
+    }
+    /** Applies the CRD and retries `kubectl get crontabs` (no sleep) until it succeeds; returns the ms it took. */
+    async function applyCRDAndGet(text: string): Promise<number> {
+      const applied = await k('apply', '-f', await manifest(text));
+      expect(applied).toMatch(new RegExp(`^customresourcedefinition.apiextensions.k8s.io/${CRD_NAME} (created|configured)\\n$`));
+      const start = Date.now();
+      let r = await run('get', 'crontabs');
+      while (r.code !== 0 && Date.now() - start < 5000) r = await run('get', 'crontabs');
+      const elapsed = Date.now() - start;
+      succeeded(['get', 'crontabs'], r);
+      return elapsed;
+    }
+
+    it('kubectl apply -f crd.yaml, then kubectl get crontabs within a second', { timeout: T }, async () => {
+      expect(await applyCRDAndGet(crontabCRD())).toBeLessThan(1000);
+      const crd = JSON.parse(await k('get', 'crd', CRD_NAME, '-o', 'json'));
+      expect(crd.status.acceptedNames).toMatchObject({ kind: 'CronTab', plural: 'crontabs', shortNames: ['ct'], categories: ['all'] });
+      expect(crd.status.storedVersions).toEqual(['v1']);
+      const conditions = Object.fromEntries(crd.status.conditions.map((c: { type: string; status: string }) => [c.type, c.status]));
+      expect(conditions).toMatchObject({ NamesAccepted: 'True', Established: 'True' });
+      expect(squash(await k('api-resources', '--api-group', GROUP)).split('\n')).toContain(`crontabs ct ${GROUP}/v1 true CronTab`);
+    });
+
+    it('kubectl explain shows the schema', { timeout: T }, async () => {
+      const spec = await k('explain', 'crontab.spec');
+      expect(spec).toContain('KIND:');
+      expect(spec).toContain('CronTab');
+      expect(spec).toContain('What to run, and when.');
+      expect(spec).toMatch(/cronSpec\s+<string> -required-/);
+      expect(spec).toContain('The schedule, in cron format.');
+      expect(spec).toMatch(/policy\s+<string>/);
+      expect(spec).toContain('The container image to run.');
+      const recursive = await k('explain', 'crontabs', '--recursive');
+      for (const field of ['spec', 'cronSpec', 'ports', 'port', 'status', 'lastScheduleTime'])
+        expect(recursive).toMatch(new RegExp(`\\b${field}\\b`));
+      expect(recursive).toContain('A CronTab runs an image on a schedule.');
+    });
+
+    it('creates custom resources, prints their columns, applies defaults and validates with kube messages', { timeout: T }, async () => {
+      expect(await k('apply', '-f', await manifest(crontab('c1', { cronSpec: '*/5 * * * *', timeout: 30 })))).toBe(
+        `crontab.${GROUP}/c1 created\n`,
+      );
+      expect(
+        await k('create', '-f', await manifest(crontab('c2', { cronSpec: '0 3 * * *', image: 'nginx', policy: 'Forbid', timeout: '1m' }))),
+      ).toBe(`crontab.${GROUP}/c2 created\n`);
+
+      const table = squash(await k('get', 'crontabs'))
+        .trim()
+        .split('\n');
+      expect(table[0]).toBe('NAME SPEC REPLICAS LAST-SCHEDULE AGE');
+      // Last-Schedule (.status.lastScheduleTime) is unset: a null cell, which kubectl prints empty.
+      expect(table[1]).toMatch(/^c1 \*\/5 \* \* \* \* 1 \d+s$/);
+      expect(table[2]).toMatch(/^c2 0 3 \* \* \* 1 \d+s$/);
+      const wide = squash(await k('get', 'ct', '-o', 'wide'))
+        .trim()
+        .split('\n');
+      expect(wide[0]).toBe('NAME SPEC REPLICAS IMAGE LAST-SCHEDULE AGE');
+      expect(wide[1]).toMatch(/^c1 \*\/5 \* \* \* \* 1 busybox:1\.36 \d+s$/);
+      expect(wide[2]).toMatch(/^c2 0 3 \* \* \* 1 nginx \d+s$/);
+      const all = await k('get', 'all');
+      expect(all).toContain(`crontab.${GROUP}/c1`);
+      expect(all).toContain(`crontab.${GROUP}/c2`);
+
+      const yaml = await k('get', 'crontab', 'c1', '-o', 'yaml');
+      expect(yaml).toContain(`apiVersion: ${GROUP}/v1`);
+      expect(yaml).toContain('kind: CronTab');
+      expect(yaml).toContain('  image: busybox:1.36');
+      expect(yaml).toContain('  policy: Allow');
+      expect(yaml).toContain('  replicas: 1');
+      expect(yaml).toContain('  timeout: 30');
+
+      const bad = await run('create', '-f', await manifest(crontab('bad', { cronSpec: '*/5 * * * *', policy: 'Sometimes' })));
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toBe(
+        'The CronTab "bad" is invalid: spec.policy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"\n',
+      );
+      const pattern = await run('apply', '-f', await manifest(crontab('bad', { cronSpec: 'every minute' })));
+      expect(pattern.code).toBe(1);
+      expect(pattern.stderr).toContain(
+        'The CronTab "bad" is invalid: spec.cronSpec: Invalid value: "every minute": spec.cronSpec in body should match',
+      );
+      const duplicate = await run(
+        'create',
+        '-f',
+        await manifest(crontab('bad', { cronSpec: '* * * * *', ports: [{ name: 'http' }, { name: 'http', port: 8080 }] })),
+      );
+      expect(duplicate.code).toBe(1);
+      // kube prints the key with Go's %#v, map[string]interface {}{"name":"http"}; kapi prints it as JSON (reported).
+      expect(duplicate.stderr).toMatch(/^The CronTab "bad" is invalid: spec\.ports\[1\]: Duplicate value: .*"name":"http"\}\n$/);
+      expect((await run('get', 'crontab', 'bad')).code).toBe(1);
+    });
+
+    it('scales, patches status, selects by a selectable field, and refuses a strategic merge patch', { timeout: T }, async () => {
+      expect(await k('scale', 'crontab/c1', '--replicas=3')).toBe(`crontab.${GROUP}/c1 scaled\n`);
+      expect(await k('get', 'crontab', 'c1', '-o', 'jsonpath={.spec.replicas}')).toBe('3');
+      const scale = JSON.parse(await k('get', 'crontab', 'c1', '--subresource=scale', '-o', 'json'));
+      expect(scale).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'c1' }, spec: { replicas: 3 } });
+
+      expect(
+        await k(
+          'patch',
+          'crontab',
+          'c1',
+          '--subresource=status',
+          '--type=merge',
+          '-p',
+          '{"status":{"replicas":2,"labelSelector":"app=c1","lastScheduleTime":"2024-01-02T03:04:05Z"},"spec":{"image":"ignored"}}',
+        ),
+      ).toBe(`crontab.${GROUP}/c1 patched\n`);
+      const patched = JSON.parse(await k('get', 'crontab', 'c1', '-o', 'json'));
+      expect(patched.status).toEqual({ replicas: 2, labelSelector: 'app=c1', lastScheduleTime: '2024-01-02T03:04:05Z' });
+      // The status subresource ignores spec.
+      expect(patched.spec.image).toBe('busybox:1.36');
+      expect(JSON.parse(await k('get', 'crontab', 'c1', '--subresource=scale', '-o', 'json')).status).toEqual({
+        replicas: 2,
+        selector: 'app=c1',
+      });
+      // The date column shows the age of lastScheduleTime.
+      expect(squash(await k('get', 'crontab', 'c1'))).toMatch(/\nc1 \*\/5 \* \* \* \* 3 \d+y\d+d \d+s\n$/);
+
+      expect(await k('get', 'crontabs', '--field-selector', 'spec.policy=Forbid', '-o', 'name')).toBe(`crontab.${GROUP}/c2\n`);
+      expect(await k('get', 'crontabs', '--field-selector', 'spec.policy!=Forbid', '-o', 'name')).toBe(`crontab.${GROUP}/c1\n`);
+      const unknownField = await run('get', 'crontabs', '--field-selector', 'spec.image=nginx');
+      expect(unknownField.code).toBe(1);
+      expect(unknownField.stderr).toContain(
+        '"spec.image" is not a known field selector: only "metadata.name", "metadata.namespace", "spec.policy"',
+      );
+
+      const strategic = await run('patch', 'crontab', 'c2', '--type=strategic', '-p', '{"spec":{"image":"x"}}');
+      expect(strategic.code).toBe(1);
+      expect(strategic.stderr).toBe(
+        // kubectl words the server's 415 (UnsupportedMediaType) so.
+        `error: application/strategic-merge-patch+json is not supported by ${GROUP}/v1, Kind=CronTab: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n`,
+      );
+      expect(await k('patch', 'crontab', 'c2', '--type=json', '-p', '[{"op":"replace","path":"/spec/image","value":"nginx:2"}]')).toBe(
+        `crontab.${GROUP}/c2 patched\n`,
+      );
+
+      // An edit: get, change, replace.
+      const c2 = JSON.parse(await k('get', 'crontab', 'c2', '-o', 'json'));
+      c2.spec.policy = 'Replace';
+      expect(await k('replace', '-f', await manifest(JSON.stringify(c2)))).toBe(`crontab.${GROUP}/c2 replaced\n`);
+      expect(await k('get', 'crontabs', '--field-selector', 'spec.policy=Replace', '-o', 'name')).toBe(`crontab.${GROUP}/c2\n`);
+    });
+
+    it('serves a second version (conversion None) once the CRD adds it', { timeout: T }, async () => {
+      await applyCRDAndGet(crontabCRD({ v2: true }));
+      let v2 = await run('get', `crontabs.v2.${GROUP}`, '-o', 'json');
+      const start = Date.now();
+      while (v2.code !== 0 && Date.now() - start < 5000) v2 = await run('get', `crontabs.v2.${GROUP}`, '-o', 'json');
+      const list = JSON.parse(succeeded(['get', `crontabs.v2.${GROUP}`], v2));
+      expect(list.items.map((o: { apiVersion: string; metadata: { name: string } }) => [o.apiVersion, o.metadata.name])).toEqual([
+        [`${GROUP}/v2`, 'c1'],
+        [`${GROUP}/v2`, 'c2'],
+      ]);
+      expect(await k('get', `crontabs.v1.${GROUP}`, 'c1', '-o', 'jsonpath={.apiVersion}')).toBe(`${GROUP}/v1`);
+      expect(await k('create', '-f', await manifest(crontab('c3', { cronSpec: '1 1 * * *' }, `${GROUP}/v2`)))).toBe(
+        `crontab.${GROUP}/c3 created\n`,
+      );
+      expect(await k('get', `crontabs.v1.${GROUP}`, 'c3', '-o', 'jsonpath={.apiVersion} {.spec.image}')).toBe(`${GROUP}/v1 busybox:1.36`);
+    });
+
+    it('kubectl delete crd removes every instance and then the API; applying it again serves an empty list', { timeout: T }, async () => {
+      expect(JSON.parse(await k('get', 'crontabs', '-o', 'json')).items).toHaveLength(3);
+      expect(await k('delete', 'crd', CRD_NAME)).toBe(`customresourcedefinition.apiextensions.k8s.io "${CRD_NAME}" deleted\n`);
+      // kubectl delete waits until the CRD is gone (its instances first); the API goes a moment later, as in kube.
+      const start = Date.now();
+      let discovery = await run('get', '--raw', `/apis/${GROUP}`);
+      while (discovery.code === 0 && Date.now() - start < 5000) discovery = await run('get', '--raw', `/apis/${GROUP}`);
+      expect(discovery.stderr).toBe('Error from server (NotFound): the server could not find the requested resource\n');
+      // kubectl trusts its discovery cache (6 h): with the stale one it asks for a list the server no longer serves.
+      const stale = await run('get', 'crontabs');
+      expect([stale.code, stale.stderr]).toEqual([
+        1,
+        `Error from server (NotFound): Unable to list "${GROUP}/v2, Resource=crontabs": the server could not find the requested resource\n`,
+      ]);
+      await rm(join(tmp, 'cache'), { recursive: true, force: true });
+      const gone = await run('get', 'crontabs');
+      expect([gone.code, gone.stderr]).toEqual([1, 'error: the server doesn\'t have a resource type "crontabs"\n']);
+      expect(await k('api-resources')).not.toContain('CronTab');
+      const crd = await run('get', 'crd', CRD_NAME);
+      expect(crd.stderr).toBe(`Error from server (NotFound): customresourcedefinitions.apiextensions.k8s.io "${CRD_NAME}" not found\n`);
+
+      expect(await applyCRDAndGet(crontabCRD())).toBeLessThan(1000);
+      const again = await run('get', 'crontabs');
+      expect([again.stdout, again.stderr]).toEqual(['', 'No resources found in default namespace.\n']);
+    });
+
+    it('no consistent read waited out the freshness timeout', () => {
+      expect(consistentReadFallbacks(cp.server)).toEqual({});
+    });
+  });
+});
