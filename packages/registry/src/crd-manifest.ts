@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { type JSONSchema, toOpenAPISchema } from './openapi.ts';
-import type { ResourceDefinition } from './resource-definition.ts';
+import type { PrinterColumn, ResourceDefinition } from './resource-definition.ts';
 
 /**
  * A resource definition as an apiextensions.k8s.io/v1 CustomResourceDefinition manifest, so a kind written with
@@ -247,18 +247,22 @@ export function customResourceDefinitionOf(def: ResourceDefinition, options: CRD
     ...(sub.status ? { status: {} } : {}),
     ...(sub.scale ? { scale: { ...sub.scale } } : {}),
   };
-  const columns = def.printerColumns.map(
-    (c): CRDPrinterColumn => ({
-      name: c.name,
-      type: c.type,
-      jsonPath: c.jsonPath,
-      ...(c.description !== undefined ? { description: c.description } : {}),
-      ...(c.priority !== undefined ? { priority: c.priority } : {}),
-      ...(c.format !== undefined ? { format: c.format } : {}),
-    }),
-  );
-  const versions = def.versions.map(
-    (v): CRDVersion => ({
+  const columnsOf = (columns: readonly PrinterColumn[]): CRDPrinterColumn[] =>
+    columns.map(
+      (c): CRDPrinterColumn => ({
+        name: c.name,
+        type: c.type,
+        jsonPath: c.jsonPath,
+        ...(c.description !== undefined ? { description: c.description } : {}),
+        ...(c.priority !== undefined ? { priority: c.priority } : {}),
+        ...(c.format !== undefined ? { format: c.format } : {}),
+      }),
+    );
+  // A version's own columns and selectable fields, else the definition's, as each CRD version lists its own.
+  const versions = def.versions.map((v): CRDVersion => {
+    const columns = columnsOf(v.printerColumns ?? def.printerColumns);
+    const fields = v.selectableFields ?? def.selectableFields;
+    return {
       name: v.name,
       served: v.served,
       storage: v.storage,
@@ -267,9 +271,9 @@ export function customResourceDefinitionOf(def: ResourceDefinition, options: CRD
       schema: { openAPIV3Schema: customResourceSchemaOf(def, v.name) },
       ...(Object.keys(subresources).length ? { subresources } : {}),
       ...(columns.length ? { additionalPrinterColumns: columns } : {}),
-      ...(def.selectableFields.length ? { selectableFields: def.selectableFields.map((f) => ({ jsonPath: f.jsonPath })) } : {}),
-    }),
-  );
+      ...(fields.length ? { selectableFields: fields.map((f) => ({ jsonPath: f.jsonPath })) } : {}),
+    };
+  });
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

@@ -7,6 +7,7 @@ import type {
   ResourceInput,
   ResourceObject,
   ResourceVersion,
+  SelectableField,
   StorageSchemaOf,
   VersionInput,
 } from './resource-definition.ts';
@@ -80,10 +81,11 @@ function checkVersions(problems: string[], versions: readonly VersionInput[], to
   }
 }
 
-function checkPrinterColumns(problems: string[], columns: readonly PrinterColumn[]): void {
-  for (const name of duplicates(columns.map((c) => c.name))) problems.push(`printer column ${JSON.stringify(name)} is declared twice`);
+function checkPrinterColumns(problems: string[], columns: readonly PrinterColumn[], where = ''): void {
+  for (const name of duplicates(columns.map((c) => c.name)))
+    problems.push(`printer column ${JSON.stringify(name)}${where} is declared twice`);
   for (const c of columns) {
-    const what = `printer column ${JSON.stringify(c.name)}`;
+    const what = `printer column ${JSON.stringify(c.name)}${where}`;
     if (!c.name) problems.push('a printer column needs a name');
     if (!COLUMN_TYPES.has(c.type)) problems.push(`${what}: type ${JSON.stringify(c.type)} is not one of ${[...COLUMN_TYPES].join(', ')}`);
     if (c.format !== undefined && !COLUMN_FORMATS.has(c.format))
@@ -91,6 +93,34 @@ function checkPrinterColumns(problems: string[], columns: readonly PrinterColumn
     if (!c.jsonPath.startsWith('.')) problems.push(`${what}: jsonPath ${JSON.stringify(c.jsonPath)} must start with "."`);
     if (c.priority !== undefined && (!Number.isInteger(c.priority) || c.priority < 0))
       problems.push(`${what}: priority must be a non-negative integer`);
+  }
+}
+
+function frozenFields(fields: readonly SelectableField[]): SelectableField[] {
+  return fields.map((f) => Object.freeze({ jsonPath: f.jsonPath }));
+}
+
+/** `where` names the version of a version's own fields (" of version \"v1\""), empty for the definition's. */
+function checkSelectableFields(
+  problems: string[],
+  where: string,
+  fields: readonly SelectableField[],
+  schemas: readonly ObjectSchema[],
+): void {
+  if (fields.length > MAX_SELECTABLE_FIELDS) problems.push(`at most ${MAX_SELECTABLE_FIELDS} selectable fields${where} are allowed`);
+  for (const p of duplicates(fields.map((f) => f.jsonPath)))
+    problems.push(`selectable field ${JSON.stringify(p)}${where} is declared twice`);
+  for (const f of fields) {
+    const what = `selectable field ${JSON.stringify(f.jsonPath)}${where}`;
+    const steps = parseSimplePath(f.jsonPath);
+    if (!steps) problems.push(`${what} must be a simple JSONPath such as .spec.color`);
+    else if (steps[0] === 'metadata')
+      problems.push(`${what}: metadata.name and metadata.namespace are always selectable; no other metadata field is`);
+    else
+      for (const s of schemas) {
+        const type = openAPITypeOf(schemaAt(s, steps));
+        if (!type || !SELECTABLE_TYPES.has(type)) problems.push(`${what} must point to a string, integer or boolean field`);
+      }
   }
 }
 
@@ -146,21 +176,15 @@ export function defineResource<const V extends readonly VersionInput[], S extend
   const printerColumns = (input.printerColumns ?? []).map((c) => Object.freeze({ ...c }));
   checkPrinterColumns(problems, printerColumns);
 
-  const selectableFields = (input.selectableFields ?? []).map((f) => Object.freeze({ jsonPath: f.jsonPath }));
-  if (selectableFields.length > MAX_SELECTABLE_FIELDS) problems.push(`at most ${MAX_SELECTABLE_FIELDS} selectable fields are allowed`);
-  for (const p of duplicates(selectableFields.map((f) => f.jsonPath)))
-    problems.push(`selectable field ${JSON.stringify(p)} is declared twice`);
-  for (const f of selectableFields) {
-    const what = `selectable field ${JSON.stringify(f.jsonPath)}`;
-    const steps = parseSimplePath(f.jsonPath);
-    if (!steps) problems.push(`${what} must be a simple JSONPath such as .spec.color`);
-    else if (steps[0] === 'metadata')
-      problems.push(`${what}: metadata.name and metadata.namespace are always selectable; no other metadata field is`);
-    else
-      for (const s of schemas) {
-        const type = openAPITypeOf(schemaAt(s, steps));
-        if (!type || !SELECTABLE_TYPES.has(type)) problems.push(`${what} must point to a string, integer or boolean field`);
-      }
+  const selectableFields = frozenFields(input.selectableFields ?? []);
+  checkSelectableFields(problems, '', selectableFields, schemas);
+  // A version's own columns and fields are read on objects in that version: its fields are checked against its schema.
+  for (const v of input.versions) {
+    const where = ` of version ${JSON.stringify(v.name)}`;
+    if (v.printerColumns) checkPrinterColumns(problems, v.printerColumns, where);
+    const schema = v.schema ?? input.schema;
+    if (v.selectableFields)
+      checkSelectableFields(problems, where, frozenFields(v.selectableFields), schema instanceof z.ZodObject ? [schema] : []);
   }
   for (const hook of Object.keys(input.strategy ?? {}))
     if (!STRATEGY_HOOKS.has(hook))
@@ -178,6 +202,8 @@ export function defineResource<const V extends readonly VersionInput[], S extend
       deprecated: v.deprecated ?? false,
       ...(v.deprecationWarning !== undefined ? { deprecationWarning: v.deprecationWarning } : {}),
       ...(v.toHub ? { toHub: v.toHub, fromHub: v.fromHub } : {}),
+      ...(v.printerColumns ? { printerColumns: Object.freeze(v.printerColumns.map((c) => Object.freeze({ ...c }))) } : {}),
+      ...(v.selectableFields ? { selectableFields: Object.freeze(frozenFields(v.selectableFields)) } : {}),
     }),
   );
   const storageVersion = versions.find((v) => v.storage) as ResourceVersion;

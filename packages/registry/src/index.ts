@@ -118,9 +118,11 @@ export {
   OBJECT_META_NAME_DESCRIPTION,
   type TableConvertor,
   type TableOptions,
+  type TableSubject,
   tableConvertor,
   tableConvertorFor,
   toTable,
+  versionColumns,
 } from './table/table-convertor.ts';
 export type {
   IncludeObjectPolicy,

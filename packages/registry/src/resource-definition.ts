@@ -39,6 +39,13 @@ export interface VersionInput<S extends ObjectSchema = ObjectSchema> {
   toHub?: Converter;
   /** The storage version → this version. */
   fromHub?: Converter;
+  /**
+   * This version's own `kubectl get` columns, read on the object in this version (kube's per-version
+   * additionalPrinterColumns); an empty list gives the Age column. Default: the definition's `printerColumns`.
+   */
+  printerColumns?: readonly PrinterColumn[];
+  /** This version's own selectable fields, read on the object in this version. Default: the definition's. */
+  selectableFields?: readonly SelectableField[];
 }
 
 /** One version as a definition holds it. */
@@ -52,6 +59,17 @@ export interface ResourceVersion {
   readonly deprecationWarning?: string;
   readonly toHub?: Converter;
   readonly fromHub?: Converter;
+  /**
+   * The version's own printer columns, as kube serves a CRD version's additionalPrinterColumns: a Table requested in
+   * this version uses them, evaluated on the object converted to this version. Absent: the definition's, evaluated on
+   * the stored (storage version) object.
+   */
+  readonly printerColumns?: readonly PrinterColumn[];
+  /**
+   * The version's own selectable fields: a field selector of a list or watch in this version names these, read on the
+   * object converted to this version (kube's per-version selectableFields). Absent: the definition's.
+   */
+  readonly selectableFields?: readonly SelectableField[];
 }
 
 /** autoscaling/v1 Scale mapped onto the object, with simple JSONPaths (`.spec.replicas`). */
@@ -146,9 +164,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** The storage version, also the hub of conversion. */
   readonly storageVersion: ResourceVersion;
   readonly strategy: Strategy<T>;
+  /** One set for every version (kube allows them per version; kapi serves the same subresources in each). */
   readonly subresources: Subresources;
+  /** The columns of every version without its own (ResourceVersion.printerColumns). */
   readonly printerColumns: readonly PrinterColumn[];
   readonly nameColumn: boolean;
+  /** The selectable fields of every version without its own (ResourceVersion.selectableFields). */
   readonly selectableFields: readonly SelectableField[];
   readonly groupKind: GroupKind;
   readonly groupResource: GroupResource;

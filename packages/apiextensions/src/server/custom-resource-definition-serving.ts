@@ -19,6 +19,11 @@ export interface CustomResourceServingOptions {
 /** A version without a schema (not possible in apiextensions.k8s.io/v1) keeps every field, as kube's nil schema does. */
 const OPEN_SCHEMA: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
+/**
+ * Each version carries its own printer columns and selectable fields, as kube's CRD handler builds a table convertor
+ * and a strategy per version: a Table or a field selector in a version reads that version's, on objects in it. A
+ * version without columns gets kube's default Age column (the registry's table convertor does, for an empty list).
+ */
 function servedVersion(v: CustomResourceDefinitionVersion): ResourceVersion {
   return Object.freeze({
     name: v.name,
@@ -27,7 +32,13 @@ function servedVersion(v: CustomResourceDefinitionVersion): ResourceVersion {
     schema: structuralVersionSchema(v.schema?.openAPIV3Schema ?? OPEN_SCHEMA),
     deprecated: v.deprecated === true,
     ...(v.deprecationWarning !== undefined ? { deprecationWarning: v.deprecationWarning } : {}),
+    printerColumns: Object.freeze(printerColumnsOf(v)),
+    selectableFields: Object.freeze(selectableFieldsOf(v)),
   });
+}
+
+function selectableFieldsOf(v: CustomResourceDefinitionVersion): SelectableField[] {
+  return (v.selectableFields ?? []).map((f) => Object.freeze({ jsonPath: f.jsonPath }));
 }
 
 function printerColumnsOf(v: CustomResourceDefinitionVersion): PrinterColumn[] {
@@ -47,8 +58,9 @@ function printerColumnsOf(v: CustomResourceDefinitionVersion): PrinterColumn[] {
  * The registry definition kube-apiserver's CRD handler serves a CustomResourceDefinition's kind by: names from
  * status.acceptedNames (spec.names until some are accepted), every version with its structural schema (validation,
  * defaulting, pruning, OpenAPI), the storage version as the hub, and kube's custom resource strategy (status and scale
- * subresources, generation, no create-on-update, resourceVersion required on update). Subresources, printer columns
- * and selectable fields are the storage version's (kube allows them per version; kapi's definition holds one set).
+ * subresources, generation, no create-on-update, resourceVersion required on update). Printer columns and selectable
+ * fields are each version's own (the definition-level sets are the storage version's); subresources are the storage
+ * version's for every version (kube allows them per version; kapi's definition holds one set).
  * Strategic merge patch is refused (415), as for every custom resource. The CRD must be valid (its kind's validation
  * passed); a schema that is not structural throws.
  */
@@ -76,7 +88,7 @@ export function customResourceServingDefinition(
         }
       : {}),
   });
-  const selectableFields: SelectableField[] = (storageInput.selectableFields ?? []).map((f) => Object.freeze({ jsonPath: f.jsonPath }));
+  const selectableFields = storageVersion.selectableFields ?? [];
   const namespaced = spec.scope === 'Namespaced';
   const kind = names.kind;
   const group = spec.group;
@@ -94,7 +106,7 @@ export function customResourceServingDefinition(
     storageVersion,
     strategy: Object.freeze(defaultStrategy({ namespaced, subresources, selectableFields })),
     subresources,
-    printerColumns: Object.freeze(printerColumnsOf(storageInput)),
+    printerColumns: storageVersion.printerColumns ?? [],
     nameColumn: true,
     selectableFields: Object.freeze(selectableFields),
     groupKind: Object.freeze({ group, kind }),

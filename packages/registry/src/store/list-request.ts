@@ -2,14 +2,17 @@ import {
   type FieldError,
   type FieldSelector,
   fieldErrors,
+  formatGroupVersion,
   type LabelSelector,
   newBadRequest,
   newInvalid,
   parseFieldSelector,
   parseLabelSelector,
 } from '@kapi/apimachinery';
-import type { SelectionPredicate } from '@kapi/storage';
-import type { ResourceDefinition } from '../resource-definition.ts';
+import type { AttrFunc, SelectionPredicate } from '@kapi/storage';
+import { convertObject } from '../convert.ts';
+import type { ResourceDefinition, ResourceVersion, SelectableField } from '../resource-definition.ts';
+import { defaultStrategy, type Strategy } from '../strategy.ts';
 import type { StoreListOptions, StoreWatchOptions } from './types.ts';
 
 /**
@@ -60,18 +63,26 @@ export function validateWatchOptions(opts: StoreWatchOptions): void {
   invalidListOptions(errs);
 }
 
-/** The fields a field selector may name for `def`, in the order the error message lists them. */
-export function selectableFieldNames(def: ResourceDefinition): string[] {
+/**
+ * The selectable fields of a list or watch in version `version`: the version's own when it has them (kube serves each
+ * CRD version with its own selectableFields), else the definition's.
+ */
+function selectableFieldsOf(def: ResourceDefinition, version: string | undefined): readonly SelectableField[] {
+  return (version === undefined ? undefined : def.version(version)?.selectableFields) ?? def.selectableFields;
+}
+
+/** The fields a field selector may name for `def` (in `version`), in the order the error message lists them. */
+export function selectableFieldNames(def: ResourceDefinition, version?: string): string[] {
   const names = ['metadata.name'];
   if (def.namespaced) names.push('metadata.namespace');
-  for (const f of def.selectableFields) names.push(f.jsonPath.slice(1));
+  for (const f of selectableFieldsOf(def, version)) names.push(f.jsonPath.slice(1));
   return names;
 }
 
-function fieldSelector(def: ResourceDefinition, raw: string | undefined): FieldSelector | undefined {
+function fieldSelector(def: ResourceDefinition, raw: string | undefined, version: string | undefined): FieldSelector | undefined {
   if (!raw) return undefined;
   const selector = parseFieldSelector(raw);
-  const known = selectableFieldNames(def);
+  const known = selectableFieldNames(def, version);
   for (const r of selector.requirements)
     if (!known.includes(r.field))
       throw newBadRequest(
@@ -84,11 +95,40 @@ function labelSelector(raw: string | undefined): LabelSelector | undefined {
   return raw ? parseLabelSelector(raw) : undefined;
 }
 
-/** The storage predicate of a list or watch: parsed selectors, limit, continue and the kind's attributes. */
+const versionStrategies = new WeakMap<ResourceVersion, Pick<Strategy, 'getAttrs'>>();
+
+/**
+ * The attributes a selector of a request in `version` sees. A version with selectable fields of its own reads them on
+ * the object in that version, as kube's per-version storage does: a stored object of another version is converted
+ * first, unless no version has converters (the versions then differ in apiVersion only, as a CRD's None strategy). A
+ * kind with an asynchronous `conversion` (a CRD's webhook) cannot convert inside the storage's filter: there the fields
+ * are read on the stored object.
+ */
+function attrsFor(def: ResourceDefinition, version: string | undefined): AttrFunc {
+  const own = version === undefined ? undefined : def.version(version);
+  if (!own?.selectableFields) return (o) => def.strategy.getAttrs(o);
+  let strategy = versionStrategies.get(own);
+  if (!strategy) {
+    strategy = defaultStrategy({ namespaced: def.namespaced, subresources: def.subresources, selectableFields: own.selectableFields });
+    versionStrategies.set(own, strategy);
+  }
+  const attrs = strategy;
+  const converts = !def.conversion && def.versions.some((v) => v.fromHub !== undefined);
+  if (!converts) return (o) => attrs.getAttrs(o);
+  const apiVersion = formatGroupVersion({ group: def.group, version: own.name });
+  return (o) => attrs.getAttrs(o.apiVersion === apiVersion ? o : convertObject(def, o, own.name));
+}
+
+/**
+ * The storage predicate of a list or watch: parsed selectors, limit, continue and the kind's attributes. The field
+ * selector names the selectable fields of `opts.selectorVersion ?? opts.version`.
+ */
 export function selectionPredicate(def: ResourceDefinition, opts: StoreListOptions): SelectionPredicate {
-  const pred: SelectionPredicate = { getAttrs: (o) => def.strategy.getAttrs(o) };
+  const version = opts.selectorVersion ?? opts.version;
   const label = labelSelector(opts.labelSelector);
-  const field = fieldSelector(def, opts.fieldSelector);
+  const field = fieldSelector(def, opts.fieldSelector, version);
+  // Without field requirements only labels and metadata are looked at, the same in every version.
+  const pred: SelectionPredicate = { getAttrs: field ? attrsFor(def, version) : (o) => def.strategy.getAttrs(o) };
   if (label) pred.label = label;
   if (field) pred.field = field;
   if (opts.limit !== undefined && opts.limit > 0) pred.limit = opts.limit;

@@ -60,9 +60,15 @@ export interface StoreListOptions {
   resourceVersionMatch?: ResourceVersionMatch;
   /**
    * The version of the list (its apiVersion) and of its items, or of a watch's objects, BOOKMARKs included (see
-   * StoreCreateOptions.version). Label and field selectors still look at the stored (storage version) object.
+   * StoreCreateOptions.version). A field selector names this version's selectable fields (see selectorVersion).
    */
   version?: string;
+  /**
+   * The version whose selectable fields a field selector names, read on the object in that version (a version's own,
+   * ResourceVersion.selectableFields, else the definition's, on the stored object). Default: `version`. For a request
+   * answered from stored objects in another version than its own (server-core builds Tables from them).
+   */
+  selectorVersion?: string;
 }
 
 export interface StoreWatchOptions extends StoreListOptions {

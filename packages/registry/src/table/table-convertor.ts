@@ -1,5 +1,5 @@
 import type { Clock, KubeObject, ListMeta, ObjectList } from '@kapi/apimachinery';
-import type { PrinterColumn, ResourceDefinition } from '../resource-definition.ts';
+import type { PrinterColumn, ResourceDefinition, ResourceVersion } from '../resource-definition.ts';
 import { columnCell } from './cell.ts';
 import { type ColumnPath, ColumnPathError, compileColumnPath } from './column-path.ts';
 import type { IncludeObjectPolicy, Table, TableCell, TableColumnDefinition, TableRow } from './table-types.ts';
@@ -64,6 +64,8 @@ export interface TableOptions {
    * object converted to the request's version (printer columns name the storage version's fields). Default: itself.
    */
   rowObject?: (obj: KubeObject) => KubeObject;
+  /** The request's version: its own printer columns, when it has them, instead of the definition's (see versionColumns). */
+  version?: string;
 }
 
 /** The compiled table of one kind: columns once, rows per request. */
@@ -154,23 +156,41 @@ export function tableConvertor(printerColumns: readonly PrinterColumn[], nameCol
   });
 }
 
+/** What a Table is built from: the definition's columns, and a version's own ones (ResourceVersion.printerColumns). */
+export type TableSubject = Pick<ResourceDefinition, 'printerColumns'> & {
+  readonly nameColumn?: boolean;
+  version?(name: string): Pick<ResourceVersion, 'printerColumns'> | undefined;
+};
+
 const convertors = new WeakMap<object, TableConvertor>();
 
-/** A definition's table convertor, compiled on first use. */
-export function tableConvertorFor(def: Pick<ResourceDefinition, 'printerColumns'> & { readonly nameColumn?: boolean }): TableConvertor {
-  let c = convertors.get(def);
+/**
+ * The columns of version `version` when it has its own (then a Table in that version reads them on objects in that
+ * version, as kube's per-version table convertor does), else undefined: the definition's, on stored objects.
+ */
+export function versionColumns(def: TableSubject, version: string | undefined): readonly PrinterColumn[] | undefined {
+  return version === undefined ? undefined : def.version?.(version)?.printerColumns;
+}
+
+/**
+ * A definition's table convertor, compiled on first use; with `version`, that version's when it has columns of its
+ * own (see versionColumns).
+ */
+export function tableConvertorFor(def: TableSubject, version?: string): TableConvertor {
+  const own = version === undefined ? undefined : def.version?.(version);
+  const key: object = own?.printerColumns ? own : def;
+  let c = convertors.get(key);
   if (!c) {
-    c = tableConvertor(def.printerColumns, def.nameColumn ?? true);
-    convertors.set(def, c);
+    c = tableConvertor(own?.printerColumns ?? def.printerColumns, def.nameColumn ?? true);
+    convertors.set(key, c);
   }
   return c;
 }
 
-/** `as=Table;v=v1;g=meta.k8s.io`: the Table kube-apiserver serves for one object or a list of a kind. */
-export function toTable(
-  def: Pick<ResourceDefinition, 'printerColumns'> & { readonly nameColumn?: boolean },
-  input: KubeObject | ObjectList,
-  options?: TableOptions,
-): Table {
-  return tableConvertorFor(def).convert(input, options);
+/**
+ * `as=Table;v=v1;g=meta.k8s.io`: the Table kube-apiserver serves for one object or a list of a kind. With
+ * `options.version` whose columns are its own, `input` must be in that version.
+ */
+export function toTable(def: TableSubject, input: KubeObject | ObjectList, options?: TableOptions): Table {
+  return tableConvertorFor(def, options?.version).convert(input, options);
 }
