@@ -235,5 +235,5 @@ console.log(
 
 worker.postMessage('close');
 await http.close();
+// The chain's first server shuts its delegate down.
 await chain.shutdown();
-await controlPlane.shutdown();

@@ -114,8 +114,8 @@ beforeAll(async () => {
   const nativeHTTP = await listen(native.handler);
   stops.push(async () => {
     await chainHTTP.close();
+    // The chain's first server shuts its delegate down.
     await chain.shutdown();
-    await controlPlane.shutdown();
   });
   stops.push(async () => {
     await nativeHTTP.close();
