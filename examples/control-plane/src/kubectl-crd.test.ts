@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import {
   type ApiException,
@@ -14,6 +16,7 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestCA } from '../../../packages/authn/src/test-support/test-ca.ts';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
@@ -444,5 +447,195 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
     it('no consistent read waited out the freshness timeout', () => {
       expect(consistentReadFallbacks(cp.server)).toEqual({});
     });
+  });
+});
+
+/**
+ * Webhook conversion through `npm start`'s chain: a real HTTPS conversion webhook started here (its serving
+ * certificate from a CA given to the CRD as caBundle) converts Backend between v1 (storage: spec.host, spec.port) and
+ * v2 (spec.address "host:port"); kubectl creates, gets, lists, watches and patches in either version.
+ */
+describe('a CRD with Webhook conversion, with kubectl on memory', () => {
+  const CONV_GROUP = 'conv.example.com';
+  const bin = binaries[2] as string;
+  const reviews: { desiredAPIVersion: string; objects: number }[] = [];
+  let webhook: Server;
+  let caBundle: string;
+  let webhookURL: string;
+  let cp: ControlPlane;
+  let tmp: string;
+  let file = 0;
+
+  /** The webhook's conversion of one object. */
+  function convert(o: { apiVersion: string; spec?: Record<string, unknown> }, to: string) {
+    const spec = { ...o.spec };
+    if (to === `${CONV_GROUP}/v2` && 'host' in spec) {
+      spec.address = `${spec.host}:${spec.port}`;
+      delete spec.host;
+      delete spec.port;
+    } else if (to === `${CONV_GROUP}/v1` && 'address' in spec) {
+      const [host, port] = String(spec.address).split(':');
+      spec.host = host;
+      spec.port = Number(port);
+      delete spec.address;
+    }
+    return { ...o, apiVersion: to, spec };
+  }
+
+  beforeAll(async () => {
+    const ca = await makeTestCA('kubectl-conversion-ca');
+    const serving = await ca.issue('CN=backend-converter', 'server');
+    caBundle = Buffer.from(ca.pem).toString('base64');
+    webhook = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString());
+        const { uid, desiredAPIVersion, objects } = review.request;
+        reviews.push({ desiredAPIVersion, objects: objects.length });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            apiVersion: review.apiVersion,
+            kind: 'ConversionReview',
+            response: { uid, result: { status: 'Success' }, convertedObjects: objects.map((o: never) => convert(o, desiredAPIVersion)) },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+    webhookURL = `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/convert`;
+    ({ cp, tmp } = await startTempControlPlane('kapi-kubectl-crd-webhook-'));
+  }, T);
+  afterAll(async () => {
+    try {
+      await stopTempControlPlane(cp, tmp);
+    } finally {
+      webhook?.closeAllConnections();
+      await new Promise((r) => webhook?.close(r));
+    }
+  }, T);
+
+  const run = (...args: string[]) => runKubectl(bin, tmp, cp.kubeconfigPath, args);
+  const k = async (...args: string[]) => succeeded(args, await run(...args));
+  async function manifest(text: string): Promise<string> {
+    const path = join(tmp, `conversion-${file++}.yaml`);
+    await writeFile(path, text);
+    return path;
+  }
+  const backendCRD = () => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: backends.${CONV_GROUP}
+spec:
+  group: ${CONV_GROUP}
+  scope: Namespaced
+  names: {plural: backends, singular: backend, kind: Backend}
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig:
+        url: ${webhookURL}
+        caBundle: ${caBundle}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [host]
+            properties:
+              host: {type: string}
+              port: {type: integer, default: 80}
+    additionalPrinterColumns:
+    - {name: Host, type: string, jsonPath: .spec.host}
+    - {name: Port, type: integer, jsonPath: .spec.port}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [address]
+            properties:
+              address: {type: string}
+    additionalPrinterColumns:
+    - {name: Address, type: string, jsonPath: .spec.address}
+`;
+  const v1 = `backends.v1.${CONV_GROUP}`;
+  const v2 = `backends.v2.${CONV_GROUP}`;
+
+  it('creates in v1, reads in v2 and v1, lists, watches and patches in either version', { timeout: T }, async () => {
+    expect(await k('apply', '-f', await manifest(backendCRD()))).toBe(
+      `customresourcedefinition.apiextensions.k8s.io/backends.${CONV_GROUP} created\n`,
+    );
+    const start = Date.now();
+    let served = await run('get', v2);
+    while (served.code !== 0 && Date.now() - start < 5000) served = await run('get', v2);
+    expect(Date.now() - start).toBeLessThan(1000);
+
+    const b1 = JSON.stringify({ apiVersion: `${CONV_GROUP}/v1`, kind: 'Backend', metadata: { name: 'b1' }, spec: { host: 'db' } });
+    expect(await k('create', '-f', await manifest(b1))).toBe(`backend.${CONV_GROUP}/b1 created\n`);
+    // The v1 default (port 80) applies before the webhook converts to v2.
+    expect(await k('get', v2, 'b1', '-o', 'jsonpath={.apiVersion} {.spec.address}')).toBe(`${CONV_GROUP}/v2 db:80`);
+    expect(await k('get', v1, 'b1', '-o', 'jsonpath={.apiVersion} {.spec.host} {.spec.port}')).toBe(`${CONV_GROUP}/v1 db 80`);
+    const b2 = JSON.stringify({
+      apiVersion: `${CONV_GROUP}/v2`,
+      kind: 'Backend',
+      metadata: { name: 'b2' },
+      spec: { address: 'cache:6379' },
+    });
+    expect(await k('create', '-f', await manifest(b2))).toBe(`backend.${CONV_GROUP}/b2 created\n`);
+    expect(await k('get', v1, 'b2', '-o', 'jsonpath={.spec.host} {.spec.port}')).toBe('cache 6379');
+    expect(
+      squash(await k('get', v2))
+        .trim()
+        .split('\n'),
+    ).toEqual(['NAME ADDRESS', 'b1 db:80', 'b2 cache:6379']);
+    expect(
+      squash(await k('get', v1))
+        .trim()
+        .split('\n'),
+    ).toEqual(['NAME HOST PORT', 'b1 db 80', 'b2 cache 6379']);
+    expect(reviews.some((r) => r.desiredAPIVersion === `${CONV_GROUP}/v2` && r.objects === 2)).toBe(true);
+    expect(reviews.some((r) => r.desiredAPIVersion === `${CONV_GROUP}/v1`)).toBe(true);
+
+    // A watch in v2 sees a change made in v1.
+    const child: ChildProcess = spawn(bin, kubectlArgs(tmp, cp.kubeconfigPath, ['get', v2, '-w', '--request-timeout=30s']), {
+      env: kubectlEnv(tmp),
+    });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      await waitFor('the initial list', async () => (/\nb2 +cache:6379\n/.test(out) ? true : undefined));
+      expect(await k('patch', v1, 'b1', '--type=merge', '-p', '{"spec":{"port":5432}}')).toBe(`backend.${CONV_GROUP}/b1 patched\n`);
+      await waitFor(`the patched row in ${JSON.stringify(out)}`, async () => (/\nb1 +db:5432\n/.test(out) ? true : undefined));
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid);
+      await exited;
+    }
+
+    // A patch in v2 is converted to v1 for storage.
+    expect(await k('patch', v2, 'b2', '--type=merge', '-p', '{"spec":{"address":"cache:6380"}}')).toBe(
+      `backend.${CONV_GROUP}/b2 patched\n`,
+    );
+    expect(await k('get', v1, 'b2', '-o', 'jsonpath={.spec.host} {.spec.port}')).toBe('cache 6380');
+    expect(await k('patch', v2, 'b1', '--type=json', '-p', '[{"op":"replace","path":"/spec/address","value":"db2:5433"}]')).toBe(
+      `backend.${CONV_GROUP}/b1 patched\n`,
+    );
+    expect(await k('get', v1, 'b1', '-o', 'jsonpath={.spec.host} {.spec.port}')).toBe('db2 5433');
+    expect(await k('delete', v2, 'b1')).toBe(`backend.${CONV_GROUP} "b1" deleted\n`);
+    expect(await k('get', v1, '-o', 'name')).toBe(`backend.${CONV_GROUP}/b2\n`);
   });
 });
