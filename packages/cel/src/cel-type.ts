@@ -21,10 +21,16 @@ export interface ObjectType {
   readonly fields: Readonly<Record<string, CelType>>;
 }
 
-/** A list of a declared element type: what a type name cannot say when the element is an ObjectType. */
+/**
+ * A list of a declared element type: what a type name cannot say when the element is an ObjectType. `listType`
+ * is kube's `x-kubernetes-list-type`: values of a `set` or `map` list compare ignoring order and `+` unites or merges
+ * them, as kube's typed list values do (`mapKeys`: the `x-kubernetes-list-map-keys` of a map list).
+ */
 export interface ListType {
   readonly kind: 'list';
   readonly elem: CelType;
+  readonly listType?: 'atomic' | 'set' | 'map';
+  readonly mapKeys?: readonly string[];
 }
 
 /** A map from strings to a declared value type. */
@@ -43,8 +49,8 @@ export function objectType(name: string, fields: Record<string, CelType>): Objec
   return { kind: 'object', name, fields };
 }
 
-export function listType(elem: CelType): ListType {
-  return { kind: 'list', elem };
+export function listType(elem: CelType, semantics: Pick<ListType, 'listType' | 'mapKeys'> = {}): ListType {
+  return { kind: 'list', elem, ...semantics };
 }
 
 export function mapType(value: CelType): MapType {

@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { type LibraryAstNode, type LibraryEvaluator, libraryEvaluator } from './library-evaluator.ts';
 
 /** kube's per-expression runtime cost limit (k8s.io/apiserver/pkg/apis/cel/config.go PerCallLimit). */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -60,32 +61,15 @@ export function withCostTracker<T>(tracker: CostTracker, evaluate: () => T): T {
   }
 }
 
-interface AstNode {
-  op: string;
-  evaluate(ev: Evaluator, ast: AstNode, ctx: unknown): unknown;
-}
-interface Evaluator {
-  run(ast: AstNode, ctx: unknown): unknown;
-}
-
 /**
  * Counts node evaluations in one environment. @marcbachmann/cel-js has no cost hook, but every child
- * node is evaluated through its Evaluator's `run`; the evaluator is reached once through a probe program
- * and its `run` wrapped, on this environment's evaluator only. Pinned to the library's version (8.0.0);
+ * node is evaluated through its Evaluator's `run`; that `run` is wrapped, on this environment's evaluator only. Pinned to the library's version (8.0.0);
  * cost.test.ts fails if an upgrade moves the hook.
  */
 export function instrumentCost(env: Environment): void {
-  const probe = env.parse('0');
-  probe.check();
-  let evaluator: Evaluator | undefined;
-  (probe.ast as unknown as AstNode).evaluate = (ev: Evaluator) => {
-    evaluator = ev;
-    return 0n;
-  };
-  probe({});
-  if (!evaluator) throw new Error('@kapi/cel: the CEL library no longer evaluates through an Evaluator; cost tracking cannot attach');
+  const evaluator = libraryEvaluator(env);
   const run = evaluator.run;
-  evaluator.run = function (this: Evaluator, ast: AstNode, ctx: unknown) {
+  evaluator.run = function (this: LibraryEvaluator, ast: LibraryAstNode, ctx: unknown) {
     if (active !== undefined && ast.op !== 'value') active.add(1);
     return run.call(this, ast, ctx);
   };

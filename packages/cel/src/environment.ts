@@ -5,6 +5,7 @@ import { CelCompileError, type CelIssue, locate } from './errors.ts';
 import { registerKubernetesLibraries } from './library/index.ts';
 import { useKubeOverloads, userNames } from './library/overrides.ts';
 import { checkRegexLiterals } from './library/regex-literals.ts';
+import { useTypedListOperators } from './list-operators.ts';
 import { objectFields, undeclaredPresenceField } from './presence-fields.ts';
 import { Program } from './program.ts';
 
@@ -49,6 +50,7 @@ export class CelEnvironment {
       this.#env.registerVariable(name, typeName(type));
     }
     instrumentCost(this.#env);
+    useTypedListOperators(this.#env);
   }
 
   compile(expression: string): CompileResult {

@@ -1,6 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { type CelType, objectRuntime } from './cel-type.ts';
+import { listSemantics, typedListEquals, withListSemantics } from './typed-lists.ts';
 
 /** The base of the classes object types' values are made of (one class per ObjectType: see objectRuntime). */
 export class CelObject {}
@@ -43,7 +44,13 @@ export function toCel(value: unknown, type: CelType = 'dyn'): unknown {
         return out;
       }
       case 'list':
-        return Array.isArray(value) ? value.map((item) => toCel(item, type.elem)) : value;
+        return Array.isArray(value)
+          ? withListSemantics(
+              value.map((item) => toCel(item, type.elem)),
+              type.listType,
+              type.mapKeys,
+            )
+          : value;
       case 'map': {
         if (!isPlainObject(value)) return value;
         const out: Record<string, unknown> = {};
@@ -163,7 +170,11 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a instanceof Duration && b instanceof Duration) return a.seconds === b.seconds && a.nanos === b.nanos;
   // objects of a declared type equal only objects of that type, field by field
   if ((a instanceof CelObject || b instanceof CelObject) && a.constructor !== b.constructor) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const kind = listSemantics(a);
+    if (kind) return typedListEquals(a, kind, b, celEquals);
+    return a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
+  }
   if (typeof (a as Partial<Equatable>).equals === 'function' && Object.getPrototypeOf(a) === Object.getPrototypeOf(b)) {
     return (a as Equatable).equals(b);
   }

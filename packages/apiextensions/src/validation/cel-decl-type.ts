@@ -31,6 +31,13 @@ export function withTypeAndObjectMeta(s: Structural): Structural {
   return { ...s, properties };
 }
 
+/** The list type a `set` or `map` list's values carry into CEL (they compare ignoring order there). */
+function listSemantics(s: Structural): { listType?: 'set' | 'map'; mapKeys?: readonly string[] } {
+  if (s.xListType === 'set') return { listType: 'set' };
+  if (s.xListType === 'map') return { listType: 'map', mapKeys: s.xListMapKeys ?? [] };
+  return {};
+}
+
 /**
  * kube's SchemaDeclType (k8s.io/apiserver/pkg/cel/common/schemas.go): the CEL type of values of a structural
  * schema, or undefined where rules cannot see the value. int-or-string is `dyn`; objects with properties (or
@@ -46,7 +53,7 @@ export function schemaCelType(s: Structural, isResourceRoot: boolean, name: stri
     case 'array': {
       const items = schema.items;
       const elem = items && schemaCelType(items, items.xEmbeddedResource === true, `${name}.0items`);
-      return elem === undefined ? undefined : listType(elem);
+      return elem === undefined ? undefined : listType(elem, listSemantics(schema));
     }
     case 'object': {
       const additional = schema.additionalProperties?.structural;

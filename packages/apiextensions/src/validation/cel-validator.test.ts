@@ -176,6 +176,53 @@ describe('transition rules', () => {
     ).toEqual(['byKey[1]: Invalid value: "object": failed rule: self.v >= oldSelf.v']);
   });
 
+  it('a set or map list equals a reordering of itself, as kube compares them; an atomic list does not', () => {
+    const entry = object({ k: { type: 'string' }, v: { type: 'integer' } }, [], { required: ['k'] });
+    const s = object(
+      {
+        tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        byKey: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: entry },
+        atomic: { type: 'array', items: { type: 'string' } },
+      },
+      [
+        { rule: 'self.tags == oldSelf.tags', message: 'tags are immutable' },
+        { rule: 'self.byKey == oldSelf.byKey', message: 'byKey is immutable' },
+        { rule: 'self.atomic == oldSelf.atomic', message: 'atomic is immutable' },
+      ],
+    );
+    const old = {
+      tags: ['a', 'b'],
+      byKey: [
+        { k: 'x', v: 1 },
+        { k: 'y', v: 2 },
+      ],
+      atomic: ['a', 'b'],
+    };
+    const reordered = {
+      tags: ['b', 'a'],
+      byKey: [
+        { k: 'y', v: 2 },
+        { k: 'x', v: 1 },
+      ],
+      atomic: ['b', 'a'],
+    };
+    expect(messages(s, reordered, { old })).toEqual(['<nil>: Invalid value: "object": atomic is immutable']);
+    expect(
+      messages(
+        s,
+        {
+          ...old,
+          tags: ['a', 'c'],
+          byKey: [
+            { k: 'y', v: 3 },
+            { k: 'x', v: 1 },
+          ],
+        },
+        { old },
+      ),
+    ).toEqual(['<nil>: Invalid value: "object": tags are immutable', '<nil>: Invalid value: "object": byKey is immutable']);
+  });
+
   it('optionalOldSelf runs on create with oldSelf as an optional', () => {
     const s = object({ n: { type: 'integer' } }, [
       { rule: 'oldSelf.hasValue() ? self.n >= oldSelf.value().n : self.n == 0', optionalOldSelf: true, message: 'grow from 0' },
