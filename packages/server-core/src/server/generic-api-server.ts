@@ -7,6 +7,7 @@ import {
   NamespaceLifecycle,
   NamespaceRegistry,
   type ResourceDefinition,
+  type ResourceVersion,
   type ServiceAccount,
   ServiceAccountsController,
   Store,
@@ -37,7 +38,7 @@ import { withMaxInFlightLimit } from '../filters/max-in-flight.ts';
 import { withPanicRecovery } from '../filters/panic-recovery.ts';
 import { withRequestInfo } from '../filters/request-info.ts';
 import { withTimeout } from '../filters/timeout.ts';
-import { withWarnings } from '../filters/warning.ts';
+import { addWarning, withWarnings } from '../filters/warning.ts';
 import { type HealthCheck, healthHandler, namedHealthCheck } from '../health/healthz.ts';
 import { APIServerMetrics } from '../metrics/apiserver-metrics.ts';
 import type { AuthorizerLabels } from '../metrics/authorization-metrics.ts';
@@ -50,6 +51,7 @@ import { type ServiceAccountTokenOptions, tokenSubresource } from '../serviceacc
 import { type VersionOptions, versionHandler } from '../version/version.ts';
 import { type APIProvider, qualifiedResource, type WriteCheck } from './api-provider.ts';
 import { type CertificateAuthenticationOptions, certificateAuthentication, clientCAsOf } from './certificate-authentication.ts';
+import { deprecationWarning } from './deprecation-warning.ts';
 import { InstalledResource } from './installed-resource.ts';
 import type { VirtualResource } from './virtual-resource.ts';
 
@@ -185,6 +187,18 @@ const routeKeys = (def: ResourceDefinition): string[] =>
   def.versions.filter((v) => v.served).map((v) => `${def.group}/${v.name}/${def.plural}`);
 
 const isNamespaceKind = (def: ResourceDefinition): boolean => def === Namespace || (def.group === '' && def.kind === 'Namespace');
+
+const deprecationWarnings = new WeakMap<ResourceVersion, string>();
+
+/** A deprecated version's Warning, worked out once per version. */
+function deprecationWarningOf(def: ResourceDefinition, version: ResourceVersion): string {
+  let text = deprecationWarnings.get(version);
+  if (text === undefined) {
+    text = deprecationWarning(def, version);
+    deprecationWarnings.set(version, text);
+  }
+  return text;
+}
 
 /** A check that guards another kind would leave that kind unguarded without a word. */
 function checkWriteChecks(id: string, options: AddResourceOptions): void {
@@ -801,6 +815,9 @@ export class GenericAPIServer {
       if (this.#options.delegate) return this.#options.delegate.router(ctx);
       throw pathNotFound();
     }
+    const def = endpoint.endpoint.definition;
+    const version = def.version(info.apiVersion);
+    if (version?.deprecated) addWarning(ctx, deprecationWarningOf(def, version));
     // A watch is not counted: removing the kind ends it.
     if (info.verb === 'watch') return handleResource(ctx, endpoint.endpoint, info, this.#handlerOptions);
     return endpoint.serve(() => handleResource(ctx, endpoint.endpoint, info, this.#handlerOptions));
