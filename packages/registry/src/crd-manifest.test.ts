@@ -206,6 +206,35 @@ describe('customResourceDefinitionOf', () => {
     expect(schema.properties?.spec?.properties?.root).toEqual({ 'x-kubernetes-preserve-unknown-fields': true });
   });
 
+  it('keeps only the fields JSONSchemaProps has (kube’s strict decoding refuses others) and has no null type', () => {
+    const Note = defineResource({
+      group: 'example.kapi.dev',
+      kind: 'Note',
+      plural: 'notes',
+      namespaced: true,
+      versions: [
+        {
+          name: 'v1',
+          schema: z.object({
+            spec: z.object({
+              text: z.string().meta({ examples: ['hello', 'hi'], deprecated: true, owner: 'team-a' }),
+              sealed: z.string().readonly().optional(),
+              nothing: z.literal(null).optional(),
+            }),
+          }),
+        },
+      ],
+    });
+    const schema = customResourceSchemaOf(Note, 'v1');
+    expect(structuralProblems(schema)).toEqual([]);
+    const p = schema.properties?.spec?.properties ?? {};
+    // JSON Schema's examples become JSONSchemaProps' one example.
+    expect(p.text).toEqual({ type: 'string', example: 'hello' });
+    expect(p.sealed).toEqual({ type: 'string' });
+    // kube refuses `type: null` ("use nullable as an alternative"): a field that can only be null keeps anything, null too.
+    expect(p.nothing).toEqual({ 'x-kubernetes-preserve-unknown-fields': true, nullable: true });
+  });
+
   const v1 = z.object({ spec: z.object({ colour: z.string() }) });
   const v2 = z.object({ spec: z.object({ color: z.string() }) });
   const converting = {

@@ -83,8 +83,52 @@ export class CRDManifestError extends Error {
   }
 }
 
-/** JSONSchemaProps has no field for these: kapi's OpenAPI carries them for strategic merge patch and discovery. */
-const NOT_IN_CRD = ['x-kubernetes-group-version-kind', 'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key', '$schema', 'id'];
+/**
+ * The fields of apiextensions.k8s.io/v1 JSONSchemaProps a CRD's structural schema may hold: kapi's OpenAPI carries
+ * others (strategic-merge hints, zod's `examples`, `readOnly`, `deprecated`, users' own `.meta()` keys), which
+ * kube's strict decoding — what `kubectl apply` asks for — refuses as unknown fields. (`id`, `$schema`, `$ref`,
+ * `definitions`, `patternProperties`, `dependencies` and `additionalItems` are JSONSchemaProps fields too, but no
+ * structural schema may use them.)
+ */
+const CRD_SCHEMA_FIELDS = new Set([
+  'description',
+  'type',
+  'format',
+  'title',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'enum',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'items',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  'properties',
+  'additionalProperties',
+  'externalDocs',
+  'example',
+  'nullable',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-list-type',
+  'x-kubernetes-map-type',
+  'x-kubernetes-validations',
+]);
 /** Value validations: what a structural schema allows inside allOf / anyOf / oneOf / not. */
 const VALUE_VALIDATIONS = [
   'enum',
@@ -160,8 +204,12 @@ function validationsOf(js: JSONSchema): JSONSchema {
  * than kapi's own validation, never stricter.
  */
 function crdSchema(js: JSONSchema): JSONSchema {
-  for (const k of NOT_IN_CRD) delete js[k];
   if (js.$ref !== undefined || js.definitions !== undefined || js.$defs !== undefined) return anything(js);
+  // JSON Schema's `examples` is JSONSchemaProps' `example` (one value).
+  if (Array.isArray(js.examples) && js.examples.length > 0 && js.example === undefined) js.example = js.examples[0];
+  for (const k of Object.keys(js)) if (!CRD_SCHEMA_FIELDS.has(k)) delete js[k];
+  // z.null(): a CRD has no null type (kube refuses `type: null` and says to use nullable).
+  if ((js.type as string) === 'null') return { ...anything(js), nullable: true };
   if (js['x-kubernetes-int-or-string']) {
     const { description, default: def, nullable } = js;
     return {
