@@ -161,7 +161,7 @@ export function defineResource<const V extends readonly VersionInput[], S extend
   for (const c of categories) dnsName(problems, 'category', c, isDNS1123Label);
 
   checkVersions(problems, input.versions, input.schema);
-  // Scale and field selectors read stored objects, so their paths are checked against the storage version (the hub).
+  // Scale and the definition's selectable fields read stored objects: their paths are checked against the storage version (the hub).
   const storageInput = input.versions.length === 1 ? input.versions[0] : input.versions.find((v) => v.storage === true);
   const storageSchema = storageInput?.schema ?? input.schema;
   const schemas = storageSchema instanceof z.ZodObject ? [storageSchema] : [];
