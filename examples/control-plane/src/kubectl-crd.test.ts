@@ -280,7 +280,7 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
     });
 
     it('kubectl explain shows the schema', { timeout: T }, async () => {
-      const spec = await k('explain', 'crontab.spec');
+      const [spec, recursive] = await Promise.all([k('explain', 'crontab.spec'), k('explain', 'crontabs', '--recursive')]);
       expect(spec).toContain('KIND:');
       expect(spec).toContain('CronTab');
       expect(spec).toContain('What to run, and when.');
@@ -288,7 +288,6 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
       expect(spec).toContain('The schedule, in cron format.');
       expect(spec).toMatch(/policy\s+<string>/);
       expect(spec).toContain('The container image to run.');
-      const recursive = await k('explain', 'crontabs', '--recursive');
       for (const field of ['spec', 'cronSpec', 'ports', 'port', 'status', 'lastScheduleTime'])
         expect(recursive).toMatch(new RegExp(`\\b${field}\\b`));
       expect(recursive).toContain('A CronTab runs an image on a schedule.');
@@ -302,24 +301,24 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
         await k('create', '-f', await manifest(crontab('c2', { cronSpec: '0 3 * * *', image: 'nginx', policy: 'Forbid', timeout: '1m' }))),
       ).toBe(`crontab.${GROUP}/c2 created\n`);
 
-      const table = squash(await k('get', 'crontabs'))
-        .trim()
-        .split('\n');
+      const [tableText, wideText, all, yaml] = await Promise.all([
+        k('get', 'crontabs'),
+        k('get', 'ct', '-o', 'wide'),
+        k('get', 'all'),
+        k('get', 'crontab', 'c1', '-o', 'yaml'),
+      ]);
+      const table = squash(tableText).trim().split('\n');
       expect(table[0]).toBe('NAME SPEC REPLICAS LAST-SCHEDULE AGE');
       // Last-Schedule (.status.lastScheduleTime) is unset: a null cell, which kubectl prints empty.
       expect(table[1]).toMatch(/^c1 \*\/5 \* \* \* \* 1 \d+s$/);
       expect(table[2]).toMatch(/^c2 0 3 \* \* \* 1 \d+s$/);
-      const wide = squash(await k('get', 'ct', '-o', 'wide'))
-        .trim()
-        .split('\n');
+      const wide = squash(wideText).trim().split('\n');
       expect(wide[0]).toBe('NAME SPEC REPLICAS IMAGE LAST-SCHEDULE AGE');
       expect(wide[1]).toMatch(/^c1 \*\/5 \* \* \* \* 1 busybox:1\.36 \d+s$/);
       expect(wide[2]).toMatch(/^c2 0 3 \* \* \* 1 nginx \d+s$/);
-      const all = await k('get', 'all');
       expect(all).toContain(`crontab.${GROUP}/c1`);
       expect(all).toContain(`crontab.${GROUP}/c2`);
 
-      const yaml = await k('get', 'crontab', 'c1', '-o', 'yaml');
       expect(yaml).toContain(`apiVersion: ${GROUP}/v1`);
       expect(yaml).toContain('kind: CronTab');
       expect(yaml).toContain('  image: busybox:1.36');
@@ -327,25 +326,46 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
       expect(yaml).toContain('  replicas: 1');
       expect(yaml).toContain('  timeout: 30');
 
-      const bad = await run('create', '-f', await manifest(crontab('bad', { cronSpec: '*/5 * * * *', policy: 'Sometimes' })));
-      expect(bad.code).toBe(1);
-      expect(bad.stderr).toBe(
+      // Refused, each with kube's words (independent: run at once).
+      const unknownPath = await manifest(crontab('pruned', { cronSpec: '* * * * *', extra: 'x' }));
+      const [bad, pattern, duplicate, intOrString, strict] = await Promise.all([
+        manifest(crontab('bad', { cronSpec: '*/5 * * * *', policy: 'Sometimes' })).then((f) => run('create', '-f', f)),
+        manifest(crontab('bad', { cronSpec: 'every minute' })).then((f) => run('apply', '-f', f)),
+        manifest(crontab('bad', { cronSpec: '* * * * *', ports: [{ name: 'http' }, { name: 'http', port: 8080 }] })).then((f) =>
+          run('create', '-f', f),
+        ),
+        manifest(crontab('bad', { cronSpec: '* * * * *', timeout: true })).then((f) => run('create', '-f', f)),
+        // Unknown fields: refused under kubectl's default --validate=strict (pruned with --validate=false, below).
+        run('create', '-f', unknownPath),
+      ]);
+      expect([bad.code, bad.stderr]).toEqual([
+        1,
         'The CronTab "bad" is invalid: spec.policy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"\n',
-      );
-      const pattern = await run('apply', '-f', await manifest(crontab('bad', { cronSpec: 'every minute' })));
+      ]);
       expect(pattern.code).toBe(1);
       expect(pattern.stderr).toContain(
         'The CronTab "bad" is invalid: spec.cronSpec: Invalid value: "every minute": spec.cronSpec in body should match',
       );
-      const duplicate = await run(
-        'create',
-        '-f',
-        await manifest(crontab('bad', { cronSpec: '* * * * *', ports: [{ name: 'http' }, { name: 'http', port: 8080 }] })),
-      );
       expect(duplicate.code).toBe(1);
       // kube prints the key with Go's %#v, map[string]interface {}{"name":"http"}; kapi prints it as JSON (reported).
       expect(duplicate.stderr).toMatch(/^The CronTab "bad" is invalid: spec\.ports\[1\]: Duplicate value: .*"name":"http"\}\n$/);
+      expect([intOrString.code, intOrString.stderr]).toEqual([
+        1,
+        'The CronTab "bad" is invalid: spec.timeout: Invalid value: "boolean": spec.timeout in body must be of type integer,string: "boolean"\n',
+      ]);
+      expect([strict.code, strict.stderr]).toEqual([
+        1,
+        `Error from server (BadRequest): error when creating "${unknownPath}": CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.extra"\n`,
+      ]);
       expect((await run('get', 'crontab', 'bad')).code).toBe(1);
+      expect(await k('create', '--validate=false', '-f', unknownPath)).toBe(`crontab.${GROUP}/pruned created\n`);
+      expect(JSON.parse(await k('get', 'crontab', 'pruned', '-o', 'jsonpath={.spec}'))).toEqual({
+        cronSpec: '* * * * *',
+        image: 'busybox:1.36',
+        policy: 'Allow',
+        replicas: 1,
+      });
+      expect(await k('delete', 'crontab', 'pruned')).toBe(`crontab.${GROUP} "pruned" deleted\n`);
     });
 
     it('scales, patches status, selects by a selectable field, and refuses a strategic merge patch', { timeout: T }, async () => {
