@@ -2,8 +2,8 @@ import {
   applyJsonPatch,
   applyMergePatch,
   checkJsonDepth,
+  copyJson,
   fieldErrors,
-  isConflict,
   type KubeObject,
   newBadRequest,
   newInternalError,
@@ -16,7 +16,7 @@ import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
 import { checkName } from './check-name.ts';
 import type { Store } from './store.ts';
-import type { PatchType, RequestContext } from './types.ts';
+import type { PatchType, RequestContext, WriteAdmission } from './types.ts';
 
 /** autoscaling/v1 Scale, as the scale subresource serves it. */
 export interface Scale {
@@ -36,6 +36,19 @@ export interface Scale {
 export interface ScaleUpdateOptions {
   /** Validate and return the result without storing it (dryRun=All). */
   dryRun?: boolean;
+  /**
+   * Admission of the Scale, as kube admits a scale write (kind autoscaling/v1 Scale): `mutate` sees the Scale asked
+   * for (the body, or the patch applied to the current Scale) and the current Scale, and may change the first; its
+   * replicas are then set on the object. `validate` sees the Scale of the object about to be stored, after the
+   * kind's strategy and validation, and the current one. Both run inside the update, on every retry; the current
+   * Scale of an object without spec replicas reads replicas -2147483648.
+   */
+  admission?: WriteAdmission;
+  /**
+   * Hooks on the parent object itself (e.g. its kind's write checks): `mutate` on the object the Scale changed,
+   * before the kind's strategy; `validate` on the object about to be stored.
+   */
+  objectAdmission?: WriteAdmission;
 }
 
 /** The Scale's GroupKind, as kube-apiserver names it in 422s of the scale subresource. */
@@ -44,8 +57,6 @@ const MIN_INT32 = -2147483648;
 const MAX_INT32 = 2147483647;
 /** scaleUpdatedObjectInfo's marker for "the object has no spec replicas": a patch must set them. */
 const UNSET_SPEC_REPLICAS = MIN_INT32;
-/** Patches re-read the object and re-apply when it changed under them, as guaranteedUpdate does, this often. */
-const MAX_PATCH_ATTEMPTS = 10;
 
 /** What a scale request against a kind without the subresource gets: the route does not exist. */
 function noScaleSubresource(): StatusError {
@@ -175,13 +186,6 @@ function decodeScale(body: unknown): ScaleRequest {
   return out;
 }
 
-/** `{a: {b: value}}` for the steps ['a', 'b']. */
-function nest(steps: readonly string[], value: unknown): Record<string, unknown> {
-  let out: unknown = value;
-  for (let i = steps.length - 1; i >= 0; i--) out = { [steps[i] as string]: out };
-  return out as Record<string, unknown>;
-}
-
 /**
  * The scale subresource of a kind, over its Store: autoscaling/v1 Scale read from and written to the fields the
  * definition's `subresources.scale` names, after apiextensions-apiserver's ScaleREST. Writes go through the Store's
@@ -224,55 +228,111 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
     checkName(req.name, name);
     if (req.namespace && ctx.namespace && req.namespace !== ctx.namespace)
       throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-    return this.#write(ctx, name, paths, req, opts);
+    const requested = scaleObject(body as Record<string, unknown>);
+    return this.#write(ctx, name, paths, () => copyJson(requested), opts);
   }
 
   /**
-   * PATCH …/scale: the patch applies to the current Scale, and the result is written as update writes it. The
-   * current resourceVersion rides along, so a concurrent write makes the attempt start over on the fresh object.
+   * PATCH …/scale: the patch applies to the current Scale, read afresh on every try of the update, and the result
+   * is written as update writes it.
    */
   async patchScale(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: ScaleUpdateOptions = {}): Promise<Scale> {
     const paths = this.#scale;
     if (type === 'apply') throw newUnsupportedMediaTypeMessage('apply-patch (server-side apply) is not supported yet');
     checkJsonDepth(patch, 'the patch');
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.store.get(ctx, name);
-      let old: ReturnType<typeof scaleFromObject>;
+    // Strategic merge of a Scale is a merge patch: it has no lists to merge by key.
+    return this.#write(
+      ctx,
+      name,
+      paths,
+      (current) => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch)),
+      opts,
+    );
+  }
+
+  /**
+   * scaleUpdatedObjectInfo inside the Store's update (kube's ScaleREST.Update): on the freshest object, the Scale asked
+   * for is computed from the current one, admitted, checked, and its replicas (and resourceVersion, a precondition)
+   * set on the object; the kind's strategy and validation follow, then validating admission of the resulting Scale.
+   */
+  async #write(
+    ctx: RequestContext,
+    name: string,
+    paths: ScaleSubresource,
+    requested: (current: Scale) => unknown,
+    opts: ScaleUpdateOptions,
+  ): Promise<Scale> {
+    const scaleOf = (obj: KubeObject): Scale => {
       try {
-        old = scaleFromObject(current, paths);
+        return scaleFromObject(obj, paths).scale;
       } catch (err) {
         throw newBadRequest(err instanceof Error ? err.message : String(err));
       }
-      // Marks missing spec replicas, so a patch that leaves them alone is refused rather than scaling to 0.
-      if (!old.specFound) old.scale.spec.replicas = UNSET_SPEC_REPLICAS;
-      // Strategic merge of a Scale is a merge patch: it has no lists to merge by key.
-      const patched = type === 'json' ? applyJsonPatch(old.scale, patch) : applyMergePatch(old.scale, patch);
-      const req = decodeScale(patched);
-      checkName(req.name, name);
-      const ownPrecondition = req.resourceVersion === current.metadata.resourceVersion;
-      try {
-        return await this.#write(ctx, name, paths, req, opts);
-      } catch (err) {
-        // Only a conflict on the version this attempt read is retried; one the patch asked for is the client's.
-        if (!(ownPrecondition && isConflict(err) && attempt < MAX_PATCH_ATTEMPTS)) throw err;
-      }
-    }
+    };
+    const admission: WriteAdmission = {
+      mutate: async (obj, old) => {
+        // Store.patch answers 404 for a missing object before it admits anything.
+        const stored = old as KubeObject;
+        const current = scaleOf(stored);
+        // Marks missing spec replicas, so a write that leaves them alone is refused rather than scaling to 0.
+        if (!nestedIntFound(stored, paths.specReplicasPath)) current.spec.replicas = UNSET_SPEC_REPLICAS;
+        const asked = requested(copyJson(current));
+        checkName(decodeScale(asked).name, name);
+        const scale = scaleObject(asked as Record<string, unknown>);
+        await opts.admission?.mutate?.(scale as unknown as KubeObject, current as unknown as KubeObject);
+        const req = decodeScale(scale);
+        checkName(req.name, name);
+        if (req.replicas === UNSET_SPEC_REPLICAS)
+          throw newBadRequest(`the spec replicas field "${paths.specReplicasPath}" cannot be empty`);
+        if (req.replicas < 0)
+          throw newInvalid(SCALE_KIND, name, [fieldErrors.invalid('spec.replicas', req.replicas, 'must be greater than or equal to 0')]);
+        setNested(obj, stepsOf(paths.specReplicasPath), req.replicas);
+        // The Scale's resourceVersion is the update's precondition (409 when stale), as in kube.
+        if (req.resourceVersion) obj.metadata.resourceVersion = req.resourceVersion;
+        await opts.objectAdmission?.mutate?.(obj, old);
+      },
+      validate: async (obj, old) => {
+        await opts.objectAdmission?.validate?.(obj, old);
+        if (opts.admission?.validate)
+          await opts.admission.validate(scaleOf(obj) as unknown as KubeObject, old && (scaleOf(old) as unknown as KubeObject));
+      },
+    };
+    // An empty merge patch: the object as stored (its resourceVersion making the try conditional on the state read),
+    // which the hooks above change.
+    const res = await this.store.patch(ctx, name, {}, 'merge', { ...(opts.dryRun ? { dryRun: true } : {}), admission });
+    return scaleOf(res.object);
   }
+}
 
-  /** scaleUpdatedObjectInfo plus the Store's update: checks the Scale, then sets the spec replicas on the stored object. */
-  async #write(ctx: RequestContext, name: string, paths: ScaleSubresource, req: ScaleRequest, opts: ScaleUpdateOptions): Promise<Scale> {
-    if (req.replicas === UNSET_SPEC_REPLICAS) throw newBadRequest(`the spec replicas field "${paths.specReplicasPath}" cannot be empty`);
-    if (req.replicas < 0)
-      throw newInvalid(SCALE_KIND, name, [fieldErrors.invalid('spec.replicas', req.replicas, 'must be greater than or equal to 0')]);
-    // A merge patch applied inside the Store's guaranteedUpdate: only the replicas change, on the freshest object,
-    // and a resourceVersion in it makes the update conditional, as the Scale's precondition does in kube.
-    const patch = nest(stepsOf(paths.specReplicasPath), req.replicas);
-    if (req.resourceVersion) patch.metadata = { resourceVersion: req.resourceVersion };
-    const res = await this.store.patch(ctx, name, patch, 'merge', opts.dryRun ? { dryRun: true } : {});
-    try {
-      return scaleFromObject(res.object, paths).scale;
-    } catch (err) {
-      throw newBadRequest(err instanceof Error ? err.message : String(err));
-    }
+/** Whether the object has an integer at a path (scaleFromObject has already refused other types there). */
+function nestedIntFound(obj: KubeObject, path: string): boolean {
+  return nestedInt(obj, path) !== undefined;
+}
+
+/** unstructured.SetNestedField: sets a value at a path, making (or replacing non-object) steps on the way objects. */
+function setNested(obj: KubeObject, steps: readonly string[], value: unknown): void {
+  let at = obj as unknown as Record<string, unknown>;
+  for (const step of steps.slice(0, -1)) {
+    const next = at[step];
+    if (!isRecord(next)) at[step] = {};
+    at = at[step] as Record<string, unknown>;
   }
+  at[steps[steps.length - 1] as string] = value;
+}
+
+/**
+ * The Scale a write body or patched Scale stands for, as kube decodes it into autoscaling/v1 Scale: apiVersion and
+ * kind set, metadata as sent, spec.replicas as sent or 0, status as sent or replicas 0. decodeScale checked its types.
+ */
+function scaleObject(body: Record<string, unknown>): Scale {
+  const spec = isRecord(body.spec) ? body.spec : {};
+  const replicas = typeof spec.replicas === 'number' ? spec.replicas : 0;
+  const status = isRecord(body.status) ? (copyJson(body.status) as Scale['status']) : { replicas: 0 };
+  return {
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: isRecord(body.metadata) ? (copyJson(body.metadata) as Scale['metadata']) : {},
+    spec: { replicas },
+    status,
+  };
 }

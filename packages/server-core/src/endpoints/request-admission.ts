@@ -1,5 +1,5 @@
 import type { AdmissionAttributes, Operation } from '@kapi/admission';
-import type { KubeObject } from '@kapi/apimachinery';
+import type { GroupVersionKind, KubeObject } from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
 import type { ResourceDefinition, StoreDeleteOptions, WriteAdmission } from '@kapi/registry';
 import type { RequestContext } from '../filters/context.ts';
@@ -22,14 +22,16 @@ function attributes(
   dryRun: boolean,
   object: KubeObject | null,
   oldObject: KubeObject | null,
+  kind: GroupVersionKind = { group: def.group, version: info.apiVersion, kind: def.kind },
 ): AdmissionAttributes {
   return {
     operation,
-    kind: { group: def.group, version: info.apiVersion, kind: def.kind },
+    kind,
     resource: { group: def.group, version: info.apiVersion, resource: def.plural },
     subresource: info.subresource,
     namespace: info.namespace,
-    name: object?.metadata.name ?? oldObject?.metadata.name ?? info.name,
+    // A subresource is named by its parent's path (a TokenRequest or Scale body may carry no name), as in kube.
+    name: info.subresource ? info.name : (object?.metadata?.name ?? oldObject?.metadata?.name ?? info.name),
     object,
     oldObject,
     dryRun,
@@ -80,17 +82,58 @@ export function writeAdmission(
   dryRun: boolean,
   options: ResourceHandlerOptions,
 ): WriteAdmission | undefined {
-  const checks = options.writeChecks?.get(def) ?? [];
-  const admission = options.admission;
-  if (!admission && !checks.length) return undefined;
-  const attrs = (obj: KubeObject, old: KubeObject | null): AdmissionAttributes =>
-    attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old);
+  const admission = admissionHooks(ctx, def, info, dryRun, options);
+  const checks = writeCheckHooks(ctx, def, info, dryRun, options);
+  if (!admission || !checks) return admission ?? checks;
   return {
     async mutate(obj, old) {
-      await admission?.admit(attrs(obj, old));
-      // Attributes made afresh: mutating admission may have changed the object's name.
-      for (const c of checks) await c.check(attrs(obj, old));
+      await admission.mutate?.(obj, old);
+      await checks.mutate?.(obj, old);
     },
-    ...(admission ? { validate: (obj: KubeObject, old: KubeObject | null) => admission.validate(attrs(obj, old)) } : {}),
+    ...(admission.validate ? { validate: admission.validate } : {}),
+  };
+}
+
+/**
+ * Mutating and validating admission of one write, with the attributes of this request and `kind` (default the
+ * parent's; a subresource of its own kind, e.g. autoscaling/v1 Scale, is admitted as that kind): objects are of that
+ * kind. None without admission.
+ */
+export function admissionHooks(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  dryRun: boolean,
+  options: ResourceHandlerOptions,
+  kind?: GroupVersionKind,
+): WriteAdmission | undefined {
+  const admission = options.admission;
+  if (!admission) return undefined;
+  const attrs = (obj: KubeObject, old: KubeObject | null): AdmissionAttributes =>
+    attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old, kind);
+  return {
+    mutate: (obj, old) => admission.admit(attrs(obj, old)),
+    validate: (obj, old) => admission.validate(attrs(obj, old)),
+  };
+}
+
+/**
+ * The resource's write checks as a mutate hook on its own objects (the parent's kind in the attributes, this request's
+ * subresource). None when the resource has none.
+ */
+export function writeCheckHooks(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  info: RequestInfo,
+  dryRun: boolean,
+  options: ResourceHandlerOptions,
+): WriteAdmission | undefined {
+  const checks = options.writeChecks?.get(def) ?? [];
+  if (!checks.length) return undefined;
+  return {
+    async mutate(obj, old) {
+      // Attributes made afresh for each: admission before may have changed the object's name.
+      for (const c of checks) await c.check(attributes(ctx, def, info, old ? 'UPDATE' : 'CREATE', dryRun, obj, old));
+    },
   };
 }

@@ -1,13 +1,11 @@
-import type { AdmissionAttributes } from '@kapi/admission';
 import type { KubeObject } from '@kapi/apimachinery';
-import { ALL_UNAUTHENTICATED, ANONYMOUS_USER } from '@kapi/authn';
 import type { ResourceDefinition } from '@kapi/registry';
 import type { RequestContext } from '../filters/context.ts';
 import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { negotiateOutput } from './negotiation.ts';
 import { transform } from './output-transform.ts';
-import { writeAdmission } from './request-admission.ts';
+import { admissionHooks, writeAdmission, writeCheckHooks } from './request-admission.ts';
 import { auditable, readObjectBody, readPatchBody } from './request-body.ts';
 import { type WriteOptions, writeOptionsOf } from './request-options.ts';
 import type { ResourceEndpoint, ResourceHandlerOptions } from './resource-handler.ts';
@@ -42,6 +40,8 @@ export async function handleSubresource(
     ...request,
     options: w,
     storeAdmission: writeAdmission(ctx, def, info, w.dryRun, options),
+    admission: admissionHooks(ctx, def, info, w.dryRun, options, storage.kind),
+    writeChecks: writeCheckHooks(ctx, def, info, w.dryRun, options),
   });
   const respond = (code: number, value: unknown, mediaType = negotiateOutput(ctx.req.headers.accept).mediaType): void => {
     options.onObjects?.(ctx, { responseObject: storage.auditResponse ? storage.auditResponse(value) : value });
@@ -85,24 +85,11 @@ export async function handleSubresource(
       const body = await readBody(ctx, def, storage);
       const object = (body instanceof Uint8Array ? auditable(body) : body) as KubeObject;
       options.onObjects?.(ctx, { requestObject: object });
-      if (options.admission) {
-        // kube admits a subresource create with the subresource's kind and the parent's resource (serviceaccounts/token).
-        const attrs: AdmissionAttributes = {
-          operation: 'CREATE',
-          kind: storage.kind ?? { group: def.group, version: info.apiVersion, kind: def.kind },
-          resource: { group: def.group, version: info.apiVersion, resource: def.plural },
-          subresource: info.subresource,
-          namespace: info.namespace,
-          name: info.name,
-          object,
-          oldObject: null,
-          dryRun: w.dryRun,
-          userInfo: ctx.user ?? { name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] },
-        };
-        await options.admission.admit(attrs);
-        await options.admission.validate(attrs);
-      }
-      return written(201, await storage.create(writeRequest(w), body));
+      // kube admits a subresource create with the subresource's kind and the parent's resource (serviceaccounts/token).
+      const req = writeRequest(w);
+      await req.admission?.mutate?.(object, null);
+      await req.admission?.validate?.(object, null);
+      return written(201, await storage.create(req, body));
     }
     default:
       throw methodNotAllowed();

@@ -31,9 +31,20 @@ export interface SubresourceWriteRequest extends SubresourceRequest {
   /**
    * The Store's admission hooks for a write of the parent's own object with this request's attributes (the parent's
    * kind and resource, this subresource): mutating admission and the kind's write checks, then validating admission.
-   * Undefined when nothing admits.
+   * What a storage of the parent's kind passes to the Store. Undefined when nothing admits.
    */
   readonly storeAdmission: WriteAdmission | undefined;
+  /**
+   * Mutating and validating admission alone, with this request's attributes and the storage's kind (its `kind`, else
+   * the parent's): what a storage of its own kind runs on objects of that kind, as kube admits a scale write as an
+   * autoscaling/v1 Scale. Undefined without admission.
+   */
+  readonly admission: WriteAdmission | undefined;
+  /**
+   * The parent kind's write checks alone, a mutate hook on the parent's object (the parent's kind in the attributes):
+   * what a storage of its own kind runs on the parent object it changes. Undefined when the kind has none.
+   */
+  readonly writeChecks: WriteAdmission | undefined;
 }
 
 /** What a write answers: the object, and whether it was created (201) and warnings. */

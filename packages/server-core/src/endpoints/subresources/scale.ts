@@ -1,22 +1,34 @@
-import { ScaleREST, type Store } from '@kapi/registry';
+import { ScaleREST, type ScaleUpdateOptions, type Store } from '@kapi/registry';
 import { SCALE_KIND } from '../../discovery/documents.ts';
-import type { SubresourceStorage } from '../subresource-storage.ts';
+import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource-storage.ts';
+
+/**
+ * A scale write's options: dryRun; admission of the Scale (the request's attributes with kind autoscaling/v1 Scale,
+ * as kube admits it); the kind's write checks on the parent object the Scale changes.
+ */
+function scaleWrite({ options, admission, writeChecks }: SubresourceWriteRequest): ScaleUpdateOptions {
+  return {
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(admission ? { admission } : {}),
+    ...(writeChecks ? { objectAdmission: writeChecks } : {}),
+  };
+}
 
 /**
  * The scale subresource of a kind whose definition declares one (registry's ScaleREST): GET, PUT and PATCH of an
- * autoscaling/v1 Scale read from and written to the fields the definition names.
+ * autoscaling/v1 Scale read from and written to the fields the definition names, through the parent's update flow
+ * (its strategy and validation) with the Scale admitted around it.
  */
 export function scaleSubresource(store: Store): SubresourceStorage {
   const scale = new ScaleREST(store);
-  const dryRun = (d: boolean) => (d ? { dryRun: true } : {});
   return {
     kind: SCALE_KIND,
     get: ({ context, info }) => scale.getScale(context, info.name),
-    update: async ({ context, info, options }, body) => ({
-      object: await scale.updateScale(context, info.name, body, dryRun(options.dryRun)),
+    update: async (request, body) => ({
+      object: await scale.updateScale(request.context, request.info.name, body, scaleWrite(request)),
     }),
-    patch: async ({ context, info, options }, patch, type) => ({
-      object: await scale.patchScale(context, info.name, patch, type, dryRun(options.dryRun)),
+    patch: async (request, patch, type) => ({
+      object: await scale.patchScale(request.context, request.info.name, patch, type, scaleWrite(request)),
     }),
   };
 }
