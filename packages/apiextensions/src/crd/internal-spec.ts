@@ -84,15 +84,17 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec): InternalSpec
   const first = versions[0];
   if (!first) return out;
   out.version = first.name;
-  const hoist = (field: Hoisted, top: 'validation' | 'subresources' | 'additionalPrinterColumns' | 'selectableFields') => {
+  const hoist = (field: Hoisted, top: 'validation' | 'subresources' | 'additionalPrinterColumns' | 'selectableFields'): boolean => {
     const value = first[field];
-    if (!versions.every((v) => same(v[field], value))) return;
+    if (!versions.every((v) => same(v[field], value))) return false;
     if (value != null && !(Array.isArray(value) && value.length === 0)) (out as unknown as Record<string, unknown>)[top] = value;
     for (const v of versions) delete v[field];
+    return true;
   };
-  hoist('schema', 'validation');
+  const schemaHoisted = hoist('schema', 'validation');
   hoist('subresources', 'subresources');
   hoist('additionalPrinterColumns', 'additionalPrinterColumns');
-  hoist('selectableFields', 'selectableFields');
+  // Only beside the schema they are checked against, as kube's conversion does (validationIdentical && …).
+  if (schemaHoisted) hoist('selectableFields', 'selectableFields');
   return out;
 }
