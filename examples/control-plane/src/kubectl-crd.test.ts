@@ -280,7 +280,15 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
     });
 
     it('kubectl explain shows the schema', { timeout: T }, async () => {
-      const [spec, recursive] = await Promise.all([k('explain', 'crontab.spec'), k('explain', 'crontabs', '--recursive')]);
+      const [spec, recursive, v2] = await Promise.all([
+        k('explain', 'crontab.spec'),
+        k('explain', 'crontabs', '--recursive'),
+        // From /openapi/v2 instead of /openapi/v3.
+        k('explain', 'crontab.spec', '--output=plaintext-openapiv2'),
+      ]);
+      expect(v2).toContain('KIND:     CronTab');
+      expect(v2).toContain('What to run, and when.');
+      expect(v2).toMatch(/cronSpec\s+<string> -required-\n\s+The schedule, in cron format\./);
       expect(spec).toContain('KIND:');
       expect(spec).toContain('CronTab');
       expect(spec).toContain('What to run, and when.');
