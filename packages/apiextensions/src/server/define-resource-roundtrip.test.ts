@@ -318,7 +318,7 @@ describe('a defineResource kind installed as a CRD (customResourceDefinitionOf) 
     for (const [name, color] of [
       ['f-red', 'red'],
       ['f-blue', 'blue'],
-    ])
+    ] as const)
       await both('POST', GIZMOS, gizmo(name, { color }));
     const [crd, native] = await both('GET', `${GIZMOS}?fieldSelector=${encodeURIComponent('spec.color=blue')}`);
     const names = (l: Json) => l.items.map((o: Json) => o.metadata.name).filter((n: string) => n.startsWith('f-'));
@@ -336,22 +336,17 @@ describe('a defineResource kind installed as a CRD (customResourceDefinitionOf) 
   it('status and scale subresources: the same writes and reads', async () => {
     await both('POST', GIZMOS, gizmo('s-1', { replicas: 2 }));
     const merge = { 'Content-Type': 'application/merge-patch+json' };
-    const patch = async (path: string, body: Json) => {
-      const answers = await Promise.all(
-        [crdURL, nativeURL].map((url) => fetch(url + path, { method: 'PATCH', headers: merge, body: JSON.stringify(body) })),
-      );
-      return Promise.all(answers.map(async (r) => ({ status: r.status, body: await r.json() })));
-    };
+    const patch = (path: string, body: Json) => both('PATCH', path, body, merge);
     // /status writes status only; the main resource's write of status is dropped.
     const [status, statusNative] = await patch(`${GIZMOS}/s-1/status`, {
       spec: { replicas: 9 },
       status: { replicas: 2, selector: 'app=g' },
     });
-    expect([status?.status, statusNative?.status]).toEqual([200, 200]);
-    expect([status?.body.spec.replicas, status?.body.status]).toEqual([2, { replicas: 2, selector: 'app=g' }]);
-    expect([statusNative?.body.spec.replicas, statusNative?.body.status]).toEqual([2, { replicas: 2, selector: 'app=g' }]);
+    expect([status.status, statusNative.status]).toEqual([200, 200]);
+    expect([status.body.spec.replicas, status.body.status]).toEqual([2, { replicas: 2, selector: 'app=g' }]);
+    expect([statusNative.body.spec.replicas, statusNative.body.status]).toEqual([2, { replicas: 2, selector: 'app=g' }]);
     const [main, mainNative] = await patch(`${GIZMOS}/s-1`, { status: { replicas: 7 } });
-    expect([main?.body.status.replicas, mainNative?.body.status.replicas]).toEqual([2, 2]);
+    expect([main.body.status.replicas, mainNative.body.status.replicas]).toEqual([2, 2]);
     // Scale reads and writes spec.replicas, with the status' replicas and selector.
     const [scale, scaleNative] = await both('PUT', `${GIZMOS}/s-1/scale`, {
       apiVersion: 'autoscaling/v1',
