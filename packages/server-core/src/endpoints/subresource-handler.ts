@@ -4,7 +4,7 @@ import type { RequestContext } from '../filters/context.ts';
 import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { negotiateOutput } from './negotiation.ts';
-import { transform } from './output-transform.ts';
+import { storeVersion, transform } from './output-transform.ts';
 import { admissionHooks, writeAdmission, writeCheckHooks } from './request-admission.ts';
 import { auditable, readObjectBody, readPatchBody } from './request-body.ts';
 import { type WriteOptions, writeOptionsOf } from './request-options.ts';
@@ -56,13 +56,17 @@ export async function handleSubresource(
   switch (info.verb) {
     case 'get': {
       if (!storage.get) throw methodNotAllowed();
+      // As the parent's own GET: a Table when the storage has one, and metadata alone of whatever object it answers.
+      const out = negotiateOutput(ctx.req.headers.accept, { table: storage.table ?? !storage.kind, partial: 'PartialObjectMetadata' });
       const rv = q.get('resourceVersion');
-      const get = { ...request, ...(rv !== null ? { resourceVersion: rv } : {}) };
-      if (storage.kind) return respond(200, await storage.get(get));
-      // The parent's own kind: metadata alone may be asked for, as of the object itself (a Table may not).
-      const out = negotiateOutput(ctx.req.headers.accept, { table: false, partial: 'PartialObjectMetadata' });
-      const obj = (await storage.get(get)) as KubeObject;
-      return respond(200, await transform(def, obj, out, ctx, options.clock, false, info.apiVersion), out.mediaType);
+      const obj = (await storage.get({
+        ...request,
+        ...(rv !== null ? { resourceVersion: rv } : {}),
+        ...storeVersion(info, out),
+      })) as KubeObject;
+      // Rows of an object of the storage's own kind carry it as it is; the parent's are converted as its GET's.
+      const version = storage.kind ? undefined : info.apiVersion;
+      return respond(200, await transform(def, obj, out, ctx, options.clock, false, version), out.mediaType);
     }
     case 'update': {
       if (!storage.update) throw methodNotAllowed();

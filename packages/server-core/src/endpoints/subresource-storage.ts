@@ -23,6 +23,11 @@ export interface SubresourceRequest {
 export interface SubresourceGetRequest extends SubresourceRequest {
   /** The `resourceVersion` query parameter, when sent. */
   readonly resourceVersion?: string;
+  /**
+   * The version a storage of the parent's kind answers in: the request's, or undefined (the storage version) when a
+   * Table is asked for, whose cells read the printer columns' fields of the stored object (as the parent's GET).
+   */
+  readonly version?: string;
 }
 
 export interface SubresourceWriteRequest extends SubresourceRequest {
@@ -91,6 +96,14 @@ export interface SubresourceKind {
    * PartialObjectMetadata.
    */
   readonly kind?: GroupVersionKind;
+  /**
+   * Whether a GET may be answered as a Table (kube's rest.TableConvertor on the storage), made with the parent's
+   * printer columns from the object the storage reads: kube's StatusREST serves the parent's Table, and a custom
+   * resource's scale scope shares its table convertor, so `kubectl get <kind> x --subresource=scale` prints the
+   * Scale with the kind's columns. Default: true for a storage of the parent's kind, false for one of its own kind
+   * (then a client asking for a Table gets the object, as kube answers a storage without a table convertor).
+   */
+  readonly table?: boolean;
   /** The response as audit records it, when it holds a credential (a TokenRequest's token) that must not be logged. */
   auditResponse?(response: unknown): unknown;
 }

@@ -23,6 +23,8 @@ export function scaleSubresource(store: Store): SubresourceStorage {
   const scale = new ScaleREST(store);
   return {
     kind: SCALE_KIND,
+    // A custom resource's scale scope shares the kind's table convertor: the Scale printed with the kind's columns.
+    table: true,
     get: ({ context, info }) => scale.getScale(context, info.name),
     update: async (request, body) => ({
       object: await scale.updateScale(request.context, request.info.name, body, scaleWrite(request)),

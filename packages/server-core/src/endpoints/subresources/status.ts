@@ -13,13 +13,16 @@ function statusWrite({ info, options, storeAdmission }: SubresourceWriteRequest)
 }
 
 /**
- * The status subresource of a kind (kube's StatusREST): GET reads the object, PUT and PATCH change only its status,
- * through the Store's update flow with the subresource's admission.
+ * The status subresource of a kind (kube's StatusREST): GET reads the object (or serves its Table), PUT and PATCH
+ * change only its status, through the Store's update flow with the subresource's admission.
  */
 export function statusSubresource(store: Store): SubresourceStorage {
   return {
-    get: ({ context, info, resourceVersion }) =>
-      store.get(context, info.name, { ...(resourceVersion !== undefined ? { resourceVersion } : {}), version: info.apiVersion }),
+    get: ({ context, info, resourceVersion, version }) =>
+      store.get(context, info.name, {
+        ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+        ...(version !== undefined ? { version } : {}),
+      }),
     async update(request, body) {
       const res = await store.update(request.context, request.info.name, body, statusWrite(request));
       return { object: res.object, created: res.created, warnings: res.warnings };
