@@ -19,6 +19,11 @@ export interface ObjectType {
    * `self.my__dash__field`, `namespace` is `self.__namespace__`); a name it cannot escape is not accessible.
    */
   readonly fields: Readonly<Record<string, CelType>>;
+  /**
+   * The JSON names of fields that may hold null (a schema's `nullable: true`): null reads as CEL's null there, as
+   * kube's UnstructuredToVal makes it; elsewhere a null field is an error when read.
+   */
+  readonly nullable?: readonly string[];
 }
 
 /**
@@ -45,8 +50,8 @@ export interface OptionalType {
   readonly value: CelType;
 }
 
-export function objectType(name: string, fields: Record<string, CelType>): ObjectType {
-  return { kind: 'object', name, fields };
+export function objectType(name: string, fields: Record<string, CelType>, nullable?: readonly string[]): ObjectType {
+  return nullable?.length ? { kind: 'object', name, fields, nullable } : { kind: 'object', name, fields };
 }
 
 export function listType(elem: CelType, semantics: Pick<ListType, 'listType' | 'mapKeys'> = {}): ListType {
@@ -128,6 +133,8 @@ export interface ObjectRuntime {
   readonly ctor: new () => CelObject;
   /** [JSON name, CEL name, field type] of each accessible field. */
   readonly fields: readonly (readonly [string, string, CelType])[];
+  /** The CEL names of the fields that may hold null. */
+  readonly nullable: ReadonlySet<string>;
 }
 
 const runtimes = new WeakMap<ObjectType, ObjectRuntime>();
@@ -138,11 +145,14 @@ export function objectRuntime(type: ObjectType): ObjectRuntime {
   if (!runtime) {
     const ctor = { [type.name]: class extends CelObject {} }[type.name] as new () => CelObject;
     const fields: [string, string, CelType][] = [];
+    const nullable = new Set<string>();
     for (const [json, field] of Object.entries(type.fields)) {
       const name = escapeFieldName(json);
-      if (name !== undefined) fields.push([json, name, field]);
+      if (name === undefined) continue;
+      fields.push([json, name, field]);
+      if (type.nullable?.includes(json)) nullable.add(name);
     }
-    runtime = { ctor, fields };
+    runtime = { ctor, fields, nullable };
     runtimes.set(type, runtime);
   }
   return runtime;
@@ -163,4 +173,6 @@ export function registerObjectTypes(env: Environment, type: CelType, done = new 
   for (const [, name, field] of runtime.fields) fields[name] = typeName(field);
   env.registerType(type.name, { ctor: runtime.ctor, fields });
   env.registerOperator(`${type.name} == ${type.name}`, (a: unknown, b: unknown) => celEquals(a, b));
+  // cel-go's checker lets a message be compared with null (its legacy nullability of structs); a null field makes it true
+  env.registerOperator(`${type.name} == null`, (a: unknown, b: unknown) => a === b);
 }

@@ -1,5 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import { type LibraryAstNode, type LibraryEvaluator, libraryEvaluator } from './library-evaluator.ts';
+import type { LibraryAstNode, LibraryEvaluator } from './library-evaluator.ts';
 
 /** kube's per-expression runtime cost limit (k8s.io/apiserver/pkg/apis/cel/config.go PerCallLimit). */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -66,8 +65,7 @@ export function withCostTracker<T>(tracker: CostTracker, evaluate: () => T): T {
  * node is evaluated through its Evaluator's `run`; that `run` is wrapped, on this environment's evaluator only. Pinned to the library's version (8.0.0);
  * cost.test.ts fails if an upgrade moves the hook.
  */
-export function instrumentCost(env: Environment): void {
-  const evaluator = libraryEvaluator(env);
+export function instrumentCost(evaluator: LibraryEvaluator): void {
   const run = evaluator.run;
   evaluator.run = function (this: LibraryEvaluator, ast: LibraryAstNode, ctx: unknown) {
     if (active !== undefined && ast.op !== 'value') active.add(1);

@@ -5,7 +5,10 @@ import { CelCompileError, type CelIssue, locate } from './errors.ts';
 import { registerKubernetesLibraries } from './library/index.ts';
 import { useKubeOverloads, userNames } from './library/overrides.ts';
 import { checkRegexLiterals } from './library/regex-literals.ts';
+import { libraryEvaluator } from './library-evaluator.ts';
 import { useTypedListOperators } from './list-operators.ts';
+import { guardNulls } from './null-dispatch.ts';
+import { acceptNullInNullableFields } from './nullable-fields.ts';
 import { objectFields, undeclaredPresenceField } from './presence-fields.ts';
 import { Program } from './program.ts';
 
@@ -26,6 +29,9 @@ function baseEnvironment(): Environment {
     // kube's environments allow mixed list/map literals (they become list(dyn)), and enable optionals
     base = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: false });
     registerKubernetesLibraries(base);
+    // cel-go's checker lets timestamps, durations and opaque types be compared with null (legacy nullability)
+    for (const type of ['google.protobuf.Timestamp', 'google.protobuf.Duration', 'kubernetes.Quantity', 'kubernetes.URL'])
+      base.registerOperator(`${type} == null`, (a: unknown, b: unknown) => a === b);
   }
   return base;
 }
@@ -39,6 +45,8 @@ export class CelEnvironment {
   readonly #env: Environment;
   readonly #variables: Readonly<Record<string, CelType>>;
   readonly #objects: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Some declared object type has a nullable field: a null may reach operators typed for something else. */
+  readonly #nullable: boolean;
 
   constructor(options: CelEnvironmentOptions = {}) {
     this.#variables = { ...options.variables };
@@ -49,8 +57,10 @@ export class CelEnvironment {
       registerObjectTypes(this.#env, type, registered);
       this.#env.registerVariable(name, typeName(type));
     }
-    instrumentCost(this.#env);
-    useTypedListOperators(this.#env);
+    const evaluator = libraryEvaluator(this.#env);
+    instrumentCost(evaluator);
+    useTypedListOperators(evaluator);
+    this.#nullable = acceptNullInNullableFields(evaluator, Object.values(this.#variables));
   }
 
   compile(expression: string): CompileResult {
@@ -71,6 +81,7 @@ export class CelEnvironment {
           { message: `undefined field '${undeclared.field}'`, ...locate(expression, undeclared.offset) },
         ]),
       };
+    if (this.#nullable) guardNulls(parsed.ast);
     const regex = checkRegexLiterals(parsed.ast);
     if (regex)
       return { kind: 'error', error: new CelCompileError(expression, [{ message: regex.message, ...locate(expression, regex.offset) }]) };

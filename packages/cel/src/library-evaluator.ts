@@ -11,8 +11,19 @@ export interface LibraryOperator {
   readonly handler: (a: unknown, b: unknown, ast: unknown, ev: LibraryEvaluator) => unknown;
 }
 
+/** A type as the library declares it; `matchesValueType` is how it checks a value read from a field. */
+export interface LibraryType {
+  matchesValueType(value: unknown, ev: LibraryEvaluator): boolean;
+}
+
+/** A registered object type, as the evaluator finds it by its values' constructor. */
+export interface LibraryObjectType {
+  readonly fields?: Readonly<Record<string, LibraryType>>;
+}
+
 export interface LibraryRegistry {
   operatorCandidates(op: string): { declarations: LibraryOperator[] };
+  readonly objectTypesByConstructor: Map<unknown, LibraryObjectType>;
 }
 
 export interface LibraryEvaluator {
@@ -22,8 +33,8 @@ export interface LibraryEvaluator {
 
 /**
  * The evaluator of one environment. The library does not expose it, but every program hands it to its root node's
- * `evaluate`; a probe program whose root is swapped catches it. Tests (cost.test.ts, list-equality.test.ts) fail if an
- * upgrade of the library moves what is used here.
+ * `evaluate`; a probe program whose root is swapped catches it. Tests (cost.test.ts, typed-lists.test.ts,
+ * nullable-fields.test.ts) fail if an upgrade of the library moves what is used here.
  */
 export function libraryEvaluator(env: Environment): LibraryEvaluator {
   const probe = env.parse('0');

@@ -1,5 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import { type LibraryOperator, libraryEvaluator } from './library-evaluator.ts';
+import type { LibraryEvaluator, LibraryOperator } from './library-evaluator.ts';
 import { listSemantics, typedListAdd, typedListEquals } from './typed-lists.ts';
 import { celEquals } from './values.ts';
 
@@ -11,8 +10,8 @@ type Handler = LibraryOperator['handler'];
  * `list<V> == list<V>`, so its declarations are replaced in this environment's operator table by copies whose
  * handler asks the left list's semantics first and otherwise runs the library's own.
  */
-export function useTypedListOperators(env: Environment): void {
-  const registry = libraryEvaluator(env).registry;
+export function useTypedListOperators(evaluator: LibraryEvaluator): void {
+  const registry = evaluator.registry;
   const replace = (op: string, wrap: (original: Handler) => Handler) => {
     const declarations = registry.operatorCandidates(op).declarations;
     const i = declarations.findIndex((d) => d.signature === `list<V> ${op} list<V>: ${op === '+' ? 'list<V>' : 'bool'}`);

@@ -43,7 +43,7 @@ function listSemantics(s: Structural): { listType?: 'set' | 'map'; mapKeys?: rea
  * schema, or undefined where rules cannot see the value. int-or-string is `dyn`; objects with properties (or
  * embedded resources, or preserving unknown fields) are object types of their declared properties only; objects
  * with additionalProperties are maps; `number` is double, `integer` int; strings of format `byte`, `duration`,
- * `date` and `date-time` are bytes, durations and timestamps. A schema without a type (preserve-unknown-fields
+ * `date` and `date-time` are bytes, durations and timestamps; a `nullable` property may read as null. A schema without a type (preserve-unknown-fields
  * alone) is not visible. `name` names the object types (nested ones get `name.property`).
  */
 export function schemaCelType(s: Structural, isResourceRoot: boolean, name: string): CelType | undefined {
@@ -63,15 +63,17 @@ export function schemaCelType(s: Structural, isResourceRoot: boolean, name: stri
       }
       // keys are data (`__proto__` is a property name like any other)
       const fields: Record<string, CelType> = Object.create(null);
+      const nullable: string[] = [];
       let i = 0;
       for (const [prop, sub] of schema.properties ?? []) {
         // type names take word characters only; a renamed property is numbered so two cannot meet
         const word = prop.replace(/\W/g, '_');
         const field = schemaCelType(sub, sub.xEmbeddedResource === true, `${name}.${word === prop ? prop : `${word}_${i}`}`);
         if (field !== undefined) fields[prop] = field;
+        if (field !== undefined && sub.nullable === true) nullable.push(prop);
         i++;
       }
-      return objectType(name, fields);
+      return objectType(name, fields, nullable);
     }
     case 'string':
       switch (schema.valueValidation?.format) {

@@ -51,6 +51,20 @@ describe('typed self', () => {
     expect(messages(s, { name: 'b', tags: ['long'], labels: { app: 'db' }, nested: { deep: { n: 0 } } })).toHaveLength(4);
   });
 
+  it('a null in a nullable field reads as null (kube: self.x == null holds, has(self.x) is true)', () => {
+    const s = object({ o: object({ a: { type: 'string' } }, [], { nullable: true }), name: { type: 'string', nullable: true } }, [
+      'has(self.o) && self.o == null',
+      "has(self.name) && self.name != 'x'",
+      { rule: 'self.name.size() > 0', message: 'nonempty' },
+    ]);
+    expect(messages(s, { o: null, name: null })).toEqual([
+      '<nil>: Invalid value: "object": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: nonempty',
+    ]);
+    expect(messages(s, { o: { a: 'b' }, name: 'n' })).toEqual([
+      '<nil>: Invalid value: "object": failed rule: has(self.o) && self.o == null',
+    ]);
+  });
+
   it('a rule on a scalar reports the node kube names, with the value kind', () => {
     const s = object({
       items: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': rules('self < 10') } },
