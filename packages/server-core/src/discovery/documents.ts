@@ -68,7 +68,7 @@ export function virtualResourcesOf(source: DiscoverySource): readonly VirtualRes
 }
 
 /** The subresources of a definition in a source. */
-function subresourcesIn(source: DiscoverySource, def: ResourceDefinition): readonly SubresourceInfo[] {
+export function subresourcesIn(source: DiscoverySource, def: ResourceDefinition): readonly SubresourceInfo[] {
   if (!isEntries(source) || !source.subresources) return definitionSubresources(def);
   return source.subresources.filter((x) => x.group === def.group && x.resource === def.plural);
 }

@@ -1,5 +1,5 @@
-import type { ResourceDefinition } from '@kapi/registry';
-import { SCALE_KIND } from '../discovery/documents.ts';
+import type { JSONSchema, ResourceDefinition } from '@kapi/registry';
+import { definitionSubresources, SCALE_KIND, type SubresourceInfo } from '../discovery/documents.ts';
 import { DELETE_OPTIONS, definitionName, groupCamel, groupVersionRoot, PATCH, SCALE, STATUS, WATCH_EVENT } from './names.ts';
 import {
   DELETE_COLLECTION_PARAMETERS,
@@ -56,6 +56,11 @@ export interface RoutePath {
   /** Parameters common to every operation of the path (kube puts name, namespace and pretty here). */
   readonly parameters: readonly ParameterSpec[];
   readonly operations: readonly RouteOperation[];
+  /**
+   * Definitions the path's operations refer to beyond the served kinds' and the shared ones: the kind of a
+   * subresource storage the document has no schema for, published as an object of that kind keeping any field.
+   */
+  readonly schemas?: Readonly<Record<string, JSONSchema>>;
 }
 
 export const OBJECT_CONTENT_TYPES: readonly string[] = ['application/json', 'application/yaml'];
@@ -77,8 +82,16 @@ function article(noun: string): string {
 
 const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Every path serving `def` in `version`, sorted by path. */
-export function routesOf(def: ResourceDefinition, version: string): RoutePath[] {
+/**
+ * Every path serving `def` in `version`, sorted by path. Its subresources are those given, each with the verbs its
+ * storage implements (default: those its definition declares, as a server serves them: namespaces/finalize, status,
+ * scale).
+ */
+export function routesOf(
+  def: ResourceDefinition,
+  version: string,
+  subresources: readonly SubresourceInfo[] = definitionSubresources(def),
+): RoutePath[] {
   const { group, kind, plural, namespaced } = def;
   const gvk: GroupVersionKind = { group, version, kind };
   const kindSchema = definitionName(group, version, kind);
@@ -210,35 +223,58 @@ export function routesOf(def: ResourceDefinition, version: string): RoutePath[] 
       }),
     ].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)),
   });
-  if (group === '' && kind === 'Namespace') {
-    // NamespaceRegistry's finalize subresource: PUT only, as kube serves it.
+  for (const sub of subresources) {
+    const rk = sub.responseKind;
+    const own = rk && !(rk.group === SCALE_KIND.group && rk.version === SCALE_KIND.version && rk.kind === SCALE_KIND.kind);
+    const schema = !rk ? kindSchema : own ? definitionName(rk.group, rk.version, rk.kind) : SCALE;
+    const subGvk: GroupVersionKind = rk ? { group: rk.group, version: rk.version, kind: rk.kind } : gvk;
+    // get, update and patch as the status and scale routes have them; create as kube's NamedCreater (a token).
+    const byVerb = new Map(itemOps(sub.subresource, schema, subGvk).map((o) => [o.action, o]));
+    const operations: RouteOperation[] = [];
+    for (const verb of sub.verbs) {
+      if (verb === 'get' || verb === 'patch') operations.push(byVerb.get(verb) as RouteOperation);
+      else if (verb === 'update') operations.push(byVerb.get('put') as RouteOperation);
+      else if (verb === 'create')
+        operations.push(
+          op({
+            method: 'post',
+            operationId: `create${gvId}${ns}${kind}${upperFirst(sub.subresource)}`,
+            description: `create ${sub.subresource} of${article(kind)}${kind}`,
+            action: 'post',
+            gvk: subGvk,
+            parameters: WRITE_PARAMETERS,
+            body: body(schema),
+            responses: [ok(schema), created(schema), accepted(schema), UNAUTHORIZED],
+          }),
+        );
+    }
+    if (operations.length === 0) continue;
+    operations.sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
     paths.push({
-      path: `${item}/finalize`,
-      parameters: [name, PRETTY],
-      operations: [
-        op({
-          method: 'put',
-          operationId: `replace${gvId}${kind}Finalize`,
-          description: `replace finalize of the specified ${kind}`,
-          action: 'put',
-          parameters: WRITE_PARAMETERS,
-          body: body(kindSchema),
-          responses: [ok(kindSchema), created(kindSchema), UNAUTHORIZED],
-        }),
-      ],
+      path: `${item}/${sub.subresource}`,
+      parameters: [name, ...scope, PRETTY],
+      operations,
+      ...(own ? { schemas: { [schema]: opaqueKindSchema(subGvk, sub.subresource, plural) } } : {}),
     });
-  }
-  if (def.subresources.scale) {
-    paths.push({ path: `${item}/scale`, parameters: [name, ...scope, PRETTY], operations: itemOps('scale', SCALE, { ...SCALE_KIND }) });
-  }
-  if (def.subresources.status) {
-    paths.push({ path: `${item}/status`, parameters: [name, ...scope, PRETTY], operations: itemOps('status', kindSchema, gvk) });
   }
   if (group === '') paths.push(...watchRoutes(def, { gvk, gvId, tag, ns, root }));
   return paths.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+/**
+ * The definition of a subresource storage's own kind, whose schema kapi does not know: an object of that kind that
+ * keeps any field (Swagger 2.0 renders it as a bare object, as it renders a kind keeping unknown fields).
+ */
+function opaqueKindSchema(gvk: GroupVersionKind, subresource: string, plural: string): JSONSchema {
+  return {
+    description: `${gvk.kind} is what the ${subresource} subresource of ${plural} reads and answers with.`,
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-group-version-kind': [{ group: gvk.group, version: gvk.version, kind: gvk.kind }],
+  };
+}
 
 function watchRoutes(
   def: ResourceDefinition,

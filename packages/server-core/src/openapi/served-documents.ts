@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '@kapi/registry';
-import { type DiscoverySource, definitionsOf } from '../discovery/documents.ts';
+import { type DiscoverySource, definitionsOf, type SubresourceInfo, subresourcesIn } from '../discovery/documents.ts';
 import { groupVersionPath } from './names.ts';
 import { swaggerDocument } from './v2-document.ts';
 import { encodeSwaggerProtobuf } from './v2-protobuf.ts';
@@ -45,14 +45,16 @@ export interface OpenAPIDocumentsOptions {
   previous?: OpenAPIDocuments;
 }
 
-/** One group-version's v3 document and the definitions it was built from. */
+/** One group-version's v3 document and the definitions (with their subresources) it was built from. */
 interface GroupVersionDocument {
   readonly defs: readonly ResourceDefinition[];
+  /** JSON of each definition's subresources, in the order of `defs`. */
+  readonly subresources: readonly string[];
   readonly doc: ServedDocument;
 }
 
-const sameDefinitions = (a: readonly ResourceDefinition[], b: readonly ResourceDefinition[]): boolean =>
-  a.length === b.length && a.every((d, i) => d === b[i]);
+const sameDefinitions = (a: GroupVersionDocument, defs: readonly ResourceDefinition[], subresources: readonly string[]): boolean =>
+  a.defs.length === defs.length && a.defs.every((d, i) => d === defs[i] && a.subresources[i] === subresources[i]);
 
 /**
  * Every OpenAPI document of one state of the served kinds, built once: each group-version's v3 document and the v3
@@ -63,7 +65,7 @@ export class OpenAPIDocuments {
   /** v3 documents by index key (`api/v1`, `apis/<group>/<version>`). */
   readonly v3: ReadonlyMap<string, ServedDocument>;
   readonly #groupVersions = new Map<string, GroupVersionDocument>();
-  readonly #served: { def: ResourceDefinition; version: string }[];
+  readonly #served: { def: ResourceDefinition; version: string; subresources: readonly SubresourceInfo[] }[];
   readonly #info: OpenAPIInfo;
   readonly #lastModified: Date;
   #v2?: ServedSwagger;
@@ -73,23 +75,31 @@ export class OpenAPIDocuments {
     this.#lastModified = options.now?.() ?? new Date();
     const byGroupVersion = new Map<string, { version: string; defs: ResourceDefinition[] }>();
     this.#served = [];
-    for (const def of definitionsOf(source))
+    const subresources = new Map<ResourceDefinition, readonly SubresourceInfo[]>();
+    for (const def of definitionsOf(source)) {
+      // Each kind's subresources as its storages serve them (a source of definitions alone: those they declare).
+      subresources.set(def, subresourcesIn(source, def));
       for (const v of def.versions) {
         if (!v.served) continue;
         const key = groupVersionPath(def.group, v.name);
         const entry = byGroupVersion.get(key) ?? { version: v.name, defs: [] };
         byGroupVersion.set(key, entry);
         entry.defs.push(def);
-        this.#served.push({ def, version: v.name });
+        this.#served.push({ def, version: v.name, subresources: subresources.get(def) ?? [] });
       }
+    }
+    const subresourcesOf = (def: ResourceDefinition): readonly SubresourceInfo[] => subresources.get(def) ?? [];
     const v3 = new Map<string, ServedDocument>();
     const index: OpenAPIV3Index = { paths: {} };
     for (const key of [...byGroupVersion.keys()].sort()) {
       const { version, defs } = byGroupVersion.get(key) as { version: string; defs: ResourceDefinition[] };
+      const subs = defs.map((d) => JSON.stringify(subresourcesOf(d)));
       const before = options.previous ? options.previous.#groupVersions.get(key) : undefined;
       const doc =
-        before && sameDefinitions(before.defs, defs) ? before.doc : this.#toServed(groupVersionDocument(defs, version, this.#info));
-      this.#groupVersions.set(key, { defs, doc });
+        before && sameDefinitions(before, defs, subs)
+          ? before.doc
+          : this.#toServed(groupVersionDocument(defs, version, this.#info, subresourcesOf));
+      this.#groupVersions.set(key, { defs, subresources: subs, doc });
       v3.set(key, doc);
       index.paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.etag) };
     }

@@ -1,4 +1,5 @@
 import type { JSONSchema, ResourceDefinition } from '@kapi/registry';
+import type { SubresourceInfo } from '../discovery/documents.ts';
 import { kindSchemas, referencedDefinitions } from './kind-schemas.ts';
 import { META_DEFINITIONS } from './meta-definitions.ts';
 import { V2_REF_PREFIX, V3_REF_PREFIX } from './names.ts';
@@ -105,14 +106,15 @@ function v2PathItem(p: RoutePath): Record<string, unknown> {
 
 /**
  * GET /openapi/v2: one Swagger 2.0 document for every served group-version (as kube-apiserver merges its
- * aggregated specs), paths sorted, definitions sorted and limited to those referred to.
+ * aggregated specs), paths sorted, definitions sorted and limited to those referred to. Each kind's subresources are
+ * those given with it (default: those its definition declares).
  */
 export function swaggerDocument(
-  served: readonly { def: ResourceDefinition; version: string }[],
+  served: readonly { def: ResourceDefinition; version: string; subresources?: readonly SubresourceInfo[] }[],
   info: OpenAPIInfo = DEFAULT_OPENAPI_INFO,
 ): SwaggerDocument {
   const routes = served
-    .flatMap(({ def, version }) => routesOf(def, version))
+    .flatMap(({ def, version, subresources }) => routesOf(def, version, subresources))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const v3Schemas: Record<string, JSONSchema> = {};
   const roots = new Set<string>();
@@ -121,6 +123,13 @@ export function swaggerDocument(
       v3Schemas[name] = schema;
       roots.add(name);
     }
+  // A subresource's own kind the served kinds do not define: the opaque object its route gives.
+  for (const r of routes)
+    for (const [name, schema] of Object.entries(r.schemas ?? {}))
+      if (!v3Schemas[name]) {
+        v3Schemas[name] = schema;
+        roots.add(name);
+      }
   const schemaNames = new Set<string>(roots);
   for (const r of routes)
     for (const o of r.operations) {

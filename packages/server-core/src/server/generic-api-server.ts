@@ -780,7 +780,7 @@ export class GenericAPIServer {
       ...(o.serviceAccountTokens ? [issuerDiscoveryHandler(o.serviceAccountTokens)] : []),
       metricsHandler(this.metrics),
       // Both rebuild their documents when the served set is another object: once per change, on the next request.
-      openAPIHandler(() => this.#servedSet().definitions),
+      openAPIHandler(() => this.#servedSet().discovery),
       discoveryHandler(() => this.#servedSet().discovery),
     ];
     const resources: Handler = (ctx) => this.#serveResource(ctx);
