@@ -255,6 +255,53 @@ describe('transition rules', () => {
   });
 });
 
+describe('ratcheting of a map list', () => {
+  it('a reordered map list is unchanged (kube: CachedDeepEqual matches its items by key), so its failing rule ratchets', () => {
+    const entry = object({ k: { type: 'string' }, v: { type: 'integer' } }, [], { required: ['k'] });
+    const s = object({
+      spec: object({ byKey: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: entry } }, [
+        'self.byKey.size() < 2',
+      ]),
+    });
+    const old = {
+      spec: {
+        byKey: [
+          { k: 'x', v: 1 },
+          { k: 'y', v: 2 },
+        ],
+      },
+    };
+    expect(
+      messages(
+        s,
+        {
+          spec: {
+            byKey: [
+              { k: 'y', v: 2 },
+              { k: 'x', v: 1 },
+            ],
+          },
+        },
+        { old },
+      ),
+    ).toEqual([]);
+    expect(
+      messages(
+        s,
+        {
+          spec: {
+            byKey: [
+              { k: 'y', v: 3 },
+              { k: 'x', v: 1 },
+            ],
+          },
+        },
+        { old },
+      ),
+    ).toEqual(['spec: Invalid value: "object": failed rule: self.byKey.size() < 2']);
+  });
+});
+
 describe('allOf', () => {
   it('runs the rules of allOf entries on the node and on its properties', () => {
     const s = object({ n: { type: 'integer' }, m: { type: 'integer' } }, ['self.n >= 0'], {

@@ -1,9 +1,10 @@
-import { type FieldError, jsonEqual } from '@kapi/apimachinery';
+import type { FieldError } from '@kapi/apimachinery';
 import { type CelType, COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_LIMIT } from '@kapi/cel';
 import { child, index, key } from '../schema/field-path.ts';
 import type { NestedValueValidation, Structural } from '../schema/structural.ts';
 import { schemaCelType } from './cel-decl-type.ts';
 import { type CompiledRule, compileRules } from './cel-rules.ts';
+import { correlatedEqual, itemsByKey, mapKey } from './correlated-equal.ts';
 
 /** kube's RuntimeCELCostBudget (k8s.io/apiserver/pkg/apis/cel/config.go): what all rules may cost on one object. */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
@@ -78,7 +79,7 @@ export class CelValidator {
   /** FieldErrors under root-relative paths (`spec.items[0]`; the root itself is kube's nil path `<nil>`). */
   validate(obj: unknown, opts: CelValidateOptions = {}): { errors: FieldError[]; remainingBudget: number } {
     const run = new Run(this.#perCallLimit, opts.budget ?? RUNTIME_CEL_COST_BUDGET);
-    const anchor = opts.old === undefined ? undefined : new Correlation(obj, opts.old);
+    const anchor = opts.old === undefined ? undefined : new Correlation(this.#root.schema, obj, opts.old);
     run.node(this.#root, '', obj, opts.old, anchor);
     return { errors: run.errors, remainingBudget: run.budget };
   }
@@ -130,17 +131,19 @@ function buildNode(v: RuleSource, s: Structural, type: CelType): Node | undefine
  * ratcheted when it did not change. Compared lazily, once.
  */
 class Correlation {
+  readonly #schema: Structural;
   readonly #value: unknown;
   readonly #old: unknown;
   #unchanged: boolean | undefined;
 
-  constructor(value: unknown, old: unknown) {
+  constructor(schema: Structural, value: unknown, old: unknown) {
+    this.#schema = schema;
     this.#value = value;
     this.#old = old;
   }
 
   unchanged(): boolean {
-    this.#unchanged ??= jsonEqual(this.#value, this.#old);
+    this.#unchanged ??= correlatedEqual(this.#schema, this.#value, this.#old);
     return this.#unchanged;
   }
 }
@@ -187,7 +190,13 @@ class Run {
       const olds = correlatableItems(n.schema, old);
       for (let i = 0; i < obj.length; i++) {
         const oldItem = olds?.(obj[i]);
-        this.node(n.items, index(path, i), obj[i], oldItem, oldItem === undefined ? anchor : new Correlation(obj[i], oldItem));
+        this.node(
+          n.items,
+          index(path, i),
+          obj[i],
+          oldItem,
+          oldItem === undefined ? anchor : new Correlation(n.items.schema, obj[i], oldItem),
+        );
         if (this.budget < 0) return;
       }
     } else if (isRecord(obj)) {
@@ -197,7 +206,7 @@ class Run {
         if (!sub) continue;
         const oldV = oldMap && Object.hasOwn(oldMap, k) ? oldMap[k] : undefined;
         const at = n.additionalProperties ? key(path, k) : child(path, k);
-        this.node(sub, at, obj[k], oldV, oldV === undefined ? anchor : new Correlation(obj[k], oldV));
+        this.node(sub, at, obj[k], oldV, oldV === undefined ? anchor : new Correlation(sub.schema, obj[k], oldV));
         if (this.budget < 0) return;
       }
     }
@@ -313,14 +322,9 @@ function fieldErrorForReason(field: string, badValue: unknown, detail: string, r
 function correlatableItems(s: Structural, old: unknown): ((item: unknown) => unknown) | undefined {
   if (s.xListType !== 'map' || !Array.isArray(old)) return undefined;
   const keys = s.xListMapKeys ?? [];
-  const keyOf = (item: unknown) => (isRecord(item) ? JSON.stringify(keys.map((k) => item[k] ?? null)) : undefined);
-  const byKey = new Map<string, unknown>();
-  for (const item of old) {
-    const k = keyOf(item);
-    if (k !== undefined && !byKey.has(k)) byKey.set(k, item);
-  }
+  const byKey = itemsByKey(old, keys);
   return (item) => {
-    const k = keyOf(item);
+    const k = mapKey(item, keys);
     return k === undefined ? undefined : byKey.get(k);
   };
 }
