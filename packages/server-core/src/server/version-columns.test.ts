@@ -53,6 +53,31 @@ const Gizmo = defineResource({
   selectableFields: [{ jsonPath: '.spec.color' }],
 });
 
+// The same shapes converted asynchronously, a list at a time (as a CRD's webhook converts).
+const Gadget = defineResource({
+  group: 'example.kapi.dev',
+  kind: 'Gadget',
+  plural: 'gadgets',
+  namespaced: true,
+  versions: [
+    { name: 'v1', storage: true, schema: z.object({ spec: z.object({ replicas: z.int().min(0) }) }) },
+    {
+      name: 'v1beta1',
+      schema: z.object({ spec: z.object({ size: z.int().min(0) }) }),
+      printerColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+    },
+  ],
+  printerColumns: [{ name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' }],
+  conversion: {
+    async convert(objects, toVersion) {
+      return objects.map((o) => {
+        const out = toVersion === 'v1' ? rename(o, 'size', 'replicas') : rename(o, 'replicas', 'size');
+        return { ...out, apiVersion: `example.kapi.dev/${toVersion}` };
+      });
+    },
+  },
+});
+
 const V1BETA1 = 'example.kapi.dev/v1beta1';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const path = (version: string, name = ''): string => `/apis/example.kapi.dev/${version}/namespaces/default/gizmos${name ? `/${name}` : ''}`;
@@ -99,7 +124,7 @@ async function run(...args: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, Gizmo] });
+  server = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, Gizmo, Gadget] });
   await server.start();
   http = await listen(server.handler);
   tmp = await mkdtemp(join(tmpdir(), 'kapi-version-columns-'));
@@ -115,6 +140,12 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(201);
   }
+  const gadget = await fetch(`${http.url}/apis/example.kapi.dev/v1/namespaces/default/gadgets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'example.kapi.dev/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { replicas: 4 } }),
+  });
+  expect(gadget.status).toBe(201);
 });
 
 afterAll(async () => {
@@ -160,6 +191,18 @@ describe('a version with printer columns and selectable fields of its own', () =
     expect(ev.type).toBe('ADDED');
     expect(ev.object.columnDefinitions.map((c: Json) => c.name)).toEqual(['Name', 'Size', 'Color']);
     expect(ev.object.rows.map((r: Json) => r.cells)).toEqual([['b', 3, 'blue']]);
+  });
+
+  it('a kind converting asynchronously reads a version’s own columns on its converted objects', async () => {
+    const gadgets = (version: string) => `/apis/example.kapi.dev/${version}/namespaces/default/gadgets`;
+    const beta = await get(gadgets('v1beta1'));
+    expect(beta.body.columnDefinitions.map((c: Json) => c.name)).toEqual(['Name', 'Size']);
+    expect(beta.body.rows.map((r: Json) => r.cells)).toEqual([['g', 4]]);
+    const [ev] = await watchEvents(`${gadgets('v1beta1')}?watch=true`, 1);
+    expect(ev.object.rows.map((r: Json) => r.cells)).toEqual([['g', 4]]);
+    const v1 = await get(`${gadgets('v1')}/g`);
+    expect(v1.body.rows.map((r: Json) => r.cells)).toEqual([['g', 4]]);
+    expect(v1.body.columnDefinitions.map((c: Json) => c.name)).toEqual(['Name', 'Replicas']);
   });
 
   it('kubectl get prints the columns of the version it names', async () => {
