@@ -67,7 +67,8 @@ export interface ResourceVersion {
   readonly printerColumns?: readonly PrinterColumn[];
   /**
    * The version's own selectable fields: a field selector of a list or watch in this version names these, read on the
-   * object converted to this version (kube's per-version selectableFields). Absent: the definition's.
+   * object converted to this version (kube's per-version selectableFields). Absent: the definition's. A kind with an
+   * asynchronous `conversion` reads them on the stored object instead: the storage filters synchronously.
    */
   readonly selectableFields?: readonly SelectableField[];
 }
