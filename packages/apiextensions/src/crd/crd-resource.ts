@@ -1,10 +1,18 @@
 import { copyJson, jsonEqual } from '@kapi/apimachinery';
-import { CREATED_AT_COLUMN, defineResource, preserveUnknownFields, type ResourceDefinition } from '@kapi/registry';
+import {
+  CREATED_AT_COLUMN,
+  defineResource,
+  preserveUnknownFields,
+  type ResourceDefinition,
+  type ResourceVersion,
+  type VersionSchema,
+} from '@kapi/registry';
 import { z } from 'zod';
 import type { ValueValidator } from '../schema/validate-defaults.ts';
 import { rfc3339 } from '../server/rfc3339.ts';
 import { compileSchemaValidator } from '../validation/custom-object-validator.ts';
 import { markCustomResourceDefinitionForDeletion } from './crd-deletion.ts';
+import { crdUnknownFields } from './crd-unknown-fields.ts';
 import { setDefaultsCustomResourceDefinition } from './defaults.ts';
 import { APIEXTENSIONS_GROUP, type CustomResourceDefinition } from './types.ts';
 import {
@@ -108,58 +116,83 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
 export function customResourceDefinitionResource(
   options: CRDValidationOptions = { validateValue: validateDefaultValue },
 ): ResourceDefinition<CustomResourceDefinition> {
-  return defineResource({
-    group: APIEXTENSIONS_GROUP,
-    kind: 'CustomResourceDefinition',
-    plural: 'customresourcedefinitions',
-    shortNames: ['crd', 'crds'],
-    categories: ['api-extensions'],
-    namespaced: false,
-    versions: [{ name: 'v1', schema: crdSchema }],
-    subresources: { status: true },
-    printerColumns: [CREATED_AT_COLUMN],
-    strategy: {
-      prepareForCreate: (_ctx, obj) => {
-        const crd = obj as unknown as CustomResourceDefinition;
-        crd.status = { acceptedNames: { plural: '', kind: '' } };
-        crd.metadata.generation = 1;
-        const typed = wellTyped(crd);
-        if (typed) setDefaultsCustomResourceDefinition(crd);
-        if (typed) recordStorageVersion(crd);
+  return withStrictFields(
+    defineResource({
+      group: APIEXTENSIONS_GROUP,
+      kind: 'CustomResourceDefinition',
+      plural: 'customresourcedefinitions',
+      shortNames: ['crd', 'crds'],
+      categories: ['api-extensions'],
+      namespaced: false,
+      versions: [{ name: 'v1', schema: crdSchema }],
+      subresources: { status: true },
+      printerColumns: [CREATED_AT_COLUMN],
+      strategy: {
+        prepareForCreate: (_ctx, obj) => {
+          const crd = obj as unknown as CustomResourceDefinition;
+          crd.status = { acceptedNames: { plural: '', kind: '' } };
+          crd.metadata.generation = 1;
+          const typed = wellTyped(crd);
+          if (typed) setDefaultsCustomResourceDefinition(crd);
+          if (typed) recordStorageVersion(crd);
+        },
+        prepareForUpdate: (_ctx, obj, oldObj) => {
+          const crd = obj as unknown as CustomResourceDefinition;
+          const old = oldObj as unknown as CustomResourceDefinition;
+          if (old.status === undefined) delete crd.status;
+          else crd.status = copyJson(old.status);
+          const typed = wellTyped(crd);
+          if (typed) setDefaultsCustomResourceDefinition(crd);
+          const gen = old.metadata.generation ?? 0;
+          crd.metadata.generation = jsonEqual(crd.spec, old.spec) ? gen : gen + 1;
+          if (typed) recordStorageVersion(crd);
+        },
+        validate: (_ctx, obj) => (wellTyped(obj) ? validateCustomResourceDefinition(obj, options) : []),
+        validateUpdate: (ctx, obj, old) =>
+          !wellTyped(obj)
+            ? []
+            : ctx.subresource === 'status'
+              ? validateCustomResourceDefinitionStatusUpdate(obj as unknown as CustomResourceDefinition)
+              : validateCustomResourceDefinitionUpdate(
+                  obj as unknown as CustomResourceDefinition,
+                  old as unknown as CustomResourceDefinition,
+                  options,
+                ),
+        warningsOnCreate: () => [],
+        warningsOnUpdate: () => [],
+        allowCreateOnUpdate: () => false,
+        allowUnconditionalUpdate: () => false,
+        // kube's CRD REST Delete: the first delete only marks the CRD (its instances go first, see the finalizer controller).
+        prepareForDelete: (obj, nowMs) => {
+          if (!obj.metadata.deletionTimestamp)
+            markCustomResourceDefinitionForDeletion(obj as unknown as CustomResourceDefinition, rfc3339(nowMs));
+        },
       },
-      prepareForUpdate: (_ctx, obj, oldObj) => {
-        const crd = obj as unknown as CustomResourceDefinition;
-        const old = oldObj as unknown as CustomResourceDefinition;
-        if (old.status === undefined) delete crd.status;
-        else crd.status = copyJson(old.status);
-        const typed = wellTyped(crd);
-        if (typed) setDefaultsCustomResourceDefinition(crd);
-        const gen = old.metadata.generation ?? 0;
-        crd.metadata.generation = jsonEqual(crd.spec, old.spec) ? gen : gen + 1;
-        if (typed) recordStorageVersion(crd);
-      },
-      validate: (_ctx, obj) => (wellTyped(obj) ? validateCustomResourceDefinition(obj, options) : []),
-      validateUpdate: (ctx, obj, old) =>
-        !wellTyped(obj)
-          ? []
-          : ctx.subresource === 'status'
-            ? validateCustomResourceDefinitionStatusUpdate(obj as unknown as CustomResourceDefinition)
-            : validateCustomResourceDefinitionUpdate(
-                obj as unknown as CustomResourceDefinition,
-                old as unknown as CustomResourceDefinition,
-                options,
-              ),
-      warningsOnCreate: () => [],
-      warningsOnUpdate: () => [],
-      allowCreateOnUpdate: () => false,
-      allowUnconditionalUpdate: () => false,
-      // kube's CRD REST Delete: the first delete only marks the CRD (its instances go first, see the finalizer controller).
-      prepareForDelete: (obj, nowMs) => {
-        if (!obj.metadata.deletionTimestamp)
-          markCustomResourceDefinitionForDeletion(obj as unknown as CustomResourceDefinition, rfc3339(nowMs));
-      },
-    },
-  }) as unknown as ResourceDefinition<CustomResourceDefinition>;
+    }) as unknown as ResourceDefinition<CustomResourceDefinition>,
+  );
+}
+
+/**
+ * The CRD kind with kube's strict decoding: its zod schema keeps unknown fields (the CRD validation reads them in kube's
+ * words), so fieldValidation's unknown fields are those apiextensions.k8s.io/v1 does not declare (crdUnknownFields).
+ */
+function withStrictFields(def: ResourceDefinition<CustomResourceDefinition>): ResourceDefinition<CustomResourceDefinition> {
+  const base = def.storageVersion.schema;
+  const schema: VersionSchema = {
+    validate: (body, opts) => base.validate(body, opts),
+    listSetAndMapErrors: (body) => base.listSetAndMapErrors(body),
+    decode: (body) => base.decode(body),
+    unknownFields: crdUnknownFields,
+    openAPI: () => base.openAPI(),
+    patchMeta: () => base.patchMeta(),
+  };
+  const v1: ResourceVersion = Object.freeze({ ...def.storageVersion, schema });
+  return Object.freeze({
+    ...def,
+    versions: Object.freeze([v1]),
+    storageVersion: v1,
+    version: (name: string) => (name === v1.name ? v1 : undefined),
+  });
 }
 
 /** The CRD kind with kube's validation; schema defaults are checked for pruning and against their schema. */
