@@ -11,6 +11,7 @@ type Shape =
   | { readonly list: Shape }
   | { readonly map: Shape }
   | 'any'
+  | 'unknown'
   | (() => Shape);
 
 const ANY = 'any' as const;
