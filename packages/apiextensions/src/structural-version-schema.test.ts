@@ -1,4 +1,4 @@
-import { FakeClock, StatusError } from '@kapi/apimachinery';
+import { FakeClock, OMIT_VALUE, StatusError } from '@kapi/apimachinery';
 import { defineResource, type ResourceDefinition, type ResourceVersion, Store, toOpenAPISchema } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,7 +93,7 @@ describe('a kind served through structuralVersionSchema by a Store over MemorySt
   it('refuses duplicate map-list keys', async () => {
     const err = await refused(store.create({ namespace: 'ns' }, widget({ ports: [{ name: 'a' }, { name: 'a', port: 2 }] })));
     expect(err.code).toBe(422);
-    expect(err.message).toBe('Widget.example.com "w" is invalid: spec.ports[1]: Duplicate value: {"name":"a"}');
+    expect(err.message).toBe('Widget.example.com "w" is invalid: spec.ports[1]: Duplicate value: map[string]interface {}{"name":"a"}');
   });
 
   it("publishes the schema as the version's OpenAPI", () => {
@@ -111,7 +111,9 @@ describe('structuralVersionSchema', () => {
       errors: [],
       value: { spec: { replicas: 1, ports: [{ name: 'a' }, { name: 'a' }] } },
     });
-    expect(schema.listSetAndMapErrors(dupes)).toEqual([{ type: 'FieldValueDuplicate', field: 'spec.ports[1]', badValue: { name: 'a' } }]);
+    expect(schema.listSetAndMapErrors(dupes)).toEqual([
+      { type: 'FieldValueDuplicate', field: 'spec.ports[1]', badValue: OMIT_VALUE, detail: 'map[string]interface {}{"name":"a"}' },
+    ]);
   });
 
   it('keeps unknown fields where the schema preserves them, and does not change its input', () => {

@@ -45,7 +45,7 @@ export {
   preserveUnknownFields,
   withKubeMeta,
 } from './kube-extensions.ts';
-export { validateListSetsAndMaps } from './list-type.ts';
+export { goSharpV, validateListSetsAndMaps } from './list-type.ts';
 export { labelSelectorSchema, OBJECT_META_OPENAPI } from './metav1.ts';
 export type { ObjectConversion } from './object-conversion.ts';
 export { type JSONSchema, toOpenAPISchema } from './openapi.ts';

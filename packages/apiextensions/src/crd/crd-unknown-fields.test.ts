@@ -41,7 +41,7 @@ it('a CRD with unknown fields is refused under fieldValidation=Strict, with kube
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(crd),
     });
-    const body = await res.json();
+    const body = (await res.json()) as { message: string };
     expect(res.status).toBe(400);
     expect(body.message).toContain('unknown field "spec.bogus"');
     expect(body.message).toContain('unknown field "spec.versions[0].schema.openAPIV3Schema.properties[spec].examples"');

@@ -333,7 +333,7 @@ describe('value validations with kube-apiserver messages', () => {
           ports: [{ name: 'http' }, { name: 'http', protocol: 'TCP' }, { name: 'http' }],
         },
       }),
-    ).toEqual(['spec.tags[2]: Duplicate value: "a"', 'spec.ports[2]: Duplicate value: {"name":"http"}']);
+    ).toEqual(['spec.tags[2]: Duplicate value: "a"', 'spec.ports[2]: Duplicate value: map[string]interface {}{"name":"http"}']);
   });
 
   it('x-kubernetes-embedded-resource: apiVersion and kind required, metadata validated as ObjectMeta', () => {

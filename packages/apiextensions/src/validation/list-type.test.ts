@@ -49,9 +49,9 @@ describe('kube TestValidateListSetsAndMaps', () => {
         mixed: [1, '1', true, 'true', 1.5],
       }),
     ).toEqual([
-      'root.maps[2]: Duplicate value: {"a":"b"}',
-      'root.maps[3]: Duplicate value: {"a":"c"}',
-      'root.arrays[3]: Duplicate value: ["a"]',
+      'root.maps[2]: Duplicate value: map[string]interface {}{"a":"b"}',
+      'root.maps[3]: Duplicate value: map[string]interface {}{"a":"c"}',
+      'root.arrays[3]: Duplicate value: []interface {}{"a"}',
       'root.nils[2]: Duplicate value: "null"',
     ]);
   });
@@ -70,10 +70,10 @@ describe('kube TestValidateListSetsAndMaps', () => {
       }),
     ).toEqual([
       'root.strings[0]: Invalid value: "a": must be an object for an array of list-type map',
-      'root.oneKey[2]: Duplicate value: {"a":"1"}',
-      'root.twoKeys[2]: Duplicate value: {"a":"1","b":"2"}',
-      'root.undefinedKey[2]: Duplicate value: {"a":"1"}',
-      'root.nilItem[3]: Duplicate value: {}',
+      'root.oneKey[2]: Duplicate value: map[string]interface {}{"a":"1"}',
+      'root.twoKeys[2]: Duplicate value: map[string]interface {}{"a":"1", "b":"2"}',
+      'root.undefinedKey[2]: Duplicate value: map[string]interface {}{"a":"1"}',
+      'root.nilItem[3]: Duplicate value: map[string]interface {}{}',
     ]);
   });
 });

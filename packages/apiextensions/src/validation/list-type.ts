@@ -1,4 +1,5 @@
-import { type FieldError, fieldErrors } from '@kapi/apimachinery';
+import { type FieldError, fieldErrors, OMIT_VALUE } from '@kapi/apimachinery';
+import { goSharpV } from '@kapi/registry';
 import { child, index, key } from '../schema/field-path.ts';
 import type { Structural } from '../schema/structural.ts';
 import { goJSON, isInt64 } from './go-text.ts';
@@ -30,11 +31,18 @@ function listSetsAndMaps(fldPath: string, s: Structural, v: unknown): FieldError
   return [];
 }
 
+/** field.Duplicate as kube prints it: a scalar as ErrorBody does, a map or list with Go's %#v (map[string]interface {}{…}). */
+function duplicate(field: string, value: unknown): FieldError {
+  if (typeof value === 'object' && value !== null)
+    return { type: 'FieldValueDuplicate', field, badValue: OMIT_VALUE, detail: goSharpV(value) };
+  return { type: 'FieldValueDuplicate', field, badValue: value };
+}
+
 function validateArray(fldPath: string, s: Structural, list: unknown[]): FieldError[] {
   const errs: FieldError[] = [];
   switch (s.xListType) {
     case 'set':
-      for (const i of nonUniqueIndices(list)) errs.push(fieldErrors.duplicate(index(fldPath, i), list[i]));
+      for (const i of nonUniqueIndices(list)) errs.push(duplicate(index(fldPath, i), list[i]));
       break;
     case 'map':
       errs.push(...validateListMap(fldPath, s, list));
@@ -85,9 +93,7 @@ function validateListMap(fldPath: string, s: Structural, list: unknown[]): Field
       const o = x as Record<string, unknown> | null;
       return o !== null && Object.hasOwn(o, keyField) ? o[keyField] : UNSPECIFIED;
     });
-    return nonUniqueIndices(keys).map((i) =>
-      fieldErrors.duplicate(index(fldPath, i), keys[i] === UNSPECIFIED ? {} : { [keyField]: keys[i] }),
-    );
+    return nonUniqueIndices(keys).map((i) => duplicate(index(fldPath, i), keys[i] === UNSPECIFIED ? {} : { [keyField]: keys[i] }));
   }
   const keys = list.map((x) => {
     const key: Record<string, unknown> = {};
@@ -95,5 +101,5 @@ function validateListMap(fldPath: string, s: Structural, list: unknown[]): Field
     if (o !== null) for (const f of keyFields) if (Object.hasOwn(o, f)) key[f] = o[f];
     return key;
   });
-  return nonUniqueIndices(keys).map((i) => fieldErrors.duplicate(index(fldPath, i), keys[i]));
+  return nonUniqueIndices(keys).map((i) => duplicate(index(fldPath, i), keys[i]));
 }
