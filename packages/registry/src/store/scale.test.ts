@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import { backends } from '../test-support/backends.ts';
-import { ScaleREST, scaleFromObject } from './scale.ts';
+import { type Scale, ScaleREST, scaleFromObject } from './scale.ts';
 import { Store } from './store.ts';
 import { StoreKeys } from './store-keys.ts';
 
@@ -231,6 +231,61 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
       7,
     );
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
+  });
+
+  it('admits the Scale: mutate sees the Scale asked for and the current one, its change is stored; validate sees the result', async () => {
+    await widget('w1', 1, { replicas: 1 });
+    const seen: string[] = [];
+    const scale = await rest.patchScale(ctx, 'w1', { spec: { replicas: 4 } }, 'merge', {
+      admission: {
+        async mutate(obj, old) {
+          seen.push(`mutate ${obj.kind} ${(obj as unknown as Scale).spec.replicas} ${(old as unknown as Scale).spec.replicas}`);
+          (obj as unknown as Scale).spec.replicas = 5;
+        },
+        async validate(obj, old) {
+          seen.push(`validate ${obj.kind} ${(obj as unknown as Scale).spec.replicas} ${(old as unknown as Scale).spec.replicas}`);
+        },
+      },
+      objectAdmission: {
+        async mutate(obj, old) {
+          seen.push(`object ${obj.kind} ${(obj.spec as { replicas: number }).replicas} ${(old?.spec as { replicas: number }).replicas}`);
+        },
+      },
+    });
+    expect(seen).toEqual(['mutate Scale 4 1', 'object Widget 5 1', 'validate Scale 5 1']);
+    expect(scale.spec.replicas).toBe(5);
+    expect((await store.get(ctx, 'w1')).spec).toEqual({ replicas: 5, color: 'red' });
+    // A refusal by validating admission stores nothing.
+    const refuse = {
+      async validate() {
+        throw new StatusError({ code: 403, reason: 'Forbidden', message: 'no', details: {} });
+      },
+    };
+    expect(
+      (await failure(rest.updateScale(ctx, 'w1', { metadata: { name: 'w1' }, spec: { replicas: 9 } }, { admission: refuse }))).code,
+    ).toBe(403);
+    expect((await store.get(ctx, 'w1')).spec).toEqual({ replicas: 5, color: 'red' });
+  });
+
+  it('recomputes and re-admits the Scale on the fresh object when a write races it', async () => {
+    await widget('w1', 1);
+    const olds: number[] = [];
+    let raced = false;
+    const scale = await rest.patchScale(ctx, 'w1', [{ op: 'replace', path: '/spec/replicas', value: 3 }], 'json', {
+      admission: {
+        async mutate(_obj, old) {
+          olds.push((old as unknown as Scale).spec.replicas);
+          if (raced) return;
+          raced = true;
+          // Another writer scales the widget after this try read it: storage refuses this try's write, the next one
+          // starts from the object that writer stored.
+          await store.patch(ctx, 'w1', { spec: { replicas: 2, color: 'blue' } }, 'merge');
+        },
+      },
+    });
+    expect(olds).toEqual([1, 2]);
+    expect(scale.spec.replicas).toBe(3);
+    expect((await store.get(ctx, 'w1')).spec).toEqual({ replicas: 3, color: 'blue' });
   });
 });
 
