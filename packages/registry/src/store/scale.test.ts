@@ -248,7 +248,9 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
       },
       objectAdmission: {
         async mutate(obj, old) {
-          seen.push(`object ${obj.kind} ${(obj.spec as { replicas: number }).replicas} ${(old?.spec as { replicas: number }).replicas}`);
+          seen.push(
+            `object ${obj.kind} ${(obj.spec as { replicas: number }).replicas} ${(old?.spec as { replicas?: number } | undefined)?.replicas}`,
+          );
         },
       },
     });
