@@ -111,14 +111,13 @@ export class APIExtensions {
       establishing: loop('establish customresourcedefinition', (name) => establishing.sync(name)),
       finalizer: loop('clean up customresourcedefinition', (name) => finalizer.sync(name)),
     };
-    informer.onEvent((type, crd) => {
+    informer.onEvent((type, crd, old) => {
       const name = crd.metadata.name ?? '';
       for (const key of naming.keysFor(crd)) loops.naming.queue.add(key);
       loops.serving.queue.add(name);
-      if (type !== 'DELETED') {
-        loops.establishing.queue.add(name);
-        loops.finalizer.queue.add(name);
-      }
+      if (type === 'DELETED') return;
+      loops.establishing.queue.add(name);
+      if (FinalizerController.wants(crd, old)) loops.finalizer.queue.add(name);
     });
     this.#servingLoop = loops.serving;
     // The queues open now; the informer runs on the first loop's signal (all stop together).

@@ -2,7 +2,8 @@ import { type InformerLoop, type ListWatchSource, listAndWatch } from '@kapi/reg
 import type { CustomResourceDefinition } from '../crd/types.ts';
 
 export type CRDEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-export type CRDEventHandler = (type: CRDEventType, crd: CustomResourceDefinition) => void;
+/** `old` is the CRD as the informer held it before a MODIFIED (or a relist's ADDED of one it knew). */
+export type CRDEventHandler = (type: CRDEventType, crd: CustomResourceDefinition, old?: CustomResourceDefinition) => void;
 
 /**
  * The CRD informer the APIExtensions controllers share (kube's shared informer and lister): the CRDs as the watch cache
@@ -38,9 +39,10 @@ export class CRDInformer {
       onEvent: (type, obj) => {
         const crd = obj as CustomResourceDefinition;
         const name = crd.metadata.name ?? '';
+        const old = this.#crds.get(name);
         if (type === 'DELETED') this.#crds.delete(name);
         else this.#crds.set(name, crd);
-        this.#tell(type, crd);
+        this.#tell(type, crd, old);
       },
       onList: (items) => {
         const listed = new Set(items.map((o) => o.metadata.name));
@@ -54,7 +56,7 @@ export class CRDInformer {
     });
   }
 
-  #tell(type: CRDEventType, crd: CustomResourceDefinition): void {
-    for (const handler of this.#handlers) handler(type, crd);
+  #tell(type: CRDEventType, crd: CustomResourceDefinition, old?: CustomResourceDefinition): void {
+    for (const handler of this.#handlers) handler(type, crd, old);
   }
 }

@@ -1,4 +1,4 @@
-import { type Clock, StatusError } from '@kapi/apimachinery';
+import { type Clock, jsonEqual, StatusError } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import {
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
@@ -42,8 +42,34 @@ export class FinalizerController {
     this.#clock = options.clock;
   }
 
+  /**
+   * Whether a change of a CRD is this controller's work: a CRD being deleted that still has the cleanup finalizer, and
+   * not just a change of its Terminating condition — this controller writes that itself, and would wake itself in a loop
+   * (kube's updateCustomResourceDefinition). A failure is retried by the queue.
+   */
+  static wants(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): boolean {
+    if (!crd.metadata.deletionTimestamp || !crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return false;
+    if (!old || old.metadata.resourceVersion === crd.metadata.resourceVersion) return true;
+    const withoutTerminating = (c: CustomResourceDefinition) => ({
+      ...c,
+      metadata: { ...c.metadata, resourceVersion: '' },
+      status: { ...c.status, conditions: (c.status?.conditions ?? []).filter((x) => x.type !== 'Terminating') },
+    });
+    return !jsonEqual(withoutTerminating(crd), withoutTerminating(old));
+  }
+
   /** True: instances are left (or a step failed), look again later. */
   async sync(name: string): Promise<boolean> {
+    try {
+      return await this.#sync(name);
+    } catch (err) {
+      // Deleted or changed meanwhile: the informer brings it back if there is still work (kube's crd_finalizer).
+      if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return false;
+      throw err;
+    }
+  }
+
+  async #sync(name: string): Promise<boolean> {
     let crd = this.#informer.get(name);
     if (!crd?.metadata.deletionTimestamp || !crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return false;
     // Clients see that deletion is under way first; this can take a while. A failure recorded earlier stays until the
