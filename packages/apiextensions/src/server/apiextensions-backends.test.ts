@@ -1,16 +1,12 @@
-import { Namespace } from '@kapi/registry';
-import { GenericAPIServer, listen } from '@kapi/server-core';
 import type { Storage } from '@kapi/storage';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { RedisStorage } from '@kapi/storage-redis';
 import { type EtcdServer, type RedisServer, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIExtensions } from './apiextensions.ts';
+import { type Json, send, startChain, until } from './test-support/chain.ts';
 
 /** The APIExtensions chain on etcd and Redis: CRDs served within a second, and again after a restart, defaults on read. */
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-type Json = any;
 const GROUP = 'stable.example.com';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -46,45 +42,6 @@ const crd = (defaults: Record<string, unknown> = {}): Json => ({
   },
 });
 
-async function send(method: string, url: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-async function startChain(storage: Storage): Promise<{ url: string; stop(): Promise<void> }> {
-  const controlPlane = new GenericAPIServer({ storage, resources: [Namespace] });
-  const chain = new GenericAPIServer({
-    storage,
-    closeStorage: false,
-    resources: [],
-    providers: [new APIExtensions({ onError: () => {} }).provider()],
-    delegate: controlPlane,
-  });
-  await chain.start();
-  const http = await listen(chain.handler);
-  return {
-    url: http.url,
-    async stop() {
-      await http.close();
-      await chain.shutdown();
-    },
-  };
-}
-
 const backends: [string, () => Promise<{ storage: () => Storage; stop(): Promise<void> }>][] = [
   [
     'etcd',
@@ -112,7 +69,7 @@ describe.each(backends)('the APIExtensions chain on %s', (_name, startBackend) =
   });
 
   it('serves a new CRD within a second, serves it again after a restart, and applies a default added later on read', async () => {
-    const first = await startChain(backend.storage());
+    const first = await startChain(backend.storage(), { closeStorage: false });
     try {
       await send('POST', `${first.url}/api/v1/namespaces`, { metadata: { name: 'default' } });
       const crs = (url: string) => `${url}/apis/${GROUP}/v1/namespaces/default/crontabs`;
@@ -141,7 +98,7 @@ describe.each(backends)('the APIExtensions chain on %s', (_name, startBackend) =
       expect(defaulted.spec).toEqual({ image: 'nginx', replicas: 1 });
       await first.stop();
 
-      const second = await startChain(backend.storage());
+      const second = await startChain(backend.storage(), { closeStorage: false });
       try {
         // Served as soon as start() returned (crd-informer-synced), with the stored objects and the default.
         const list = await send('GET', crs(second.url));
@@ -155,7 +112,7 @@ describe.each(backends)('the APIExtensions chain on %s', (_name, startBackend) =
         await until('the API gone', async () => ((await send('GET', crs(second.url))).status === 404 ? true : undefined));
         expect((await send('GET', `${second.url}${CRDS}/crontabs.${GROUP}`)).status).toBe(404);
         await second.stop();
-        const third = await startChain(backend.storage());
+        const third = await startChain(backend.storage(), { closeStorage: false });
         expect((await send('GET', `${third.url}${CRDS}`)).body.items).toEqual([]);
         expect((await send('GET', crs(third.url))).status).toBe(404);
         await third.stop();

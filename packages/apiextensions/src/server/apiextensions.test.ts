@@ -1,50 +1,20 @@
 import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
-import { GenericAPIServer, type Listening, listen } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { APIExtensions } from './apiextensions.ts';
+import { type Json, send, startChain, type TestChain, until } from './test-support/chain.ts';
 
 /** The APIExtensions server first in kube's chain, delegating to a control plane serving Namespace and ConfigMap. */
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-type Json = any;
-
-let running: { chain: GenericAPIServer; http: Listening }[] = [];
+const started: TestChain[] = [];
 afterEach(async () => {
-  for (const r of running.reverse()) {
-    await r.http.close();
-    await r.chain.shutdown();
-  }
-  running = [];
+  for (const c of started.splice(0).reverse()) await c.stop();
 });
 
-async function startChain(
-  storage: Storage = new MemoryStorage(),
-  closeStorage = true,
-): Promise<{ url: string; chain: GenericAPIServer; stop(): Promise<void> }> {
-  // The last server of the chain to shut down closes the storage they share.
-  const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap], closeStorage: closeStorage });
-  const chain = new GenericAPIServer({
-    storage,
-    closeStorage: false,
-    resources: [],
-    providers: [new APIExtensions({ retryAfterMs: 50, onError: () => {} }).provider()],
-    delegate: controlPlane,
-  });
-  await chain.start();
-  const http = await listen(chain.handler);
-  const entry = { chain, http };
-  running.push(entry);
-  return {
-    url: http.url,
-    chain,
-    async stop() {
-      running = running.filter((r) => r !== entry);
-      await http.close();
-      await chain.shutdown();
-    },
-  };
+async function startTestChain(storage: Storage = new MemoryStorage(), closeStorage = true): Promise<TestChain> {
+  const c = await startChain(storage, { resources: [Namespace, ConfigMap], closeStorage, apiextensions: { retryAfterMs: 50 } });
+  started.push(c);
+  return c;
 }
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -100,30 +70,6 @@ function crontabCRD(extra: Json = {}): Json {
   };
 }
 
-async function send(
-  method: string,
-  url: string,
-  body?: unknown,
-  contentType = 'application/json',
-): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': contentType } }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 const condition = (crd: Json, type: string): Json => crd.status?.conditions?.find((c: Json) => c.type === type);
 const crontabs = (url: string, ns = 'default') => `${url}/apis/${GROUP}/v1/namespaces/${ns}/crontabs`;
 
@@ -136,7 +82,7 @@ async function established(url: string, name: string): Promise<Json> {
 
 describe('APIExtensions: a CRD is served at run time', () => {
   it('accepts the names, establishes the CRD, and serves its kind: create, defaults, validation, list, table, discovery', async () => {
-    const { url } = await startChain();
+    const { url } = await startTestChain();
     await send('POST', `${url}/api/v1/namespaces`, { metadata: { name: 'default' } });
     const created = await send('POST', `${url}${CRDS}`, crontabCRD());
     expect(created.status).toBe(201);
@@ -206,7 +152,7 @@ describe('APIExtensions: a CRD is served at run time', () => {
   });
 
   it('a name conflict: NamesAccepted False with kube’s message, not served', async () => {
-    const { url } = await startChain();
+    const { url } = await startTestChain();
     await send('POST', `${url}${CRDS}`, crontabCRD());
     await established(url, `crontabs.${GROUP}`);
     const other = crontabCRD();
@@ -233,18 +179,12 @@ describe('APIExtensions: a CRD is served at run time', () => {
       versions: [{ name: 'v1' }],
       schema: z.object({ spec: z.looseObject({ builtIn: z.boolean().default(true) }).optional() }),
     });
-    const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, Gadget] });
-    const chain = new GenericAPIServer({
-      storage,
-      closeStorage: false,
-      resources: [],
-      providers: [new APIExtensions({ retryAfterMs: 20, onError: (_e, what) => errors.push(what) }).provider()],
-      delegate: controlPlane,
+    const c = await startChain(storage, {
+      resources: [Namespace, Gadget],
+      apiextensions: { retryAfterMs: 20, onError: (_e, what) => errors.push(what) },
     });
-    await chain.start();
-    const http = await listen(chain.handler);
-    running.push({ chain, http });
-    const url = http.url;
+    started.push(c);
+    const url = c.url;
     await send('POST', `${url}/api/v1/namespaces`, { metadata: { name: 'default' } });
     const crd = crontabCRD();
     crd.metadata.name = `gadgets.${GROUP}`;
@@ -264,7 +204,7 @@ describe('APIExtensions: a CRD is served at run time', () => {
   });
 
   it('deleting a CRD deletes its instances (customresourcecleanup), then the CRD and its API', async () => {
-    const { url } = await startChain();
+    const { url } = await startTestChain();
     await send('POST', `${url}/api/v1/namespaces`, { metadata: { name: 'default' } });
     await send('POST', `${url}${CRDS}`, crontabCRD());
     await established(url, `crontabs.${GROUP}`);
@@ -304,7 +244,7 @@ describe('APIExtensions: a CRD is served at run time', () => {
 
   it('serves the CRDs stored before a restart as soon as start() returns, with defaults added since applied on read', async () => {
     const storage = new MemoryStorage();
-    const first = await startChain(storage, false);
+    const first = await startTestChain(storage, false);
     await send('POST', `${first.url}/api/v1/namespaces`, { metadata: { name: 'default' } });
     await send('POST', `${first.url}${CRDS}`, crontabCRD());
     await established(first.url, `crontabs.${GROUP}`);
@@ -322,7 +262,7 @@ describe('APIExtensions: a CRD is served at run time', () => {
     expect(read.body.spec).toEqual({ image: 'x', replicas: 1, cronSpec: '* * * * *' });
     await first.stop();
 
-    const second = await startChain(storage);
+    const second = await startTestChain(storage);
     const got = await send('GET', `${crontabs(second.url)}/a`);
     expect(got.status).toBe(200);
     expect(got.body.spec.cronSpec).toBe('* * * * *');
