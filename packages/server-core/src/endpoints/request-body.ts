@@ -171,5 +171,15 @@ export async function readPatchBody(ctx: RequestContext, def: ResourceDefinition
   if (!type || (type === 'strategic' && !strategic))
     throw newUnsupportedMediaType(strategic ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC);
   const raw = await readRequestBody(ctx);
-  return { patch: type === 'apply' ? parseYAMLBody(raw) : parseJSONBody(raw), type };
+  if (type === 'apply') return { patch: parseYAMLBody(raw), type };
+  // kube's merge patcher answers a body that is not JSON with json-patch's ErrBadJSONPatch (patches over 1 MiB are
+  // decoded first, and say why).
+  if (type === 'merge' && raw.byteLength <= 1024 * 1024) {
+    try {
+      return { patch: JSON.parse(Buffer.from(raw).toString('utf8')), type };
+    } catch {
+      throw newBadRequest('Invalid JSON Patch');
+    }
+  }
+  return { patch: parseJSONBody(raw), type };
 }
