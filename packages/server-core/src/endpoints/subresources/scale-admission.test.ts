@@ -26,7 +26,7 @@ function scalePolicy(): { chain: AdmissionChain; seen: { phase: string; attrs: A
     handles: (op) => op === 'UPDATE',
     async admit(attrs) {
       seen.push({ phase: 'admit', attrs: structuredClone(attrs) });
-      const obj = attrs.object as { kind?: string; spec: { replicas: number } };
+      const obj = attrs.object as unknown as { kind?: string; spec: { replicas: number } };
       if (obj.kind === 'Scale' && obj.spec.replicas > 10) obj.spec.replicas = 10;
     },
     async validate(attrs) {
@@ -159,7 +159,7 @@ describe('scale writes through admission', () => {
           resource: `widgets.${GROUP}`,
           async check(attrs) {
             checked.push(structuredClone(attrs));
-            if ((attrs.object as { spec: { replicas: number } }).spec.replicas > 100)
+            if ((attrs.object as unknown as { spec: { replicas: number } }).spec.replicas > 100)
               throw newForbidden({ group: GROUP, resource: 'widgets' }, attrs.name, 'too many widgets');
           },
         },
