@@ -1,6 +1,7 @@
 export { ConfigMap } from './builtins/configmap.ts';
 export { ControllerLoop, type ControllerLoopOptions, type InformerLoop } from './builtins/controller-loop.ts';
 export { Event } from './builtins/event.ts';
+export { Lease } from './builtins/lease.ts';
 export { type ListAndWatchOptions, type ListWatchSource, listAndWatch } from './builtins/list-and-watch.ts';
 export {
   FINALIZER_KUBERNETES,
