@@ -1,2 +1,7 @@
-// @kapi/testing: an in-process Kubernetes API server for controller tests (issue 14; being built).
-export {};
+// @kapi/testing: an in-process Kubernetes API server for controller tests.
+export { BUILTIN_RESOURCES } from './builtin-resources.ts';
+export { type CRDInput, crdManifests, installCRDs } from './install-crds.ts';
+export type { KubeConfigLike } from './kube-config.ts';
+export { startTestServer, type TestServer, type TestServerOptions } from './start-test-server.ts';
+export type { TestUser } from './token-authenticator.ts';
+export { type TestHooks, type TestServerHandle, useTestServer } from './use-test-server.ts';
