@@ -234,6 +234,7 @@ export function defineResource<const V extends readonly VersionInput[], S extend
     ...(input.validateName ? { validateName: input.validateName } : {}),
     ...(input.strategicMergePatch === false ? { strategicMergePatch: false } : {}),
     ...(input.conversion ? { conversion: input.conversion } : {}),
+    ...(input.storedWith ? { storedWith: Object.freeze({ ...input.storedWith }) } : {}),
     version: (name) => versions.find((v) => v.name === name),
   };
   return Object.freeze(def);

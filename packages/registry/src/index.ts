@@ -1,6 +1,7 @@
 export { ConfigMap } from './builtins/configmap.ts';
 export { ControllerLoop, type ControllerLoopOptions, type InformerLoop } from './builtins/controller-loop.ts';
 export { Event } from './builtins/event.ts';
+export { coreToEventsV1, EventsV1Event, eventsV1ToCore } from './builtins/events-k8s-io-event.ts';
 export { Lease } from './builtins/lease.ts';
 export { type ListAndWatchOptions, type ListWatchSource, listAndWatch } from './builtins/list-and-watch.ts';
 export {
@@ -62,6 +63,7 @@ export type {
   ScaleSubresource,
   SelectableField,
   StorageSchemaOf,
+  StoredWith,
   Subresources,
   SubresourcesInput,
   VersionInput,

@@ -148,6 +148,23 @@ export interface ResourceInput<V extends readonly VersionInput[], S extends Obje
   strategicMergePatch?: boolean;
   /** Converts between versions instead of the versions' toHub/fromHub, asynchronously and a list at a time (a CRD's webhook). */
   conversion?: ObjectConversion;
+  /** Keep the objects in another kind's storage (see StoredWith). */
+  storedWith?: StoredWith;
+}
+
+/**
+ * kube's cohabitating resources: a kind whose objects live in another kind's storage, in that kind's form, so both
+ * serve the same objects (events.k8s.io events are core events). Its Store reads and writes the other kind's keys,
+ * converting each object on the way: what a watch cache over those keys holds is the other kind's form.
+ */
+export interface StoredWith {
+  /** The group ('' for core) and plural whose storage keys hold the objects. */
+  readonly group: string;
+  readonly plural: string;
+  /** This kind's storage version object (metadata included) as the other kind stores it; returns a new object. */
+  toStored(obj: KubeObject): KubeObject;
+  /** The other kind's stored object in this kind's storage version; returns a new object, never changes its input. */
+  fromStored(obj: KubeObject): KubeObject;
 }
 
 /** A checked, frozen definition of one kind; `T` is the storage version's object type. */
@@ -180,6 +197,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly strategicMergePatch?: boolean;
   /** When set, every conversion between versions goes through it (see ObjectConversion); else toHub/fromHub, synchronously. */
   readonly conversion?: ObjectConversion;
+  /** Set when the objects live in another kind's storage (see StoredWith). */
+  readonly storedWith?: StoredWith;
   /** The version named `name`, if the kind has it. */
   version(name: string): ResourceVersion | undefined;
 }

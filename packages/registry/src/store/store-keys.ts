@@ -15,7 +15,9 @@ export class StoreKeys {
   readonly #namespaced: boolean;
 
   constructor(def: ResourceDefinition, keyPrefix = '/registry') {
-    this.resourcePrefix = `${keyPrefix.replace(/\/+$/, '')}/${def.group || 'core'}/${def.plural}`;
+    // A kind stored with another (events.k8s.io events with core's) uses that kind's keys.
+    const home = def.storedWith ?? def;
+    this.resourcePrefix = `${keyPrefix.replace(/\/+$/, '')}/${home.group || 'core'}/${home.plural}`;
     this.#namespaced = def.namespaced;
   }
 

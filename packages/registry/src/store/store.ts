@@ -34,6 +34,7 @@ import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, should
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
 import { validateObjectMetaUpdate } from './object-meta-update.ts';
 import { StoreKeys } from './store-keys.ts';
+import { StoredWithStorage } from './stored-with-storage.ts';
 import { rfc3339Seconds } from './timestamp.ts';
 import type {
   DeleteResult,
@@ -111,7 +112,7 @@ export class Store<T extends KubeObject = KubeObject> {
   constructor(def: ResourceDefinition<T>, options: StoreOptions) {
     this.definition = def;
     this.keys = new StoreKeys(def as ResourceDefinition, options.keyPrefix);
-    this.#storage = options.storage;
+    this.#storage = def.storedWith ? new StoredWithStorage(options.storage, def.storedWith) : options.storage;
     this.#clock = options.clock ?? realClock;
     this.#uid = options.uid ?? randomUUID;
     this.#names = options.nameGenerator ?? simpleNameGenerator;
