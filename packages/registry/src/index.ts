@@ -2,6 +2,7 @@ export { ConfigMap } from './builtins/configmap.ts';
 export { ControllerLoop, type ControllerLoopOptions, type InformerLoop } from './builtins/controller-loop.ts';
 export { Event } from './builtins/event.ts';
 export { coreToEventsV1, EventsV1Event, eventsV1ToCore } from './builtins/events-k8s-io-event.ts';
+export { GarbageCollector, type GarbageCollectorOptions, type ServedResources } from './builtins/garbage-collector.ts';
 export { Lease } from './builtins/lease.ts';
 export { type ListAndWatchOptions, type ListWatchSource, listAndWatch } from './builtins/list-and-watch.ts';
 export {
@@ -15,6 +16,7 @@ export { NAMESPACE_CONDITION_TYPES, type NamespaceConditionType } from './builti
 export { NamespaceController, type NamespaceControllerOptions } from './builtins/namespace-controller.ts';
 export { NAMESPACE_TERMINATING_CAUSE, NamespaceLifecycle } from './builtins/namespace-lifecycle.ts';
 export { NamespaceRegistry, type NamespaceRegistryOptions } from './builtins/namespace-registry.ts';
+export type { ObjectIdentity } from './builtins/owner-graph.ts';
 export { Secret } from './builtins/secret.ts';
 export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
