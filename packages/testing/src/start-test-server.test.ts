@@ -1,0 +1,179 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RoleResource } from '@kapi/authz';
+import { MemoryStorage } from '@kapi/storage';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './start-test-server.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+type Json = any;
+
+const started: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.stop()));
+});
+
+async function start(...args: Parameters<typeof startTestServer>): Promise<TestServer> {
+  const s = await startTestServer(...args);
+  started.push(s);
+  return s;
+}
+
+async function send(s: TestServer, method: string, path: string, body?: unknown, token = s.token): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const widgetCRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+        },
+      },
+    ],
+  },
+};
+
+describe('startTestServer', () => {
+  it('serves Namespace (with kube default namespaces) and the built-in kinds on a loopback port, without credentials', async () => {
+    const s = await start();
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const namespaces = await send(s, 'GET', '/api/v1/namespaces');
+    expect(namespaces.body.items.map((n: Json) => n.metadata.name)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    const discovery = await send(s, 'GET', '/api/v1');
+    const kinds = discovery.body.resources.map((r: Json) => r.name);
+    for (const plural of ['namespaces', 'configmaps', 'secrets', 'serviceaccounts', 'events']) expect(kinds).toContain(plural);
+    expect((await send(s, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).status).toBe(200);
+  });
+
+  it('stamps objects with the FakeClock time, and clock.advance ends a watch at its timeoutSeconds', async () => {
+    const s = await start();
+    const created = await send(s, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'a' } });
+    expect(created.body.metadata.creationTimestamp).toBe(new Date(s.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'));
+    const res = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=30`);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(JSON.parse(first.split('\n')[0] as string).type).toBe('ADDED');
+    s.clock.advance(30_000);
+    for (;;) if ((await reader.read()).done) break;
+  });
+
+  it('finishes deleting a namespace without the clock being moved', async () => {
+    const s = await start();
+    await send(s, 'POST', '/api/v1/namespaces', { metadata: { name: 'gone' } });
+    await send(s, 'POST', '/api/v1/namespaces/gone/configmaps', { metadata: { name: 'c' } });
+    expect((await send(s, 'DELETE', '/api/v1/namespaces/gone')).status).toBe(200);
+    for (;;) {
+      if ((await send(s, 'GET', '/api/v1/namespaces/gone')).status === 404) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  });
+
+  it('serves the kinds of CRD manifests given as objects or YAML before it resolves', async () => {
+    const yaml = `# a comment
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: sprockets.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {plural: sprockets, kind: Sprocket}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+---
+`;
+    const s = await start({ crds: [widgetCRD, yaml] });
+    const gadget = await send(s, 'POST', '/apis/example.com/v1/namespaces/default/gadgets', {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g' },
+      spec: { size: 3, unknown: 1 },
+    });
+    expect(gadget.status).toBe(201);
+    expect(gadget.body.spec).toEqual({ size: 3 });
+    expect((await send(s, 'GET', '/apis/example.com/v1/sprockets')).status).toBe(200);
+  });
+
+  it('refuses an invalid CRD with the API error and leaves nothing running', async () => {
+    const bad = { ...widgetCRD, metadata: { name: 'wrong.example.com' } };
+    await expect(startTestServer({ crds: [bad] })).rejects.toMatchObject({ code: 422 });
+  });
+
+  it("with authorization 'RBAC': the admin may do anything, a user what RBAC grants, anonymous nothing", async () => {
+    const s = await start({ authorization: 'RBAC', users: { 'alice-token': { name: 'alice' } } });
+    expect((await send(s, 'GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
+    expect((await send(s, 'GET', '/api/v1/namespaces/default/configmaps', undefined, 'alice-token')).status).toBe(403);
+    expect((await send(s, 'GET', '/api/v1/namespaces/default/configmaps', undefined, '')).status).toBe(403);
+    expect((await send(s, 'GET', '/api/v1/namespaces', undefined, 'wrong')).status).toBe(401);
+    const binding = await send(s, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      metadata: { name: 'alice-view' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', name: 'alice', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+    expect(binding.status).toBe(201);
+    for (;;) {
+      if ((await send(s, 'GET', '/api/v1/namespaces/default/configmaps', undefined, 'alice-token')).status === 200) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  });
+
+  it('gives a client-node KubeConfig that works over plain HTTP and over TLS with its self-signed CA', async () => {
+    for (const tls of [false, true]) {
+      const s = await start({ tls, authorization: 'RBAC' });
+      expect(s.url.startsWith(tls ? 'https://' : 'http://')).toBe(true);
+      const core = s.kubeConfig.makeApiClient(CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'cm' }, data: { k: 'v' } } });
+      const list = await core.listNamespacedConfigMap({ namespace: 'default' });
+      expect(list.items.map((c) => c.data)).toEqual([{ k: 'v' }]);
+    }
+  });
+
+  it('writes a kubeconfig file that stop() removes; stop() is idempotent and closes the port', async () => {
+    const s = await startTestServer();
+    expect(existsSync(s.kubeconfigPath)).toBe(true);
+    await Promise.all([s.stop(), s.stop()]);
+    await s.stop();
+    expect(existsSync(dirname(s.kubeconfigPath))).toBe(false);
+    await expect(fetch(`${s.url}/readyz`)).rejects.toThrow();
+  });
+
+  it('serves the kinds of `resources` over a given storage, which outlives the server with closeStorage false', async () => {
+    const storage = new MemoryStorage();
+    const first = await startTestServer({ storage, closeStorage: false, resources: [RoleResource] });
+    const role = { metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] };
+    expect((await send(first, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', role)).status).toBe(201);
+    await first.stop();
+    const second = await start({ storage });
+    expect(second.storage).toBe(storage);
+    expect((await send(second, 'GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/r')).status).toBe(404);
+    const third = await start({ storage, resources: [RoleResource] });
+    expect((await send(third, 'GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/r')).body.rules).toEqual(role.rules);
+  });
+
+  it('refuses an unknown authorization mode', async () => {
+    await expect(startTestServer({ authorization: 'ABAC' as 'RBAC' })).rejects.toThrow(/authorization must be 'RBAC'/);
+  });
+});
