@@ -17,7 +17,7 @@ import {
   withAuthenticatedGroup,
 } from '@kapi/authn';
 import { type Authorizer, buildAuthorizer, RBAC, WebhookAuthorizer } from '@kapi/authz';
-import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from '@kapi/registry';
+import { ConfigMap, Event, EventsV1Event, Lease, Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import {
   APIServerMetrics,
   authorizationWebhookMetrics,
@@ -200,7 +200,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const controlPlane = new GenericAPIServer({
     storage,
     metrics,
-    resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, Widget],
+    resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, EventsV1Event, Lease, Widget],
     providers: [rbac.provider()],
     admission,
     serviceAccountTokens: {
