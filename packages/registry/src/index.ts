@@ -20,6 +20,7 @@ export type { ObjectIdentity } from './builtins/owner-graph.ts';
 export { Secret } from './builtins/secret.ts';
 export { ServiceAccount } from './builtins/service-account.ts';
 export { ServiceAccountsController, type ServiceAccountsControllerOptions } from './builtins/service-accounts-controller.ts';
+export { warningEventRecorder } from './builtins/warning-event.ts';
 export { WorkQueue, type WorkQueueOptions } from './builtins/work-queue.ts';
 export { answerConversionReview } from './conversion-review.ts';
 export { ConversionError, convertObject, convertObjects } from './convert.ts';

@@ -2,6 +2,7 @@ import { type Clock, type GroupResource, realClock } from '@kapi/apimachinery';
 import type { CABundle } from '@kapi/authn';
 import type { Authorizer } from '@kapi/authz';
 import {
+  GarbageCollector,
   Namespace,
   NamespaceController,
   NamespaceLifecycle,
@@ -12,6 +13,7 @@ import {
   ServiceAccountsController,
   Store,
   StoreKeys,
+  warningEventRecorder,
 } from '@kapi/registry';
 import type { Storage } from '@kapi/storage';
 import { Cacher, type CacherStats } from '@kapi/watchcache';
@@ -129,6 +131,12 @@ export interface GenericAPIServerOptions extends CertificateAuthenticationOption
    * `storeObjectGetter(() => server.store('serviceaccounts'))`).
    */
   serviceAccountTokens?: ServiceAccountTokenOptions;
+  /**
+   * Run kube's garbage collector in process (post-start hook `start-garbage-collector`): ownerReferences and the
+   * propagationPolicy of deletes (Background, Foreground, Orphan) over every kind this server and its delegates serve,
+   * kinds added later included. Default false. One server of a chain runs it (the first sees every kind).
+   */
+  garbageCollector?: boolean;
   /** Subresources of the kinds in `resources` beside those their definitions declare, as addResource's `subresources`. */
   subresources?: ReadonlyMap<ResourceDefinition, ReadonlyMap<string, (store: Store) => SubresourceStorage>>;
 }
@@ -237,6 +245,7 @@ export class GenericAPIServer {
   readonly #namespaces: NamespaceRegistry | undefined;
   readonly #ownNamespacing: Namespacing | undefined;
   readonly #serviceAccountsController: ServiceAccountsController | undefined;
+  readonly #garbageCollector: GarbageCollector | undefined;
   #started = false;
   #ready = false;
   #shuttingDown = false;
@@ -302,6 +311,15 @@ export class GenericAPIServer {
     if (this.#serviceAccountsController) {
       const controller = this.#serviceAccountsController;
       this.addPostStartHook('start-service-account-controller', () => controller.start());
+    }
+    if (options.garbageCollector) {
+      const gc = new GarbageCollector({
+        resources: this,
+        clock: this.#clock,
+        recordWarning: warningEventRecorder(() => this.store('events'), this.#clock, 'garbage-collector-controller'),
+      });
+      this.#garbageCollector = gc;
+      this.addPostStartHook('start-garbage-collector', () => gc.start());
     }
     for (const provider of providers) {
       for (const hook of provider.postStartHooks ?? []) this.addPostStartHook(hook.name, (server) => hook.run(server));
@@ -685,6 +703,7 @@ export class GenericAPIServer {
     await options.serving?.shutdown(options.gracePeriodMs !== undefined ? { gracePeriodMs: options.gracePeriodMs } : {});
     this.#ownNamespacing?.controller.stop();
     this.#serviceAccountsController?.stop();
+    this.#garbageCollector?.stop();
     for (const cacher of this.#pending.values()) cacher?.stop();
     await Promise.all([...this.#installed.values(), ...this.#retiring].map((i) => i.close()));
     if (this.#options.closeStorage !== false) await this.#options.storage.close?.();
