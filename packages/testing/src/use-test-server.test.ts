@@ -52,7 +52,7 @@ describe('useTestServer outside its hooks', () => {
 });
 
 describe('useTestServer under node:test', () => {
-  it('runs a node --test file with before/after (per file) and beforeEach/afterEach (per test)', async () => {
+  it('runs a node --test file with before/after (per file) and beforeEach/afterEach (per test)', { timeout: 60_000 }, async () => {
     const file = fileURLToPath(new URL('./test-support/node-test-style.ts', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=@kapi/source', '--test', '--test-reporter=tap', file], {
       timeout: 30_000,

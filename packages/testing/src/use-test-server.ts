@@ -14,7 +14,7 @@ export interface TestHooks {
   afterAll?: Hook;
   beforeEach?: Hook;
   afterEach?: Hook;
-  /** Default `'file'` when beforeAll and afterAll are given, else `'test'`. */
+  /** Default `'file'` when beforeAll or afterAll is given, else `'test'`. */
   isolation?: 'file' | 'test';
 }
 
@@ -26,7 +26,7 @@ export type TestServerHandle<C extends Clock = FakeClock> = TestServer<C>;
  * `const kapi = useTestServer({ beforeAll, afterAll })` then `kapi.kubeConfig` inside the tests.
  */
 export function useTestServer<C extends Clock = FakeClock>(hooks: TestHooks, options: TestServerOptions<C> = {}): TestServerHandle<C> {
-  const isolation = hooks.isolation ?? (hooks.beforeAll && hooks.afterAll ? 'file' : 'test');
+  const isolation = hooks.isolation ?? (hooks.beforeAll || hooks.afterAll ? 'file' : 'test');
   const [before, after] = isolation === 'file' ? [hooks.beforeAll, hooks.afterAll] : [hooks.beforeEach, hooks.afterEach];
   if (!before || !after)
     throw new Error(
