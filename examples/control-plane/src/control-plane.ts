@@ -217,6 +217,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     resources: [],
     providers: [new APIExtensions().provider()],
     delegate: controlPlane,
+    // kube-controller-manager's garbage collector, on the first server of the chain: it sees every kind, CRDs' too.
+    garbageCollector: true,
     admission,
     clientCA: clientCABundle,
     ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
