@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RoleResource } from '@kapi/authz';
 import { MemoryStorage } from '@kapi/storage';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './start-test-server.ts';
 
@@ -151,13 +151,21 @@ spec:
     }
   });
 
-  it('writes a kubeconfig file that stop() removes; stop() is idempotent and closes the port', async () => {
-    const s = await startTestServer();
+  it('writes a kubeconfig file (the admin's, read by client-node) when asked, that stop() removes; stop() is idempotent and closes the port', async () => {
+    const s = await startTestServer({ authorization: 'RBAC' });
     expect(existsSync(s.kubeconfigPath)).toBe(true);
+    const fromFile = new KubeConfig();
+    fromFile.loadFromFile(s.kubeconfigPath);
+    expect(fromFile.getCurrentUser()?.token).toBe(s.token);
+    const namespaces = await fromFile.makeApiClient(CoreV1Api).listNamespace();
+    expect(namespaces.items.length).toBe(4);
     await Promise.all([s.stop(), s.stop()]);
     await s.stop();
     expect(existsSync(dirname(s.kubeconfigPath))).toBe(false);
     await expect(fetch(`${s.url}/readyz`)).rejects.toThrow();
+    const unread = await startTestServer();
+    await unread.stop();
+    expect(() => unread.kubeconfigPath).toThrow('stopped');
   });
 
   it('serves the kinds of `resources` over a given storage, which outlives the server with closeStorage false', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { APIExtensions } from '@kapi/apiextensions';
@@ -9,10 +10,10 @@ import type { ResourceDefinition } from '@kapi/registry';
 import {
   type AuthenticationOptions,
   GenericAPIServer,
+  kubeconfig,
   type Serving,
   selfSignedServingCertificate,
   serve,
-  writeKubeconfig,
 } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { BUILTIN_RESOURCES } from './builtin-resources.ts';
@@ -51,7 +52,10 @@ export interface TestServerOptions<C extends Clock = FakeClock> {
 export interface TestServer<C extends Clock = FakeClock> {
   /** e.g. http://127.0.0.1:34567 */
   readonly url: string;
-  /** A kubeconfig file for the admin (in a temp directory stop() removes), for kubectl or another language's client. */
+  /**
+   * A kubeconfig file for the admin, for kubectl or another language's client: written to a temp directory the first
+   * time this is read (writing it costs a quarter of a start), removed by stop().
+   */
   readonly kubeconfigPath: string;
   /**
    * A @kubernetes/client-node KubeConfig for the admin. client-node is an optional peer dependency, loaded the first
@@ -112,25 +116,32 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
     ...(authorization ?? {}),
   });
   let serving: Serving | undefined;
-  let dir: string | undefined;
   try {
     await server.start();
     await installCRDs(server, options.crds ?? []);
     const cert = options.tls ? await selfSignedServingCertificate({ ips: ['127.0.0.1'] }) : undefined;
     serving = await serve(server.handler, { port: 0, host: '127.0.0.1', ...(cert ? { tls: cert } : {}) });
-    dir = await mkdtemp(join(tmpdir(), 'kapi-test-'));
-    const kubeconfigPath = join(dir, 'kubeconfig');
     const url = serving.url;
-    await writeKubeconfig(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
+    const ca = cert?.ca;
+    let dir: string | undefined;
+    let kubeconfigPath: string | undefined;
     let kubeConfig: KubeConfigLike | undefined;
     let stopping: Promise<void> | undefined;
-    const tempDir = dir;
     const listening = serving;
     return {
       url,
-      kubeconfigPath,
+      get kubeconfigPath() {
+        if (kubeconfigPath === undefined) {
+          if (stopping) throw new Error('the test server is stopped');
+          dir = mkdtempSync(join(tmpdir(), 'kapi-test-'));
+          const path = join(dir, 'kubeconfig');
+          writeFileSync(path, kubeconfig({ server: url, ca: ca ?? '', token, namespace: 'default' }), { mode: 0o600 });
+          kubeconfigPath = path;
+        }
+        return kubeconfigPath;
+      },
       get kubeConfig() {
-        kubeConfig ??= loadKubeConfig({ url, token, ...(cert ? { ca: cert.ca } : {}) });
+        kubeConfig ??= loadKubeConfig({ url, token, ...(ca ? { ca } : {}) });
         return kubeConfig;
       },
       token,
@@ -140,14 +151,13 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
       stop() {
         stopping ??= server
           .shutdown({ serving: listening, gracePeriodMs: 1000 })
-          .finally(() => rm(tempDir, { recursive: true, force: true }));
+          .finally(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
         return stopping;
       },
     };
   } catch (err) {
     // A server that failed to start (a bad CRD, say) leaves nothing behind.
     await server.shutdown(serving ? { serving, gracePeriodMs: 0 } : {}).catch(() => {});
-    if (dir) await rm(dir, { recursive: true, force: true });
     throw err;
   }
 }
