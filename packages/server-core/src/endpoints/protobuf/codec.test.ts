@@ -438,7 +438,7 @@ describe('envelope', () => {
     expect(supportsKubernetesProtobuf('rbac.authorization.k8s.io/v1', 'RoleList')).toBe(false);
     expect(supportsKubernetesProtobuf('rbac.authorization.k8s.io/v1beta1', 'Role')).toBe(false);
     expect(supportsKubernetesProtobuf('v1', 'toString')).toBe(false);
-    expect(supportsKubernetesProtobuf('events.k8s.io/v1', 'Event')).toBe(false);
+    expect(supportsKubernetesProtobuf('events.k8s.io/v1beta1', 'Event')).toBe(false);
   });
 
   it('encode writes the magic and an Unknown with the TypeMeta', () => {

@@ -284,6 +284,65 @@ const serviceAccount: KindCodec = {
   fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
 };
 
+/** coordination.k8s.io/v1 Lease: every spec field is a pointer in Go, so present on the wire means set. */
+const lease: KindCodec = {
+  message: 'Lease',
+  toJson(w) {
+    const sp = asObject(w.spec);
+    const spec: Json = {};
+    putPresent(spec, 'holderIdentity', sp.holderIdentity);
+    putPresent(spec, 'leaseDurationSeconds', sp.leaseDurationSeconds);
+    putTime(spec, 'acquireTime', sp.acquireTime, true);
+    putTime(spec, 'renewTime', sp.renewTime, true);
+    putPresent(spec, 'leaseTransitions', sp.leaseTransitions);
+    putPresent(spec, 'strategy', sp.strategy);
+    putPresent(spec, 'preferredHolder', sp.preferredHolder);
+    return { metadata: objectMetaToJson(w.metadata), spec };
+  },
+  fromJson(o) {
+    const out: Json = { ...o, metadata: objectMetaFromJson(o.metadata) };
+    if (isObject(o.spec)) out.spec = withTimes(o.spec, ['acquireTime', 'renewTime'], 'spec');
+    return out;
+  },
+};
+
+/** events.k8s.io/v1 Event: core's fields under their new names; regarding and deprecatedSource are structs (always written). */
+const eventsV1Event: KindCodec = {
+  message: 'EventsV1Event',
+  toJson(w) {
+    const out: Json = { metadata: objectMetaToJson(w.metadata) };
+    putTime(out, 'eventTime', w.eventTime, true);
+    if (isObject(w.series)) {
+      // count and lastObservedTime have no omitempty in Go.
+      const series: Json = { count: w.series.count ?? 0 };
+      putTime(series, 'lastObservedTime', w.series.lastObservedTime, true);
+      out.series = series;
+    }
+    putString(out, 'reportingController', w.reportingController);
+    putString(out, 'reportingInstance', w.reportingInstance);
+    putString(out, 'action', w.action);
+    putString(out, 'reason', w.reason);
+    out.regarding = objectReferenceToJson(w.regarding);
+    if (isObject(w.related)) out.related = objectReferenceToJson(w.related);
+    putString(out, 'note', w.note);
+    putString(out, 'type', w.type);
+    const source: Json = {};
+    putString(source, 'component', asObject(w.deprecatedSource).component);
+    putString(source, 'host', asObject(w.deprecatedSource).host);
+    out.deprecatedSource = source;
+    putTime(out, 'deprecatedFirstTimestamp', w.deprecatedFirstTimestamp);
+    putTime(out, 'deprecatedLastTimestamp', w.deprecatedLastTimestamp);
+    putNumber(out, 'deprecatedCount', w.deprecatedCount);
+    return out;
+  },
+  fromJson(o) {
+    const out = withTimes(o, ['eventTime', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp'], '');
+    out.metadata = objectMetaFromJson(o.metadata);
+    if (isObject(o.series)) out.series = withTimes(o.series, ['lastObservedTime'], 'series');
+    return out;
+  },
+};
+
 /** authentication/v1 TokenRequest (kubectl create token): what the client sends, and the answer with its token. */
 const tokenRequest: KindCodec = {
   message: 'TokenRequest',
@@ -562,6 +621,8 @@ function codecFor(apiVersion: string, kind: string): KindCodec | undefined {
   if (kind === 'DeleteOptions') return deleteOptions;
   if (apiVersion === 'v1') return CORE_V1.get(kind);
   if (apiVersion === 'autoscaling/v1' && kind === 'Scale') return scale;
+  if (apiVersion === 'coordination.k8s.io/v1' && kind === 'Lease') return lease;
+  if (apiVersion === 'events.k8s.io/v1' && kind === 'Event') return eventsV1Event;
   if (apiVersion === 'rbac.authorization.k8s.io/v1') return RBAC_V1.get(kind);
   return REVIEWS.get(`${apiVersion}/${kind}`);
 }
@@ -602,7 +663,8 @@ export interface KubernetesProtobufDefaults {
  * Decodes a Kubernetes protobuf body (`k8s\0` + runtime.Unknown{typeMeta, raw}) into the object its JSON encoding is:
  * `{apiVersion, kind, metadata, ...}` with `omitempty` fields dropped as Go drops them, bytes as base64, times as
  * RFC 3339 strings (zero times are left out rather than `null`). Kinds: v1 ConfigMap, Secret, Namespace, Event and
- * ServiceAccount, authentication.k8s.io/v1 TokenRequest, autoscaling/v1 Scale, rbac.authorization.k8s.io/v1 Role,
+ * ServiceAccount, coordination.k8s.io/v1 Lease, events.k8s.io/v1 Event, authentication.k8s.io/v1 TokenRequest,
+ * autoscaling/v1 Scale, rbac.authorization.k8s.io/v1 Role,
  * ClusterRole, RoleBinding and ClusterRoleBinding, DeleteOptions in any version (it has no metadata; the result carries
  * none), the review kinds of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1
  * SelfSubjectAccessReview and SelfSubjectRulesReview) and the delegated-authorization API (authorization.k8s.io/v1

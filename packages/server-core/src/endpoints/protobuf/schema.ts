@@ -6,6 +6,8 @@ import protobuf from 'protobufjs';
  * - k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (ObjectMeta and friends, Time, MicroTime, DeleteOptions),
  * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event, ServiceAccount),
  * - k8s.io/api/autoscaling/v1/generated.proto (Scale),
+ * - k8s.io/api/coordination/v1/generated.proto (Lease: leader election through client-go's typed clients),
+ * - k8s.io/api/events/v1/generated.proto (Event, here EventsV1Event; EventSeries is core's, with the same numbers),
  * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview, v1beta1 and v1alpha1 have the same numbers;
  *   TokenRequest),
  * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
@@ -80,6 +82,17 @@ message LocalObjectReference { optional string name = 1; }
 message ServiceAccount {
   optional ObjectMeta metadata = 1; repeated ObjectReference secrets = 2; repeated LocalObjectReference imagePullSecrets = 3;
   optional bool automountServiceAccountToken = 4;
+}
+message LeaseSpec {
+  optional string holderIdentity = 1; optional int32 leaseDurationSeconds = 2; optional MicroTime acquireTime = 3;
+  optional MicroTime renewTime = 4; optional int32 leaseTransitions = 5; optional string strategy = 6; optional string preferredHolder = 7;
+}
+message Lease { optional ObjectMeta metadata = 1; optional LeaseSpec spec = 2; }
+message EventsV1Event {
+  optional ObjectMeta metadata = 1; optional MicroTime eventTime = 2; optional EventSeries series = 3; optional string reportingController = 4;
+  optional string reportingInstance = 5; optional string action = 6; optional string reason = 7; optional ObjectReference regarding = 8;
+  optional ObjectReference related = 9; optional string note = 10; optional string type = 11; optional EventSource deprecatedSource = 12;
+  optional Time deprecatedFirstTimestamp = 13; optional Time deprecatedLastTimestamp = 14; optional int32 deprecatedCount = 15;
 }
 
 // autoscaling/v1
