@@ -151,7 +151,7 @@ spec:
     }
   });
 
-  it('writes a kubeconfig file (the admin's, read by client-node) when asked, that stop() removes; stop() is idempotent and closes the port', async () => {
+  it('writes a kubeconfig file (the admin, read by client-node) when asked, that stop() removes; stop() is idempotent and closes the port', async () => {
     const s = await startTestServer({ authorization: 'RBAC' });
     expect(existsSync(s.kubeconfigPath)).toBe(true);
     const fromFile = new KubeConfig();
