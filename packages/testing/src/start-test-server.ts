@@ -7,18 +7,12 @@ import { APIExtensions } from '@kapi/apiextensions';
 import { type Clock, FakeClock } from '@kapi/apimachinery';
 import { type Authorizer, buildAuthorizer, RBAC } from '@kapi/authz';
 import type { ResourceDefinition } from '@kapi/registry';
-import {
-  type AuthenticationOptions,
-  GenericAPIServer,
-  kubeconfig,
-  type Serving,
-  selfSignedServingCertificate,
-  serve,
-} from '@kapi/server-core';
+import { type AuthenticationOptions, GenericAPIServer, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { BUILTIN_RESOURCES } from './builtin-resources.ts';
 import { type CRDInput, installCRDs } from './install-crds.ts';
 import { type KubeConfigLike, loadKubeConfig } from './kube-config.ts';
+import { kubeconfigText } from './kubeconfig-file.ts';
 import { type TestUser, tokenMapAuthenticator } from './token-authenticator.ts';
 
 export interface TestServerOptions<C extends Clock = FakeClock> {
@@ -135,7 +129,7 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
           if (stopping) throw new Error('the test server is stopped');
           dir = mkdtempSync(join(tmpdir(), 'kapi-test-'));
           const path = join(dir, 'kubeconfig');
-          writeFileSync(path, kubeconfig({ server: url, ca: ca ?? '', token, namespace: 'default' }), { mode: 0o600 });
+          writeFileSync(path, kubeconfigText({ url, token, ca }), { mode: 0o600 });
           kubeconfigPath = path;
         }
         return kubeconfigPath;
