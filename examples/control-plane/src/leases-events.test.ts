@@ -1,4 +1,4 @@
-import { ApiException, CoordinationV1Api, CoreV1Api, EventsV1Api, KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { ApiException, CoordinationV1Api, CoreV1Api, EventsV1Api, KubeConfig, type V1Lease, V1MicroTime } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
 import type { ControlPlane } from './control-plane.ts';
@@ -97,7 +97,8 @@ describe('leases and events.k8s.io events on the example control plane', () => {
 
   it('elects one leader of two; the other takes over once the leader stops renewing', async () => {
     let clock = Date.parse('2026-01-01T00:00:00Z');
-    const now = () => new Date(clock);
+    // client-go writes MicroTimes with six fractional digits; client-node's V1MicroTime does too (a Date would not).
+    const now = () => new V1MicroTime(clock);
     const a = new LeaseCandidate('a', kc.makeApiClient(CoordinationV1Api), now);
     const b = new LeaseCandidate('b', kc.makeApiClient(CoordinationV1Api), now);
     // Both start at once: exactly one create wins, the other's is AlreadyExists.
@@ -126,6 +127,9 @@ describe('leases and events.k8s.io events on the example control plane', () => {
     expect(timeOf(lease.spec?.acquireTime)).toBe(clock);
     expect(await leader.tryAcquireOrRenew()).toBe(false);
 
+    // A plain Date is written with milliseconds, which kube's MicroTime decoder refuses (400), as here.
+    const msTime = { metadata: { name: 'ms' }, spec: { renewTime: new Date(clock) } };
+    expect(await codeOf(api.createNamespacedLease({ namespace: NS, body: msTime }))).toBe(400);
     // kube's validation: a lease duration must be positive.
     expect(
       await codeOf(api.createNamespacedLease({ namespace: NS, body: { metadata: { name: 'bad' }, spec: { leaseDurationSeconds: 0 } } })),
@@ -138,7 +142,7 @@ describe('leases and events.k8s.io events on the example control plane', () => {
       namespace: 'default',
       body: {
         metadata: { name: 'w.scaled' },
-        eventTime: new Date('2026-01-01T00:00:00.123Z'),
+        eventTime: new V1MicroTime('2026-01-01T00:00:00.123Z'),
         reportingController: 'example.kapi.dev/widget-controller',
         reportingInstance: 'widget-controller-0',
         action: 'Scale',

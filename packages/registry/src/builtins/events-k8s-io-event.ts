@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { PrinterColumn, ResourceObject } from '../resource-definition.ts';
 import { Event as CoreEvent } from './event.ts';
+import { checkMicroTimes } from './micro-time.ts';
 import { objectReferenceSchema } from './object-reference.ts';
 
 /** events.k8s.io/v1 Event: core/v1 Event's fields under their newer names (the deprecated ones kept for old writers). */
@@ -195,6 +196,9 @@ function validateUpdate(ev: EventsV1Event, oldEv: EventsV1Event): FieldError[] {
   return errs;
 }
 
+/** kube reads eventTime and the series' lastObservedTime as MicroTimes: other forms are a 400. */
+const checkTimes = (ev: EventsV1Event): void => checkMicroTimes('Event', 'v1', [ev.eventTime, ev.series?.lastObservedTime]);
+
 /** kube prints both APIs' events with one printer, on the internal object: core's columns, on the core form. */
 const columns: PrinterColumn[] = CoreEvent.printerColumns.map((c) => {
   const value = c.value;
@@ -217,8 +221,8 @@ export const EventsV1Event = defineResource({
   printerColumns: columns,
   storedWith: { group: '', plural: 'events', toStored: eventsV1ToCore, fromStored: coreToEventsV1 },
   strategy: {
-    prepareForCreate() {},
-    prepareForUpdate() {},
+    prepareForCreate: (_ctx, obj) => checkTimes(obj),
+    prepareForUpdate: (_ctx, obj) => checkTimes(obj),
     validate: (_ctx, obj) => validateCreate(obj),
     warningsOnCreate: () => [],
     warningsOnUpdate: () => [],

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { AGE_COLUMN } from '../table/table-convertor.ts';
+import { checkMicroTimes } from './micro-time.ts';
 
 /** coordination.k8s.io/v1 LeaseSpec. The times are MicroTimes (RFC 3339 with microseconds), kept as sent. */
 const leaseSchema = z.object({
@@ -47,6 +48,9 @@ function validateLease(lease: Lease): FieldError[] {
   return errs;
 }
 
+/** kube reads acquireTime and renewTime as MicroTimes: other forms (a Date's milliseconds) are a 400. */
+const checkTimes = (lease: Lease): void => checkMicroTimes('Lease', 'v1', [lease.spec?.acquireTime, lease.spec?.renewTime]);
+
 /**
  * coordination.k8s.io/v1 Lease, with pkg/registry/coordination/lease's strategy: no generation, no status, updates
  * need no resourceVersion (leader electors always send theirs; the conflict is what makes the election safe).
@@ -70,8 +74,8 @@ export const Lease = defineResource({
     AGE_COLUMN,
   ],
   strategy: {
-    prepareForCreate() {},
-    prepareForUpdate() {},
+    prepareForCreate: (_ctx, obj) => checkTimes(obj),
+    prepareForUpdate: (_ctx, obj) => checkTimes(obj),
     validate: (_ctx, obj) => validateLease(obj),
     // Built-in kinds warn of no finalizer names (only custom resources do).
     warningsOnCreate: () => [],

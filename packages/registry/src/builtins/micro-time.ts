@@ -1,0 +1,63 @@
+import { newBadRequest } from '@kapi/apimachinery';
+
+/** metav1.RFC3339Micro: the one layout a MicroTime is read and written in. */
+export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
+
+/** The layout's chunks as Go's time.Parse walks them: each with what it accepts at the head of the value. */
+const CHUNKS: readonly (readonly [string, RegExp])[] = [
+  ['2006', /^\d{4}/],
+  ['-', /^-/],
+  ['01', /^\d{2}/],
+  ['-', /^-/],
+  ['02', /^\d{2}/],
+  ['T', /^T/],
+  // Go's stdHour takes one or two digits; the zero-padded month, day, minute and second take exactly two.
+  ['15', /^\d{1,2}/],
+  [':', /^:/],
+  ['04', /^\d{2}/],
+  [':', /^:/],
+  ['05', /^\d{2}/],
+  // A fixed fraction (.000000) needs exactly that many digits: ".123Z" or none at all is refused.
+  ['.000000', /^[.,]\d{6}/],
+  ['Z07:00', /^(?:Z|[+-]\d{2}:\d{2})/],
+];
+
+const daysIn = (month: number, year: number): number =>
+  month === 2 ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/**
+ * Why Go's time.Parse(RFC3339Micro, value) fails, in its words (`parsing time "x" as "…": cannot parse "x" as "2006"`),
+ * or undefined when `value` is a MicroTime kube-apiserver reads.
+ */
+export function microTimeError(value: string): string | undefined {
+  const quoted = JSON.stringify(value);
+  let rest = value;
+  const parts: string[] = [];
+  for (const [layout, accepts] of CHUNKS) {
+    const m = accepts.exec(rest);
+    if (!m) return `parsing time ${quoted} as "${RFC3339_MICRO}": cannot parse ${JSON.stringify(rest)} as "${layout}"`;
+    parts.push(m[0]);
+    rest = rest.slice(m[0].length);
+  }
+  if (rest) return `parsing time ${quoted}: extra text: ${JSON.stringify(rest)}`;
+  const [year, , month, , day, , hour, , minute, , second] = parts.map(Number) as number[];
+  const range = (what: string) => `parsing time ${quoted}: ${what} out of range`;
+  if ((month as number) < 1 || (month as number) > 12) return range('month');
+  if ((day as number) < 1 || (day as number) > daysIn(month as number, year as number)) return range('day');
+  if ((hour as number) > 23) return range('hour');
+  if ((minute as number) > 59) return range('minute');
+  if ((second as number) > 59) return range('second');
+  return undefined;
+}
+
+/**
+ * Refuses, as kube-apiserver's decoder does (400), a MicroTime field that RFC3339Micro does not read: `times` are the
+ * object's MicroTime values by field; undefined and null are unset times.
+ */
+export function checkMicroTimes(kind: string, version: string, times: readonly unknown[]): void {
+  for (const t of times) {
+    if (t === undefined || t === null) continue;
+    const err = typeof t === 'string' ? microTimeError(t) : 'a MicroTime must be a string';
+    if (err) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${err}`);
+  }
+}
