@@ -83,14 +83,19 @@ async function timeControlPlaneProcess(): Promise<number> {
   }
 }
 
-async function startToReady(start: () => Promise<[number, () => Promise<void>]>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const [ms, stop] = await start();
-    times.push(ms);
+/** Median start-to-ready of two starters, run in alternate iterations so both see the same GC and machine load. */
+async function startToReady(
+  a: () => Promise<[number, () => Promise<void>]>,
+  b: () => Promise<[number, () => Promise<void>]>,
+): Promise<[number, number]> {
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < 2 * N; i++) {
+    const which = i % 2;
+    const [ms, stop] = await (which === 0 ? a : b)();
+    times[which].push(ms);
     await stop();
   }
-  return median(times);
+  return [median(times[0]), median(times[1])];
 }
 
 async function perTest(): Promise<number> {
@@ -129,11 +134,12 @@ await (await timeBareServer())[1]();
 
 // Memory first, before the timing loops leave freed pages in the process that RSS would not show as growth.
 const memory = await memoryPerServer();
-const testServer = await startToReady(timeTestServer);
-const bare = await startToReady(timeBareServer);
+gc();
+const [testServer, bare] = await startToReady(timeTestServer, timeBareServer);
 const processTimes: number[] = [];
 for (let i = 0; i < SPAWNS; i++) processTimes.push(await timeControlPlaneProcess());
 const controlPlane = median(processTimes);
+gc();
 const cycle = await perTest();
 
 const ms = (x: number) => `${x.toFixed(1)} ms`.padStart(12);

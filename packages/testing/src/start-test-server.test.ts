@@ -64,6 +64,26 @@ describe('startTestServer', () => {
     const kinds = discovery.body.resources.map((r: Json) => r.name);
     for (const plural of ['namespaces', 'configmaps', 'secrets', 'serviceaccounts', 'events']) expect(kinds).toContain(plural);
     expect((await send(s, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).status).toBe(200);
+    expect((await send(s, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases')).status).toBe(200);
+    expect((await send(s, 'GET', '/apis/events.k8s.io/v1/events')).status).toBe(200);
+  });
+
+  it('runs the garbage collector: deleting an owner deletes its dependents (background), unless turned off', async () => {
+    for (const garbageCollector of [true, false]) {
+      const s = await start({ garbageCollector });
+      const owner = await send(s, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'owner' } });
+      const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.body.metadata.uid }];
+      await send(s, 'POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 'dependent', ownerReferences } });
+      expect((await send(s, 'DELETE', '/api/v1/namespaces/default/configmaps/owner')).status).toBe(200);
+      if (garbageCollector) {
+        while ((await send(s, 'GET', '/api/v1/namespaces/default/secrets/dependent')).status !== 404)
+          await new Promise((r) => setTimeout(r, 2));
+      } else {
+        // Nothing else would delete it: a request through the server after the delete still finds it.
+        await send(s, 'GET', '/api/v1/namespaces/default/configmaps');
+        expect((await send(s, 'GET', '/api/v1/namespaces/default/secrets/dependent')).status).toBe(200);
+      }
+    }
   });
 
   it('stamps objects with the FakeClock time, and clock.advance ends a watch at its timeoutSeconds', async () => {

@@ -39,6 +39,11 @@ export interface TestServerOptions<C extends Clock = FakeClock> {
   tls?: boolean;
   /** Namespaces created at start. Default kube's: default, kube-system, kube-public, kube-node-lease. */
   namespaces?: readonly string[];
+  /**
+   * Run kube's garbage collector (ownerReferences; background, foreground and orphan deletion). Default true, as in a
+   * cluster; false leaves dependents alone, as a bare kube-apiserver does.
+   */
+  garbageCollector?: boolean;
   /** Told of errors the server's controllers retry (default: dropped, as they are retried). */
   onError?: (err: unknown, what: string) => void;
 }
@@ -107,6 +112,8 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
     resources: [],
     providers: [new APIExtensions({ clock, onError }).provider()],
     delegate: controlPlane,
+    // The first server of the chain sees every kind, CRDs' included.
+    garbageCollector: options.garbageCollector ?? true,
     ...(authorization ?? {}),
   });
   let serving: Serving | undefined;
