@@ -1,0 +1,249 @@
+import { CoreV1Api, ListWatch, type V1ConfigMap, Watch } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expiredWatchEvent } from './end-watch.ts';
+import { conflict, internalError, timeout, tooManyRequests } from './fault-status.ts';
+import { Faults } from './faults.ts';
+import { type FaultsServer, startFaultsServer } from './test-support/faults-server.ts';
+
+let servers: FaultsServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = [];
+});
+async function start(options?: Parameters<typeof startFaultsServer>[0]): Promise<FaultsServer & { api: CoreV1Api }> {
+  const s = await startFaultsServer(options);
+  servers.push(s);
+  return { ...s, api: s.kubeConfig.makeApiClient(CoreV1Api) };
+}
+const cm = (name: string): V1ConfigMap => ({ metadata: { name }, data: { k: 'v' } });
+
+/** client-node's ApiException: the HTTP code, the headers and the body as text. */
+async function failure(p: Promise<unknown>): Promise<{ code: number; headers: Record<string, string>; body: any }> {
+  const err = (await p.then(
+    () => expect.fail('the request succeeded'),
+    (e: unknown) => e,
+  )) as { code: number; headers: Record<string, string>; body: string };
+  return { code: err.code, headers: err.headers, body: JSON.parse(err.body) };
+}
+
+describe('Faults.failNext', () => {
+  it('fails the next create with 409 Conflict in kube Status form; the retry succeeds', async () => {
+    const s = await start();
+    s.faults.failNext(1, conflict(), { verb: 'create', resource: 'configmaps' });
+    const first = await failure(s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') }));
+    expect(first.code).toBe(409);
+    expect(first.body).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Conflict',
+      code: 409,
+      message: expect.stringContaining('Operation cannot be fulfilled on configmaps'),
+    });
+    const created = await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+    expect(created.metadata?.name).toBe('a');
+  });
+
+  it('leaves requests the match does not take alone, and fails exactly N of those it does', async () => {
+    const s = await start();
+    await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+    s.faults.failNext(2, internalError('boom'), { verb: 'get', name: 'b' });
+    await expect(s.api.readNamespacedConfigMap({ namespace: 'default', name: 'a' })).resolves.toBeTruthy();
+    await s.api.listNamespacedConfigMap({ namespace: 'default' });
+    for (let i = 0; i < 2; i++) {
+      const f = await failure(s.api.readNamespacedConfigMap({ namespace: 'default', name: 'b' }));
+      expect(f.code).toBe(500);
+      expect(f.body).toMatchObject({ reason: 'InternalError', message: 'Internal error occurred: boom' });
+    }
+    // The third is the real answer: b does not exist.
+    expect((await failure(s.api.readNamespacedConfigMap({ namespace: 'default', name: 'b' }))).code).toBe(404);
+  });
+
+  it('answers 429 with a Retry-After header', async () => {
+    const s = await start();
+    s.faults.failNext(1, tooManyRequests(7), { verb: 'list' });
+    const f = await failure(s.api.listNamespacedConfigMap({ namespace: 'default' }));
+    expect(f.code).toBe(429);
+    expect(f.headers['retry-after']).toBe('7');
+    expect(f.body).toMatchObject({ reason: 'TooManyRequests', details: { retryAfterSeconds: 7 } });
+    await expect(s.api.listNamespacedConfigMap({ namespace: 'default' })).resolves.toBeTruthy();
+  });
+
+  it('answers 504 Timeout', async () => {
+    const s = await start();
+    s.faults.failNext(1, timeout());
+    const f = await failure(s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') }));
+    expect(f.code).toBe(504);
+    expect(f.body).toMatchObject({ reason: 'Timeout', message: 'Timeout: request did not complete within the allotted timeout' });
+    // Nothing was stored: the fault answered before the handler ran.
+    expect((await s.api.listNamespacedConfigMap({ namespace: 'default' })).items).toEqual([]);
+  });
+});
+
+describe('Faults.delay', () => {
+  it('holds matching requests on the clock it is given until the time passes; others go through', async () => {
+    const s = await start({ delayOnClock: true });
+    s.faults.delay(5_000, { verb: 'list' });
+    let done = false;
+    const slow = s.api.listNamespacedConfigMap({ namespace: 'default' }).then(() => {
+      done = true;
+    });
+    await vi.waitFor(() => expect(s.requests).toContain('list configmaps'));
+    await expect(s.api.readNamespace({ name: 'default' })).resolves.toBeTruthy();
+    expect(done).toBe(false);
+    s.clock.advance(4_999);
+    await s.api.readNamespace({ name: 'default' });
+    expect(done).toBe(false);
+    s.clock.advance(1);
+    await slow;
+  });
+
+  it('waits real time by default (what a client observes), and clear() lets delayed requests through at once', async () => {
+    const s = await start();
+    s.faults.delay(60_000, { verb: 'get', resource: 'namespaces' });
+    const started = performance.now();
+    const slow = s.api.readNamespace({ name: 'default' });
+    await vi.waitFor(() => expect(s.requests).toContain('get namespaces'));
+    // The server's FakeClock does not release it.
+    s.clock.advance(120_000);
+    await s.api.listNamespacedConfigMap({ namespace: 'default' });
+    s.faults.clear();
+    await expect(slow).resolves.toMatchObject({ metadata: { name: 'default' } });
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  it('delays only the next `times` matching requests when told', async () => {
+    const s = await start({ delayOnClock: true });
+    s.faults.delay(1_000, { verb: 'get' }, { times: 1 });
+    const slow = s.api.readNamespace({ name: 'default' });
+    await vi.waitFor(() => expect(s.requests).toContain('get namespaces'));
+    await expect(s.api.readNamespace({ name: 'default' })).resolves.toBeTruthy();
+    s.clock.advance(1_000);
+    await slow;
+  });
+});
+
+/** A client-node informer over configmaps in "default", reconnecting at once (no backoff between watches). */
+function informer(s: FaultsServer & { api: CoreV1Api }): ListWatch<V1ConfigMap> {
+  return new ListWatch<V1ConfigMap>(
+    '/api/v1/namespaces/default/configmaps',
+    new Watch(s.kubeConfig),
+    () => s.api.listNamespacedConfigMap({ namespace: 'default' }),
+    false,
+    undefined,
+    undefined,
+    { delayFn: async () => {} },
+  );
+}
+const lists = (s: FaultsServer): string[] => s.requests.filter((r) => r.startsWith('list configmaps'));
+const watches = (s: FaultsServer): string[] => s.requests.filter((r) => r.startsWith('watch configmaps'));
+
+describe('Faults.endWatches', () => {
+  it('ends open watches cleanly: the informer watches again from its resourceVersion, without a LIST', async () => {
+    const s = await start();
+    const inf = informer(s);
+    await inf.start();
+    try {
+      await vi.waitFor(() => expect(watches(s)).toHaveLength(1));
+      await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+      await vi.waitFor(() => expect(inf.get('a', 'default')).toBeTruthy());
+      expect(await s.faults.endWatches({ resource: 'configmaps' })).toBe(1);
+      await vi.waitFor(() => expect(watches(s)).toHaveLength(2));
+      expect(lists(s)).toHaveLength(1);
+      const rv = inf.get('a', 'default')?.metadata?.resourceVersion;
+      expect(watches(s)[1]).toContain(`resourceVersion=${rv}`);
+      // The new watch is live.
+      await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('b') });
+      await vi.waitFor(() => expect(inf.get('b', 'default')).toBeTruthy());
+    } finally {
+      await inf.stop();
+    }
+  });
+
+  it("ends them with kube's 410 Expired ERROR event: the informer relists", async () => {
+    const s = await start();
+    const inf = informer(s);
+    await inf.start();
+    try {
+      await vi.waitFor(() => expect(watches(s)).toHaveLength(1));
+      expect(lists(s)).toHaveLength(1);
+      // Not the watches of another resource.
+      expect(await s.faults.endWatches({ resource: 'namespaces' }, { expired: true })).toBe(0);
+      expect(await s.faults.endWatches({}, { expired: true })).toBe(1);
+      await vi.waitFor(() => expect(lists(s)).toHaveLength(2));
+      await vi.waitFor(() => expect(watches(s)).toHaveLength(2));
+    } finally {
+      await inf.stop();
+    }
+  });
+
+  it('writes the Status kube sends for a watch whose start is compacted', () => {
+    expect(JSON.parse(expiredWatchEvent())).toEqual({
+      type: 'ERROR',
+      object: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'The resourceVersion for the provided watch is too old.',
+        reason: 'Expired',
+        code: 410,
+      },
+    });
+  });
+});
+
+describe('Faults.compact', () => {
+  it('compacts the storage: a watch from an older resourceVersion gets 410 Expired', async () => {
+    const s = await start({ watchCache: false });
+    const a = await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+    await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('b') });
+    await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('c') });
+    const old = a.metadata?.resourceVersion;
+    // Before: the watch replays b and c.
+    const before = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${old}&timeoutSeconds=1`);
+    const reader = before.body?.getReader();
+    const first = JSON.parse(new TextDecoder().decode((await reader?.read())?.value).split('\n')[0] as string);
+    expect(first).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'b' } } });
+    await reader?.cancel();
+
+    const revision = await s.faults.compact();
+    expect(revision).toBe(Number((await s.api.listNamespacedConfigMap({ namespace: 'default' })).metadata?.resourceVersion));
+    const after = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${old}`);
+    const lines = (await after.text()).trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) },
+    ]);
+    // And a list at it.
+    const list = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?resourceVersion=${old}&resourceVersionMatch=Exact`);
+    expect(list.status).toBe(410);
+  });
+
+  it('needs a storage that keeps history', async () => {
+    await expect(new Faults().compact()).rejects.toThrow(/needs the storage/);
+  });
+});
+
+describe('Faults.dropConnections', () => {
+  it('resets the connection of an open watch: the client sees ECONNRESET', async () => {
+    const s = await start();
+    const done = Promise.withResolvers<unknown>();
+    await new Watch(s.kubeConfig).watch('/api/v1/namespaces/default/configmaps', {}, () => {}, done.resolve);
+    await vi.waitFor(() => expect(watches(s)).toHaveLength(1));
+    expect(s.faults.dropConnections({ verb: 'create' })).toBe(0);
+    expect(s.faults.dropConnections({ verb: 'watch' })).toBe(1);
+    const err = (await done.promise) as { code?: string; message?: string } | null;
+    expect(`${err?.code} ${err?.message}`).toMatch(/ECONNRESET|socket hang up|aborted|terminated/i);
+  });
+
+  it('resets the next N matching requests: the client sees "socket hang up"; the one after is served', async () => {
+    const s = await start();
+    expect(s.faults.dropConnections({ verb: 'get', resource: 'namespaces' }, { next: 1 })).toBe(0);
+    const err = await s.api.readNamespace({ name: 'default' }).then(
+      () => expect.fail('the request succeeded'),
+      (e: { code?: string; message?: string }) => e,
+    );
+    expect(`${err.code} ${err.message}`).toMatch(/ECONNRESET|socket hang up/);
+    await expect(s.api.readNamespace({ name: 'default' })).resolves.toBeTruthy();
+  });
+});
