@@ -121,7 +121,11 @@ print('DONE', flush=True)
 `;
 
 /** Runs the Python script against the kubeconfig; `onLine` sees each line it prints as it prints it. */
-function runPython(script: string, args: string[], onLine: (line: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runPython(
+  script: string,
+  args: string[],
+  onLine: (line: string) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dir = tempDir();
   const file = join(dir, 'client.py');
   writeFileSync(file, script);
@@ -169,11 +173,15 @@ describe('kapi-test-server', () => {
     // A missing client fails the suite: CI installs it (.ci/run), and a skipped test would prove nothing.
     const r = spawnSync(PYTHON, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8' });
     if (r.status !== 0) {
-      throw new Error(`${PYTHON} cannot import kubernetes: install the Debian package python3-kubernetes (.ci/run does)\n${r.stderr ?? r.error}`);
+      throw new Error(
+        `${PYTHON} cannot import kubernetes: install the Debian package python3-kubernetes (.ci/run does)\n${r.stderr ?? r.error}`,
+      );
     }
   });
 
-  it('serves the Python client: create, list, watch ConfigMaps; CRDs of --crds through CustomObjectsApi; SIGTERM exits 0', { timeout: 60_000 }, async () => {
+  it('serves the Python client: create, list, watch ConfigMaps; CRDs of --crds through CustomObjectsApi; SIGTERM exits 0', {
+    timeout: 60_000,
+  }, async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'crds'));
     writeFileSync(join(dir, 'crds', 'example.yaml'), CRDS_YAML);
@@ -227,7 +235,9 @@ describe('kapi-test-server', () => {
     expect(existsSync(kubeconfig)).toBe(false);
   });
 
-  it('--port and --tls: HTTPS on that port, the kubeconfig carries the CA; --exit-on-stdin-close stops it when stdin ends', { timeout: 60_000 }, async () => {
+  it('--port and --tls: HTTPS on that port, the kubeconfig carries the CA; --exit-on-stdin-close stops it when stdin ends', {
+    timeout: 60_000,
+  }, async () => {
     const dir = tempDir();
     const port = await freePort();
     const bin = startBin(['--port', String(port), '--tls', '--exit-on-stdin-close'], dir, 'pipe');

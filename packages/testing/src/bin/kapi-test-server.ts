@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // `npx kapi-test-server`: a kapi test server for another language's tests (Go's envtest with USE_EXISTING_CLUSTER,
 // Python, Java): it writes a kubeconfig, prints one ready line, and serves until SIGTERM, SIGINT or (if asked) stdin ends.
-import { startTestServerCommand } from './test-server-command.ts';
+import { enableCompileCache } from 'node:module';
 import { parseTestServerFlags, USAGE, UsageError } from './test-server-flags.ts';
+
+// Loading the server's modules is most of a start (seconds on a busy machine); harnesses start it again and again,
+// so V8's compile cache is worth keeping (in the OS temp directory, as tsc does).
+enableCompileCache();
 
 async function main(): Promise<number> {
   let flags: ReturnType<typeof parseTestServerFlags>;
@@ -17,6 +21,8 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  // Imported only now: a bad flag or --help answers without loading the server.
+  const { startTestServerCommand } = await import('./test-server-command.ts');
   let running: Awaited<ReturnType<typeof startTestServerCommand>>;
   try {
     running = await startTestServerCommand(flags);
