@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
+import type { RequestContext, StoreDeleteOptions } from '../store/types.ts';
 import { BackendStorages } from '../test-support/backend-storages.ts';
 import { backends } from '../test-support/backends.ts';
 import { ConfigMap } from './configmap.ts';
@@ -264,6 +265,48 @@ describe.each(backends)('garbage collector over %s', (_label, wrap) => {
     await tenants.delete({}, 'r2');
     await until(gone(secrets, 'l2'), 'the leaf goes after its parent');
     expect(await find(configMaps, 'm2')).toBeUndefined();
+  });
+
+  it('a delete decided on a stale read: a dependent that gained a live owner meanwhile stays; one changed otherwise still goes', async () => {
+    /** Secrets whose first delete of a name is preceded by `before` (another writer racing the collector). */
+    class RacingStore extends Store {
+      before: ((name: string) => Promise<void>) | undefined;
+      readonly raced = new Set<string>();
+      override async delete(ctx: RequestContext, name: string, opts: StoreDeleteOptions = {}) {
+        if (!this.raced.has(name)) {
+          this.raced.add(name);
+          await this.before?.(name);
+        }
+        return super.delete(ctx, name, opts);
+      }
+    }
+    const racing = new RacingStore(Secret, { storage: await storages.for(Secret), clock });
+    served.remove(secrets);
+    served.add(racing);
+    const dead = await cm('dead');
+    const live = await cm('live');
+    await secret('adopted', [ref(dead)]);
+    await secret('relabelled', [ref(dead)]);
+    await settle();
+    const change = async (name: string, f: (o: KubeObject) => KubeObject) => {
+      await racing.update({ namespace: ns }, name, f((await find(racing, name)) as KubeObject));
+    };
+    racing.before = (name) =>
+      change(name, (o) =>
+        name === 'adopted'
+          ? { ...o, metadata: { ...o.metadata, ownerReferences: [...(o.metadata.ownerReferences ?? []), ref(live)] } }
+          : { ...o, metadata: { ...o.metadata, labels: { touched: 'yes' } } },
+      );
+    await configMaps.delete({ namespace: ns }, 'dead');
+    await until(
+      async () => (await find(racing, 'adopted'))?.metadata.ownerReferences?.map((r) => r.name).join() === 'live',
+      'the adopted dependent keeps only its live owner',
+    );
+    await until(gone(racing, 'relabelled'), 'the relabelled dependent is deleted');
+    expect(racing.raced).toEqual(new Set(['adopted', 'relabelled']));
+    // The raced delete of the adopted one is a conflict the collector looks again after; nothing else failed.
+    expect(errors.map((e) => (e as Error).message)).toEqual([expect.stringContaining('the ResourceVersion in the precondition')]);
+    errors.length = 0;
   });
 
   it('an owner of a kind not served is waited for; a kind added at run time joins the graph', async () => {

@@ -320,7 +320,7 @@ export class GarbageCollector {
         });
       }
       // Its own dependents go first, as its owner asked.
-      await this.#delete(target, identity, 'Foreground');
+      await this.#delete(target, latest, 'Foreground');
       return false;
     }
     // No owner is left: it goes, as its own GC finalizers ask.
@@ -330,7 +330,7 @@ export class GarbageCollector {
       : finalizers.includes(FOREGROUND_FINALIZER)
         ? 'Foreground'
         : 'Background';
-    await this.#delete(target, identity, policy);
+    await this.#delete(target, latest, policy);
     return false;
   }
 
@@ -401,13 +401,26 @@ export class GarbageCollector {
     }
   }
 
-  /** deleteObject: with the uid as precondition, so an object recreated under the name stays. */
-  async #delete(target: Target, identity: ObjectIdentity, propagationPolicy: PropagationPolicy): Promise<void> {
+  /**
+   * deleteObject: conditional on the uid and resourceVersion the decision was made on. A conflict from a change that
+   * left the owner references as they were (a status write) is not a reason to wait: deleted again on the uid alone.
+   * Otherwise the conflict is thrown and the object looked at again.
+   */
+  async #delete(target: Target, latest: KubeObject, propagationPolicy: PropagationPolicy): Promise<void> {
+    const { name = '', namespace = '', uid = '', resourceVersion } = latest.metadata;
+    const ctx = this.#ctx(target, namespace);
     try {
-      await target.store.delete(this.#ctx(target, identity.namespace), identity.name, {
-        propagationPolicy,
-        preconditions: { uid: identity.uid },
-      });
+      await target.store.delete(ctx, name, { propagationPolicy, preconditions: { uid, ...(resourceVersion ? { resourceVersion } : {}) } });
+      return;
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (!isConflict(err)) throw err;
+      const now = await this.#live(target, namespace, name, uid);
+      if (!now) return;
+      if (JSON.stringify(now.metadata.ownerReferences ?? []) !== JSON.stringify(latest.metadata.ownerReferences ?? [])) throw err;
+    }
+    try {
+      await target.store.delete(ctx, name, { propagationPolicy, preconditions: { uid } });
     } catch (err) {
       if (!isNotFound(err) && !isConflict(err)) throw err;
     }
