@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { realClock } from '@kapi/apimachinery';
 import { RoleResource } from '@kapi/authz';
 import { MemoryStorage } from '@kapi/storage';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
@@ -96,6 +97,13 @@ describe('startTestServer', () => {
     expect(JSON.parse(first.split('\n')[0] as string).type).toBe('ADDED');
     s.clock.advance(30_000);
     for (;;) if ((await reader.read()).done) break;
+  });
+
+  it('takes another clock, e.g. the real one', async () => {
+    const s = await start({ clock: realClock });
+    expect(s.clock).toBe(realClock);
+    const created = await send(s, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'a' } });
+    expect(Math.abs(Date.parse(created.body.metadata.creationTimestamp) - Date.now())).toBeLessThan(60_000);
   });
 
   it('finishes deleting a namespace without the clock being moved', async () => {
