@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The bin runs from source, as the monorepo runs everything (dist/bin/kapi-test-server.js is the same file compiled).
 const BIN = fileURLToPath(new URL('./kapi-test-server.ts', import.meta.url));
@@ -22,7 +22,8 @@ interface Bin {
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
-afterEach(() => {
+// The tests run concurrently (most of each is the child's start), so leftovers are cleaned up once, at the end.
+afterAll(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -168,7 +169,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('kapi-test-server', () => {
+describe.concurrent('kapi-test-server', () => {
   beforeAll(() => {
     // A missing client fails the suite: CI installs it (.ci/run), and a skipped test would prove nothing.
     const r = spawnSync(PYTHON, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8' });
