@@ -18,7 +18,7 @@ async function start(options?: Parameters<typeof startFaultsServer>[0]): Promise
 const cm = (name: string): V1ConfigMap => ({ metadata: { name }, data: { k: 'v' } });
 
 /** client-node's ApiException: the HTTP code, the headers and the body as text. */
-async function failure(p: Promise<unknown>): Promise<{ code: number; headers: Record<string, string>; body: any }> {
+async function failure(p: Promise<unknown>): Promise<{ code: number; headers: Record<string, string>; body: unknown }> {
   const err = (await p.then(
     () => expect.fail('the request succeeded'),
     (e: unknown) => e,
@@ -224,26 +224,35 @@ describe('Faults.compact', () => {
   });
 });
 
+/** What a reset looks like to the client: fetch's error and its cause (undici, under client-node: "fetch failed", caused by "read ECONNRESET"). */
+function resetText(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: unknown } | null;
+  return e ? `${e.code} ${e.message} ${e.cause ? resetText(e.cause) : ''}` : '';
+}
+
 describe('Faults.dropConnections', () => {
   it('resets the connection of an open watch: the client sees ECONNRESET', async () => {
     const s = await start();
-    const done = Promise.withResolvers<unknown>();
-    await new Watch(s.kubeConfig).watch('/api/v1/namespaces/default/configmaps', {}, () => {}, done.resolve);
+    let ended: (err: unknown) => void = () => {};
+    const done = new Promise<unknown>((resolve) => {
+      ended = resolve;
+    });
+    await new Watch(s.kubeConfig).watch('/api/v1/namespaces/default/configmaps', {}, () => {}, ended);
     await vi.waitFor(() => expect(watches(s)).toHaveLength(1));
     expect(s.faults.dropConnections({ verb: 'create' })).toBe(0);
     expect(s.faults.dropConnections({ verb: 'watch' })).toBe(1);
-    const err = (await done.promise) as { code?: string; message?: string } | null;
-    expect(`${err?.code} ${err?.message}`).toMatch(/ECONNRESET|socket hang up|aborted|terminated/i);
+    const err = await done;
+    expect(resetText(err)).toMatch(/ECONNRESET/);
   });
 
-  it('resets the next N matching requests: the client sees "socket hang up"; the one after is served', async () => {
+  it('resets the next N matching requests: the client sees ECONNRESET; the one after is served', async () => {
     const s = await start();
     expect(s.faults.dropConnections({ verb: 'get', resource: 'namespaces' }, { next: 1 })).toBe(0);
     const err = await s.api.readNamespace({ name: 'default' }).then(
       () => expect.fail('the request succeeded'),
-      (e: { code?: string; message?: string }) => e,
+      (e: Error) => e,
     );
-    expect(`${err.code} ${err.message}`).toMatch(/ECONNRESET|socket hang up/);
+    expect(resetText(err)).toMatch(/ECONNRESET/);
     await expect(s.api.readNamespace({ name: 'default' })).resolves.toBeTruthy();
   });
 });

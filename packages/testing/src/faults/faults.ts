@@ -4,6 +4,7 @@ import { type Storage, supports } from '@kapi/storage';
 import { endWatch } from './end-watch.ts';
 import { type FaultStatus, statusFor } from './fault-status.ts';
 import { matchesRequest, type RequestMatch } from './request-match.ts';
+import { resetConnection } from './reset-connection.ts';
 
 export interface FaultsOptions {
   /** The server's backend, for `compact()`. */
@@ -87,7 +88,7 @@ export class Faults {
     let dropped = 0;
     for (const ctx of this.#inFlight) {
       if (!matchesRequest(ctx.requestInfo, match)) continue;
-      ctx.req.socket.destroy();
+      resetConnection(ctx.req.socket);
       dropped++;
     }
     return dropped;
@@ -110,7 +111,7 @@ export class Faults {
     const delay = take(this.#delays, info);
     if (delay) await this.#wait(delay.ms);
     if (take(this.#drops, info)) {
-      ctx.req.socket.destroy();
+      resetConnection(ctx.req.socket);
       return;
     }
     const failure = take(this.#failures, info);

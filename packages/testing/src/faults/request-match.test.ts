@@ -39,7 +39,7 @@ describe('matchesRequest', () => {
     expect(matchesRequest(info({}), { resource: 'deployments' })).toBe(true);
     expect(matchesRequest(info({}), { resource: 'deployments.apps' })).toBe(true);
     expect(matchesRequest(info({}), { resource: 'deployments.extensions' })).toBe(false);
-    expect(matchesRequest(info({ apiGroup: '' , resource: 'configmaps' }), { resource: 'configmaps' })).toBe(true);
+    expect(matchesRequest(info({ apiGroup: '', resource: 'configmaps' }), { resource: 'configmaps' })).toBe(true);
     expect(matchesRequest(info({ subresource: 'status' }), { resource: 'deployments' })).toBe(false);
     expect(matchesRequest(info({ subresource: 'status' }), { resource: 'deployments.apps/status' })).toBe(true);
     expect(matchesRequest(info({}), { resource: 'deployments/status' })).toBe(false);

@@ -19,7 +19,7 @@ export interface FaultsServer {
 
 /** A GenericAPIServer serving Namespaces and ConfigMaps with a Faults filter, over HTTP on a loopback port. */
 export async function startFaultsServer(
-  options: { watchCache?: boolean; /** Delays wait on the server's FakeClock rather than real time. */ delayOnClock?: boolean } = {},
+  options: { watchCache?: boolean /** Delays wait on the server's FakeClock rather than real time. */; delayOnClock?: boolean } = {},
 ): Promise<FaultsServer> {
   const storage = new MemoryStorage();
   const clock = new FakeClock();
