@@ -7,7 +7,14 @@ import { APIExtensions } from '@kapi/apiextensions';
 import { type Clock, FakeClock } from '@kapi/apimachinery';
 import { type Authorizer, buildAuthorizer, RBAC } from '@kapi/authz';
 import type { ResourceDefinition } from '@kapi/registry';
-import { type AuthenticationOptions, GenericAPIServer, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
+import {
+  type AuthenticationOptions,
+  GenericAPIServer,
+  type Serving,
+  type ServingCertificate,
+  selfSignedServingCertificate,
+  serve,
+} from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { BUILTIN_RESOURCES } from './builtin-resources.ts';
 import { type CRDInput, installCRDs } from './install-crds.ts';
@@ -35,7 +42,10 @@ export interface TestServerOptions<C extends Clock = FakeClock> {
   users?: Readonly<Record<string, TestUser>>;
   /** Serve reads and watches from watch caches, as kube-apiserver does. Default true. */
   watchCache?: boolean;
-  /** HTTPS with a fresh self-signed certificate (its CA in the kubeconfig) instead of plain HTTP. Default false. */
+  /**
+   * HTTPS with a self-signed certificate (its CA in the kubeconfig; one per process, shared by its TLS servers)
+   * instead of plain HTTP. Default false.
+   */
   tls?: boolean;
   /** Namespaces created at start. Default kube's: default, kube-system, kube-public, kube-node-lease. */
   namespaces?: readonly string[];
@@ -73,6 +83,23 @@ export interface TestServer<C extends Clock = FakeClock> {
 
 /** The admin of a server with `authorization` (kube's system:masters bypasses every mode). */
 const ADMIN: TestUser = { name: 'kapi-admin', groups: ['system:masters'] };
+
+/**
+ * One self-signed certificate (for 127.0.0.1, any port) for every TLS test server of the process: making a key pair
+ * and two certificates costs several starts, and a test gains nothing from a new one.
+ */
+let servingCertificate: Promise<ServingCertificate> | undefined;
+function sharedServingCertificate(): Promise<ServingCertificate> {
+  if (!servingCertificate) {
+    const made = selfSignedServingCertificate({ ips: ['127.0.0.1'] });
+    // A failure is not kept: the next TLS server tries again.
+    made.catch(() => {
+      if (servingCertificate === made) servingCertificate = undefined;
+    });
+    servingCertificate = made;
+  }
+  return servingCertificate;
+}
 
 /**
  * An in-process Kubernetes API server for a test: kube's chain (the APIExtensions server, then Namespace, the built-in
@@ -120,7 +147,7 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
   try {
     await server.start();
     await installCRDs(server, options.crds ?? []);
-    const cert = options.tls ? await selfSignedServingCertificate({ ips: ['127.0.0.1'] }) : undefined;
+    const cert = options.tls ? await sharedServingCertificate() : undefined;
     serving = await serve(server.handler, { port: 0, host: '127.0.0.1', ...(cert ? { tls: cert } : {}) });
     const url = serving.url;
     const ca = cert?.ca;
