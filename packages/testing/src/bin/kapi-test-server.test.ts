@@ -94,7 +94,7 @@ spec:
 // Loads the kubeconfig, creates and lists ConfigMaps and Gadgets, then watches ConfigMaps from the list's
 // resourceVersion until it sees a MODIFIED (the test makes the changes once it reads WATCHING).
 const PYTHON_SCRIPT = `
-import json, sys
+import datetime, json, sys
 from kubernetes import client, config, watch
 
 config.load_kube_config(config_file=sys.argv[1])
@@ -118,7 +118,13 @@ for ev in w.stream(v1.list_namespaced_config_map, 'default', resource_version=cm
     print('EVENT', ev['type'], o.metadata.name, json.dumps(o.data, sort_keys=True), flush=True)
     if ev['type'] == 'MODIFIED':
         w.stop()
-print('DONE', flush=True)
+        last = o.metadata.resource_version
+        created = o.metadata.creation_timestamp
+
+# The server counts in real time: a watch's timeoutSeconds ends it, timestamps are now.
+quiet = list(watch.Watch().stream(v1.list_namespaced_config_map, 'default', resource_version=last, timeout_seconds=1))
+print('TIMED OUT', len(quiet), flush=True)
+print('FRESH', abs((datetime.datetime.now(datetime.timezone.utc) - created).total_seconds()) < 120, flush=True)
 `;
 
 /** Runs the Python script against the kubeconfig; `onLine` sees each line it prints as it prints it. */
@@ -180,7 +186,7 @@ describe.concurrent('kapi-test-server', () => {
     }
   });
 
-  it('serves the Python client: create, list, watch ConfigMaps; CRDs of --crds through CustomObjectsApi; SIGTERM exits 0', {
+  it('serves the Python client: create, list, watch ConfigMaps (real time: watch timeouts, timestamps); CRDs of --crds through CustomObjectsApi; SIGTERM exits 0', {
     timeout: 60_000,
   }, async () => {
     const dir = tempDir();
@@ -227,7 +233,8 @@ describe.concurrent('kapi-test-server', () => {
       'WATCHING',
       'EVENT ADDED from-test {"lang": "typescript"}',
       'EVENT MODIFIED from-python {"lang": "python", "seen": "yes"}',
-      'DONE',
+      'TIMED OUT 0',
+      'FRESH True',
       '',
     ]);
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { realClock } from '@kapi/apimachinery';
 import { type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
 import { kubeconfigText } from '../kubeconfig-file.ts';
 import { startTestServer } from '../start-test-server.ts';
@@ -18,7 +19,9 @@ export async function startTestServerCommand(flags: TestServerFlags): Promise<Ru
   const crds = await readCRDFiles(flags.crds);
   // With a fixed port, the bin serves the server's handler there itself (startTestServer always takes a free port),
   // so the test server's own listener needs no certificate.
-  const server = await startTestServer({ crds, tls: flags.tls && flags.port === 0 });
+  // The real clock: nobody outside the process could advance a fake one, and another language's client and its
+  // controllers (lease expiry, watch timeouts, timestamps) count in real time.
+  const server = await startTestServer({ crds, clock: realClock, tls: flags.tls && flags.port === 0 });
   let fixed: Serving | undefined;
   let text: string;
   try {
