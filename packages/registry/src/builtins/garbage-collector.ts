@@ -2,7 +2,7 @@ import { isConflict, isNotFound, type KubeObject, type OwnerReference } from '@k
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../store/deletion.ts';
 import type { Store } from '../store/store.ts';
-import type { PropagationPolicy, RequestContext } from '../store/types.ts';
+import type { PropagationPolicy, RequestContext, StoreDeleteOptions } from '../store/types.ts';
 import { ControllerLoop, type ControllerLoopOptions, type InformerLoop } from './controller-loop.ts';
 import { listAndWatch } from './list-and-watch.ts';
 import { blockingDependents, identityOf, isDeletingDependents, type ObjectIdentity, OwnerGraph, type OwnerNode } from './owner-graph.ts';
@@ -12,6 +12,8 @@ export interface ServedResources {
   definitions(): readonly ResourceDefinition[];
   /** The Store of `plural` or `plural.group`. */
   store(resource: string): Store | undefined;
+  /** A kind's own delete where its Store's is not all of it (a Namespace's goes through its registry). */
+  deleter?(resource: string): { delete(name: string, options: StoreDeleteOptions): Promise<unknown> } | undefined;
   onResourcesChanged?(
     listener: (change: { readonly type: 'Added' | 'Removed'; readonly definition: ResourceDefinition }) => void,
   ): () => void;
@@ -30,6 +32,8 @@ export interface GarbageCollectorOptions extends ControllerLoopOptions {
 interface Target {
   readonly definition: ResourceDefinition;
   readonly store: Store;
+  /** Deletes an object of the kind: its own deleter's, else the Store's. */
+  delete(ctx: RequestContext, name: string, options: StoreDeleteOptions): Promise<unknown>;
 }
 
 const resourceKey = (def: ResourceDefinition): string => (def.group ? `${def.plural}.${def.group}` : def.plural);
@@ -231,8 +235,15 @@ export class GarbageCollector {
     for (const definition of this.#resources.definitions()) {
       if (definition.group !== group || definition.kind !== kind || !definition.versions.some((v) => v.name === version && v.served))
         continue;
-      const store = this.#resources.store(resourceKey(definition));
-      return store ? { definition, store } : undefined;
+      const key = resourceKey(definition);
+      const store = this.#resources.store(key);
+      if (!store) return undefined;
+      const deleter = this.#resources.deleter?.(key);
+      return {
+        definition,
+        store,
+        delete: (ctx, name, options) => (deleter ? deleter.delete(name, options) : store.delete(ctx, name, options)),
+      };
     }
     return undefined;
   }
@@ -410,7 +421,7 @@ export class GarbageCollector {
     const { name = '', namespace = '', uid = '', resourceVersion } = latest.metadata;
     const ctx = this.#ctx(target, namespace);
     try {
-      await target.store.delete(ctx, name, { propagationPolicy, preconditions: { uid, ...(resourceVersion ? { resourceVersion } : {}) } });
+      await target.delete(ctx, name, { propagationPolicy, preconditions: { uid, ...(resourceVersion ? { resourceVersion } : {}) } });
       return;
     } catch (err) {
       if (isNotFound(err)) return;
@@ -420,7 +431,7 @@ export class GarbageCollector {
       if (JSON.stringify(now.metadata.ownerReferences ?? []) !== JSON.stringify(latest.metadata.ownerReferences ?? [])) throw err;
     }
     try {
-      await target.store.delete(ctx, name, { propagationPolicy, preconditions: { uid } });
+      await target.delete(ctx, name, { propagationPolicy, preconditions: { uid } });
     } catch (err) {
       if (!isNotFound(err) && !isConflict(err)) throw err;
     }

@@ -109,6 +109,20 @@ describe('the garbage collector of a GenericAPIServer', () => {
     ).toEqual([['OwnerRefInvalidNamespace', 'Warning', 'cross']]);
   });
 
+  it('a Namespace owned by another goes through namespace deletion: its content goes with it', async () => {
+    const { url } = await start();
+    const namespaces = `${url}/api/v1/namespaces`;
+    const parent = await create(namespaces, { metadata: { name: 'parent' } });
+    await create(namespaces, {
+      metadata: { name: 'child', ownerReferences: [{ apiVersion: 'v1', kind: 'Namespace', name: 'parent', uid: parent.metadata.uid }] },
+    });
+    await create(`${namespaces}/child/configmaps`, { metadata: { name: 'inside' } });
+    expect((await fetch(`${namespaces}/parent`, { method: 'DELETE' })).status).toBe(200);
+    await until(async () => (await status(`${namespaces}/child`)) === 404, 'the child namespace is deleted');
+    // The namespace controller emptied it first (a Store delete alone would have left its content behind).
+    expect(await status(`${namespaces}/child/configmaps/inside`)).toBe(404);
+  });
+
   it('is off unless asked for: a dependent outlives its owner', async () => {
     const { url } = await start({ garbageCollector: false });
     const owner = await create(cms(url), { metadata: { name: 'owner' } });

@@ -20,7 +20,13 @@ import { Cacher, type CacherStats } from '@kapi/watchcache';
 import { recordAuditObjects } from '../audit/context.ts';
 import type { DiscoverySource, SubresourceInfo } from '../discovery/documents.ts';
 import { discoveryHandler } from '../discovery/handler.ts';
-import { type Admission, handleResource, type ResourceEndpoint, type ResourceHandlerOptions } from '../endpoints/resource-handler.ts';
+import {
+  type Admission,
+  handleResource,
+  type ResourceDeleter,
+  type ResourceEndpoint,
+  type ResourceHandlerOptions,
+} from '../endpoints/resource-handler.ts';
 import { pathNotFound } from '../endpoints/response.ts';
 import { type SubresourceStorage, subresourceVerbs } from '../endpoints/subresource-storage.ts';
 import { finalizeSubresource } from '../endpoints/subresources/finalize.ts';
@@ -645,6 +651,13 @@ export class GenericAPIServer {
     const group = dot < 0 ? '' : resource.slice(dot + 1);
     for (const [def, { endpoint }] of this.#installed) if (def.plural === plural && def.group === group) return endpoint.store;
     return this.#options.delegate?.store(resource);
+  }
+
+  /** A kind's own delete where its Store's is not all of it (namespaces: lifecycle and finalization), for in-process controllers. */
+  deleter(resource: string): ResourceDeleter | undefined {
+    const store = this.store(resource);
+    for (const { endpoint } of this.#installed.values()) if (endpoint.store === store) return endpoint.deleter;
+    return this.#options.delegate?.deleter(resource);
   }
 
   /** A hook run once by start(), after the caches are ready (kube's AddPostStartHook); names are unique. */
