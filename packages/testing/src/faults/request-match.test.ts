@@ -1,6 +1,6 @@
 import type { RequestInfo } from '@kapi/server-core';
 import { describe, expect, it } from 'vitest';
-import { matchesRequest } from './request-match.ts';
+import { matchesRequest, WRITE_VERBS } from './request-match.ts';
 
 function info(over: Partial<RequestInfo>): RequestInfo {
   return {
@@ -30,6 +30,8 @@ describe('matchesRequest', () => {
     expect(matchesRequest(info({ verb: 'create' }), { verb: 'create' })).toBe(true);
     expect(matchesRequest(info({ verb: 'get' }), { verb: 'create' })).toBe(false);
     expect(matchesRequest(info({ verb: 'patch' }), { verb: ['update', 'patch'] })).toBe(true);
+    expect(matchesRequest(info({ verb: 'deletecollection' }), { verb: WRITE_VERBS })).toBe(true);
+    expect(matchesRequest(info({ verb: 'list' }), { verb: WRITE_VERBS })).toBe(false);
     expect(matchesRequest(info({}), { name: 'web', namespace: 'ns1' })).toBe(true);
     expect(matchesRequest(info({}), { name: 'db' })).toBe(false);
     expect(matchesRequest(info({}), { namespace: 'ns2' })).toBe(false);

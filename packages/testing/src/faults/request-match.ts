@@ -17,6 +17,9 @@ export interface RequestMatch {
   namespace?: string;
 }
 
+/** kube's verbs that change objects, for a match on every write: `{ verb: WRITE_VERBS }`. */
+export const WRITE_VERBS: readonly string[] = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+
 /** Whether the request `info` describes is one `match` takes. */
 export function matchesRequest(info: RequestInfo | undefined, match: RequestMatch = {}): boolean {
   if (!info?.isResourceRequest) return false;
