@@ -1,6 +1,7 @@
 /**
  * What a test server costs, next to references measured in the same run:
- * - start-to-ready: from calling startTestServer to its first answer of GET /readyz (median of N), against a bare
+ * - start-to-ready: from calling startTestServer to its first answer of GET /readyz (median of N; also with TLS and
+ *   with RBAC, whose bootstrap policy is the dearest part of a start), against a bare
  *   GenericAPIServer serving only Namespace (in process, same listener), and against `npm start` (the example control
  *   plane as a process, spawned until its /readyz answers; what envtest-like setups pay).
  * - per-test cost with isolation 'test': start, one request, stop (median of N).
@@ -15,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { Namespace } from '@kapi/registry';
 import { GenericAPIServer, listen } from '@kapi/server-core';
 import { MemoryStorage } from '@kapi/storage';
-import { startTestServer, type TestServer } from '../src/index.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '../src/index.ts';
 
 const N = 30;
 const SPAWNS = 3;
@@ -27,15 +28,27 @@ const median = (xs: number[]): number => {
   return s[Math.floor(s.length / 2)] as number;
 };
 
+/** One GET /readyz: it must answer 200 (over HTTPS without checking the certificate: a timing, not a test). */
 async function ready(url: string): Promise<void> {
-  const res = await fetch(`${url}/readyz`);
-  if (res.status !== 200) throw new Error(`/readyz answered ${res.status}`);
-  await res.text();
+  if (url.startsWith('http:')) {
+    const res = await fetch(`${url}/readyz`);
+    if (res.status !== 200) throw new Error(`/readyz answered ${res.status}`);
+    await res.text();
+    return;
+  }
+  await new Promise<void>((resolveReady, reject) => {
+    request(`${url}/readyz`, { rejectUnauthorized: false }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolveReady() : reject(new Error(`/readyz answered ${res.statusCode}`))));
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
-async function timeTestServer(): Promise<[ms: number, stop: () => Promise<void>]> {
+async function timeTestServer(options: TestServerOptions = {}): Promise<[ms: number, stop: () => Promise<void>]> {
   const t0 = performance.now();
-  const s = await startTestServer();
+  const s = await startTestServer(options);
   await ready(s.url);
   return [performance.now() - t0, () => s.stop()];
 }
@@ -68,14 +81,7 @@ async function timeControlPlaneProcess(): Promise<number> {
       });
       child.once('exit', (code) => reject(new Error(`the control plane exited with ${code}`)));
     });
-    await new Promise<void>((resolveReady, reject) => {
-      request(`${url}/readyz`, { rejectUnauthorized: false }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolveReady() : reject(new Error(`/readyz answered ${res.statusCode}`))));
-      })
-        .on('error', reject)
-        .end();
-    });
+    await ready(url);
     return performance.now() - t0;
   } finally {
     child.kill('SIGKILL');
@@ -135,7 +141,11 @@ await (await timeBareServer())[1]();
 // Memory first, before the timing loops leave freed pages in the process that RSS would not show as growth.
 const memory = await memoryPerServer();
 gc();
-const [testServer, bare] = await startToReady(timeTestServer, timeBareServer);
+const [testServer, bare] = await startToReady(() => timeTestServer(), timeBareServer);
+gc();
+const [withTLS, bareTLS] = await startToReady(() => timeTestServer({ tls: true }), timeBareServer);
+gc();
+const [withRBAC, bareRBAC] = await startToReady(() => timeTestServer({ authorization: 'RBAC' }), timeBareServer);
 const processTimes: number[] = [];
 for (let i = 0; i < SPAWNS; i++) processTimes.push(await timeControlPlaneProcess());
 const controlPlane = median(processTimes);
@@ -150,6 +160,8 @@ const row = (name: string, k: number, r: number, ref: string) =>
   console.log(`${name.padEnd(44)}${ms(k)}${ms(r)}   ${(k / r).toPrecision(2).padStart(7)}   ${ref}`);
 row('start to ready (GET /readyz 200)', testServer, bare, 'bare GenericAPIServer, Namespace only');
 row('start to ready (GET /readyz 200)', testServer, controlPlane, '`npm start` as a process');
+row('start to ready, tls: true', withTLS, bareTLS, 'bare GenericAPIServer, Namespace only');
+row("start to ready, authorization: 'RBAC'", withRBAC, bareRBAC, 'bare GenericAPIServer, Namespace only');
 row("per test, isolation 'test' (start, GET, stop)", cycle, controlPlane, '`npm start` as a process');
 console.log(
   `memory per live server (${MEMORY_SERVERS} servers): RSS ${memory.rss.toFixed(2)} MB, heap ${memory.heap.toFixed(2)} MB${
