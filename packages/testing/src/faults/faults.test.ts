@@ -1,7 +1,7 @@
 import { CoreV1Api, ListWatch, type V1ConfigMap, Watch } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expiredWatchEvent } from './end-watch.ts';
-import { conflict, internalError, timeout, tooManyRequests } from './fault-status.ts';
+import { conflict, internalError, serviceUnavailable, timeout, tooManyRequests } from './fault-status.ts';
 import { Faults } from './faults.ts';
 import { type FaultsServer, startFaultsServer } from './test-support/faults-server.ts';
 
@@ -69,12 +69,17 @@ describe('Faults.failNext', () => {
     await expect(s.api.listNamespacedConfigMap({ namespace: 'default' })).resolves.toBeTruthy();
   });
 
-  it('answers 504 Timeout', async () => {
+  it('answers 504 Timeout and 503 ServiceUnavailable', async () => {
     const s = await start();
     s.faults.failNext(1, timeout());
     const f = await failure(s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') }));
     expect(f.code).toBe(504);
     expect(f.body).toMatchObject({ reason: 'Timeout', message: 'Timeout: request did not complete within the allotted timeout' });
+    s.faults.failNext(1, serviceUnavailable(), { verb: 'list' });
+    expect((await failure(s.api.listNamespacedConfigMap({ namespace: 'default' }))).body).toMatchObject({
+      code: 503,
+      reason: 'ServiceUnavailable',
+    });
     // Nothing was stored: the fault answered before the handler ran.
     expect((await s.api.listNamespacedConfigMap({ namespace: 'default' })).items).toEqual([]);
   });

@@ -26,7 +26,14 @@ interface Rule {
  * Faults a test injects into an API server, so a controller's retry, backoff and relist paths run: failed requests,
  * slow ones, ended watches, compacted history, reset connections. `filter` goes in the server's filters
  * (GenericAPIServerOptions.filters: after authentication and authorization, where the request info names the verb,
- * resource and object); every rule applies to the requests it matches from then on.
+ * resource and object); every rule applies to the requests it matches from then on. A delay runs before the
+ * server's request timeout starts, so the client sees the latency but the server does not answer 504 for it.
+ *
+ * @example
+ * const faults = new Faults({ storage });
+ * const server = new GenericAPIServer({ storage, resources, filters: [faults.filter] });
+ * faults.failNext(1, conflict(), { verb: 'update', resource: 'widgets.example.com' });
+ * await faults.endWatches({ resource: 'widgets' }, { expired: true }); // informers relist
  */
 export class Faults {
   readonly #storage: Storage | undefined;
