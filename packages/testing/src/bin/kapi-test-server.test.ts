@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // The bin runs from source, as the monorepo runs everything (dist/bin/kapi-test-server.js is the same file compiled).
 const BIN = fileURLToPath(new URL('./kapi-test-server.ts', import.meta.url));
@@ -155,6 +155,16 @@ function runPython(
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** A missing client fails the test that needs it: CI installs it (.ci/run), and a skipped test would prove nothing. */
+function requirePythonClient(): void {
+  const r = spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    throw new Error(
+      `${PYTHON} cannot import kubernetes: install the Debian package python3-kubernetes (.ci/run does)\n${r.stderr ?? r.error}`,
+    );
+  }
+}
+
 async function send(url: string, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
   const res = await fetch(`${url}${path}`, {
     method,
@@ -176,19 +186,10 @@ function freePort(): Promise<number> {
 }
 
 describe.concurrent('kapi-test-server', () => {
-  beforeAll(() => {
-    // A missing client fails the suite: CI installs it (.ci/run), and a skipped test would prove nothing.
-    const r = spawnSync(PYTHON, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8' });
-    if (r.status !== 0) {
-      throw new Error(
-        `${PYTHON} cannot import kubernetes: install the Debian package python3-kubernetes (.ci/run does)\n${r.stderr ?? r.error}`,
-      );
-    }
-  });
-
   it('serves the Python client: create, list, watch ConfigMaps (real time: watch timeouts, timestamps); CRDs of --crds through CustomObjectsApi; SIGTERM exits 0', {
     timeout: 60_000,
   }, async () => {
+    requirePythonClient();
     const dir = tempDir();
     mkdirSync(join(dir, 'crds'));
     writeFileSync(join(dir, 'crds', 'example.yaml'), CRDS_YAML);
