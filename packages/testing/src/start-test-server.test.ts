@@ -5,6 +5,7 @@ import { RoleResource } from '@kapi/authz';
 import { MemoryStorage } from '@kapi/storage';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { internalError, tooManyRequests } from './faults/fault-status.ts';
 import { startTestServer, type TestServer } from './start-test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
@@ -211,5 +212,30 @@ spec:
 
   it('refuses an unknown authorization mode', async () => {
     await expect(startTestServer({ authorization: 'ABAC' as 'RBAC' })).rejects.toThrow(/authorization must be 'RBAC'/);
+  });
+});
+
+describe('startTestServer faults', () => {
+  it('acts on the requests a test chooses, through the chain (CRDs included), and clear() ends them', async () => {
+    const kapi = await startTestServer();
+    try {
+      kapi.faults.failNext(1, tooManyRequests(3), { verb: 'create', resource: 'configmaps' });
+      const post = () =>
+        fetch(`${kapi.url}/api/v1/namespaces/default/configmaps`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ metadata: { name: 'c' } }),
+        });
+      const refused = await post();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('3');
+      expect((await post()).status).toBe(201);
+      kapi.faults.failNext(5, internalError('boom'), { resource: 'customresourcedefinitions.apiextensions.k8s.io' });
+      expect((await fetch(`${kapi.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`)).status).toBe(500);
+      kapi.faults.clear();
+      expect((await fetch(`${kapi.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`)).status).toBe(200);
+    } finally {
+      await kapi.stop();
+    }
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { BUILTIN_RESOURCES } from './builtin-resources.ts';
+import { Faults } from './faults/faults.ts';
 import { type CRDInput, installCRDs } from './install-crds.ts';
 import { type KubeConfigLike, loadKubeConfig } from './kube-config.ts';
 import { kubeconfigText } from './kubeconfig-file.ts';
@@ -54,6 +55,11 @@ export interface TestServerOptions<C extends Clock = FakeClock> {
    * cluster; false leaves dependents alone, as a bare kube-apiserver does.
    */
   garbageCollector?: boolean;
+  /**
+   * What `faults.delay` waits on: real time (default; what a client and its own timeouts see), or `'clock'`, the
+   * server's clock, so a test releases delayed requests with `clock.advance`.
+   */
+  faultDelays?: 'real' | 'clock';
   /** Told of errors the server's controllers retry (default: dropped, as they are retried). */
   onError?: (err: unknown, what: string) => void;
 }
@@ -77,6 +83,8 @@ export interface TestServer<C extends Clock = FakeClock> {
   readonly clock: C;
   /** The first server of the chain (APIExtensions, delegating to the built-in kinds). */
   readonly server: GenericAPIServer;
+  /** Failures, delays, ended watches, compaction and dropped connections for the requests a test chooses (see Faults). */
+  readonly faults: Faults;
   /** Ends watches, stops the controllers, closes the listener and the storage, removes the temp files. Idempotent. */
   stop(): Promise<void>;
 }
@@ -131,11 +139,14 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
     ...(rbac ? { providers: [rbac.provider()] } : {}),
     ...(options.namespaces ? { defaultNamespaces: options.namespaces } : {}),
   });
+  // Faults act in the first server's chain, which every request goes through (a delegate's filters never run).
+  const faults = new Faults({ storage, ...(options.faultDelays === 'clock' ? { delayClock: clock } : {}) });
   const server = new GenericAPIServer({
     storage,
     clock,
     watchCache,
     closeStorage: false,
+    filters: [faults.filter],
     resources: [],
     providers: [new APIExtensions({ clock, onError }).provider()],
     delegate: controlPlane,
@@ -175,6 +186,7 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
       token,
       storage,
       clock,
+      faults,
       server,
       stop() {
         stopping ??= server

@@ -57,6 +57,9 @@ export function useTestServer<C extends Clock = FakeClock>(hooks: TestHooks, opt
     get kubeConfig() {
       return running().kubeConfig;
     },
+    get faults() {
+      return running().faults;
+    },
     get token() {
       return running().token;
     },
