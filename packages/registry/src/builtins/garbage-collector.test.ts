@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from '../store/store.ts';
-import type { RequestContext, StoreDeleteOptions } from '../store/types.ts';
+import type { RequestContext, StoreDeleteOptions, StoreListOptions } from '../store/types.ts';
 import { BackendStorages } from '../test-support/backend-storages.ts';
 import { backends } from '../test-support/backends.ts';
 import { ConfigMap } from './configmap.ts';
@@ -195,6 +195,64 @@ describe.each(backends)('garbage collector over %s', (_label, wrap) => {
     const blocker = (await find(secrets, 'blocker')) as KubeObject;
     await secrets.update({ namespace: ns }, 'blocker', { ...blocker, metadata: { ...blocker.metadata, finalizers: [] } });
     await until(gone(configMaps, 'owner'), 'the owner goes once its blocking dependent is gone');
+  });
+
+  it('started on a foreground deletion under way: the owner keeps its finalizer until its blocking dependents, of any kind, are gone', async () => {
+    gc.stop();
+    const owner = await cm('owner');
+    const dep = await secret('dep', [ref(owner, { blockOwnerDeletion: true })]);
+    await secrets.update({ namespace: ns }, 'dep', { ...dep, metadata: { ...dep.metadata, finalizers: ['example.com/hold'] } });
+    await configMaps.delete({ namespace: ns }, 'owner', { propagationPolicy: 'Foreground' });
+    // Secrets are listed late: the owner is in the graph well before its dependent.
+    let release = () => {};
+    const late = new Promise<void>((r) => {
+      release = r;
+    });
+    class LateStore extends Store {
+      override async list(ctx: RequestContext, opts: StoreListOptions = {}) {
+        await late;
+        return super.list(ctx, opts);
+      }
+    }
+    const lateSecrets = new LateStore(Secret, { storage: await storages.for(Secret), clock });
+    served.remove(secrets);
+    served.add(lateSecrets);
+    gc = new GarbageCollector({ resources: served, clock, retryAfterMs: 1000, onError: (e) => errors.push(e) });
+    gc.start();
+    // The collector's work waits for the graph (gc.idle() would too): a few turns of the event loop, then the list.
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    release();
+    await until(async () => !!(await find(secrets, 'dep'))?.metadata.deletionTimestamp, 'the dependent is being deleted');
+    await settle();
+    expect((await find(configMaps, 'owner'))?.metadata.finalizers).toEqual(['foregroundDeletion']);
+    const held = (await find(secrets, 'dep')) as KubeObject;
+    await secrets.update({ namespace: ns }, 'dep', { ...held, metadata: { ...held.metadata, finalizers: [] } });
+    await until(gone(configMaps, 'owner'), 'the owner goes after its dependent');
+  });
+
+  it('a kind whose first list does not come holds the work back 30 s at most', async () => {
+    gc.stop();
+    const owner = await tenant('owner');
+    await cm('dep', [ref(owner)]);
+    await tenants.delete({}, 'owner');
+    class StuckStore extends Store {
+      override list(): never {
+        throw new Error('the backend is away');
+      }
+    }
+    served.remove(secrets);
+    served.add(new StuckStore(Secret, { storage: await storages.for(Secret), clock }));
+    gc = new GarbageCollector({ resources: served, clock, retryAfterMs: 60_000, onError: (e) => errors.push(e) });
+    gc.start();
+    const turns = async () => {
+      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    };
+    await turns();
+    expect(await find(configMaps, 'dep')).toBeDefined();
+    clock.advance(30_000);
+    await until(gone(configMaps, 'dep'), 'the dependent is deleted once the wait is over');
+    expect(errors.map((e) => (e as Error).message)).toEqual(['the backend is away']);
+    errors.length = 0;
   });
 
   it('foreground: a dependent with a live second owner loses the reference and stays; the owner goes', async () => {

@@ -40,6 +40,8 @@ const resourceKey = (def: ResourceDefinition): string => (def.group ? `${def.plu
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '');
 const versionOf = (apiVersion: string): string => apiVersion.slice(apiVersion.indexOf('/') + 1);
 const MAX_CONFLICT_RETRIES = 5;
+/** How long the workers wait for the kinds served at start to be listed (kube's 30 s cache-sync wait). */
+const SYNC_TIMEOUT_MS = 30_000;
 
 /** Work keys: `d:<uid>` checks whether an object is to be deleted (attemptToDelete), `o:<uid>` orphans an owner's dependents. */
 const DELETE = 'd:';
@@ -65,14 +67,22 @@ export class GarbageCollector {
   /** The running informers: `plural.group` → the abort of its listAndWatch. */
   readonly #informers = new Map<string, AbortController>();
   #informerLoop: InformerLoop | undefined;
+  /** Resolves once every kind served at start was listed (or the collector stopped). */
+  #graphSynced: Promise<void> = Promise.resolve();
+  /** The kinds served at start not listed yet, and what resolves #graphSynced. */
+  #unsynced = new Set<string>();
+  #synced: () => void = () => {};
   #unsubscribe: (() => void) | undefined;
 
   constructor(options: GarbageCollectorOptions) {
     this.#resources = options.resources;
     this.#recordWarning = options.recordWarning;
-    this.#loop = new ControllerLoop(options, (key) =>
-      key.startsWith(ORPHAN) ? this.#orphan(key.slice(ORPHAN.length)) : this.#attemptToDelete(key.slice(DELETE.length)),
-    );
+    this.#loop = new ControllerLoop(options, async (key) => {
+      // kube's workers start once the graph is synced: a foreground owner must not lose its finalizer before the
+      // blocking dependents of a kind not listed yet are in the graph.
+      await this.#graphSynced;
+      return key.startsWith(ORPHAN) ? this.#orphan(key.slice(ORPHAN.length)) : this.#attemptToDelete(key.slice(DELETE.length));
+    });
   }
 
   get running(): boolean {
@@ -88,7 +98,16 @@ export class GarbageCollector {
   start(): void {
     this.#loop.start((loop) => {
       this.#informerLoop = loop;
-      for (const def of this.#resources.definitions()) this.#watch(def);
+      const defs = this.#resources.definitions();
+      this.#unsynced = new Set(defs.map(resourceKey));
+      this.#graphSynced = new Promise((resolve) => {
+        this.#synced = resolve;
+      });
+      if (!this.#unsynced.size) this.#synced();
+      // As kube's: a kind whose list keeps failing holds the work back 30 s at most, then it proceeds anyway.
+      const timer = loop.clock.setTimeout(() => this.#synced(), SYNC_TIMEOUT_MS);
+      void this.#graphSynced.then(() => loop.clock.clearTimeout(timer));
+      for (const def of defs) this.#watch(def);
       this.#unsubscribe = this.#resources.onResourcesChanged?.((change) => {
         if (change.type === 'Removed') this.#unwatch(resourceKey(change.definition));
         else this.#watch(change.definition);
@@ -102,10 +121,11 @@ export class GarbageCollector {
     this.#unsubscribe = undefined;
     for (const key of [...this.#informers.keys()]) this.#unwatch(key);
     this.#informerLoop = undefined;
+    this.#synced();
     this.#loop.stop();
   }
 
-  /** Resolves once no work is queued or under way (work waiting to be retried does not count). */
+  /** Resolves once no work is queued or under way (work waiting to be retried does not count; work waits for the graph's first sync). */
   idle(): Promise<void> {
     return this.#loop.queue.idle();
   }
@@ -114,6 +134,7 @@ export class GarbageCollector {
     const loop = this.#informerLoop;
     const key = resourceKey(def);
     const store = this.#resources.store(key);
+    if (!store) this.#listed(key);
     if (!loop || !store || this.#informers.has(key)) return;
     const abort = new AbortController();
     this.#informers.set(key, abort);
@@ -122,14 +143,23 @@ export class GarbageCollector {
       ...loop,
       signal,
       onEvent: (type, obj) => (type === 'DELETED' ? this.#deleted(obj.metadata.uid) : this.#observed(obj, key)),
-      onList: (items) => this.#relisted(key, items),
+      onList: (items) => {
+        this.#relisted(key, items);
+        this.#listed(key);
+      },
     });
   }
 
   /** A kind no longer served: its informer stops; its nodes stay (its objects stay in storage, as kube's graph keeps them). */
   #unwatch(key: string): void {
+    this.#listed(key);
     this.#informers.get(key)?.abort();
     this.#informers.delete(key);
+  }
+
+  /** A kind served at start was listed (or will not be): the graph is synced once all were. */
+  #listed(key: string): void {
+    if (this.#unsynced.delete(key) && !this.#unsynced.size) this.#synced();
   }
 
   #enqueue(prefix: string, uid: string): void {
