@@ -98,7 +98,7 @@ async function startToReady(
   for (let i = 0; i < 2 * N; i++) {
     const which = i % 2;
     const [ms, stop] = await (which === 0 ? a : b)();
-    times[which].push(ms);
+    (times[which] as number[]).push(ms);
     await stop();
   }
   return [median(times[0]), median(times[1])];

@@ -1,28 +1,34 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { realClock } from '@kapi/apimachinery';
+import { type Clock, type FakeClock, realClock } from '@kapi/apimachinery';
 import { RoleResource } from '@kapi/authz';
 import { MemoryStorage } from '@kapi/storage';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { internalError, tooManyRequests } from './faults/fault-status.ts';
-import { startTestServer, type TestServer } from './start-test-server.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from './start-test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 type Json = any;
 
-const started: TestServer[] = [];
+const started: TestServer<Clock>[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((s) => s.stop()));
 });
 
-async function start(...args: Parameters<typeof startTestServer>): Promise<TestServer> {
-  const s = await startTestServer(...args);
+async function start<C extends Clock = FakeClock>(options?: TestServerOptions<C>): Promise<TestServer<C>> {
+  const s = await startTestServer<C>(options);
   started.push(s);
   return s;
 }
 
-async function send(s: TestServer, method: string, path: string, body?: unknown, token = s.token): Promise<{ status: number; body: Json }> {
+async function send(
+  s: TestServer<Clock>,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = s.token,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${s.url}${path}`, {
     method,
     headers: {
