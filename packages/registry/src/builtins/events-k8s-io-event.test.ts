@@ -160,6 +160,20 @@ describe.each(backends)('events.k8s.io/v1 Event over %s', (_label, wrap) => {
     expect((await coreEvents.get(ctx, 'e3')).series).toEqual(series);
   });
 
+  it('selects by label and field, and deletes the one stored object for both APIs', async () => {
+    await events.create(ctx, newEvent('keep', { metadata: { name: 'keep', namespace: 'ns', labels: { app: 'a' } } }));
+    await events.create(ctx, newEvent('drop', { metadata: { name: 'drop', namespace: 'ns', labels: { app: 'b' } } }));
+    const byLabel = await events.list(ctx, { labelSelector: 'app=a' });
+    expect(byLabel.items.map((e) => e.metadata.name)).toEqual(['keep']);
+    const byField = await events.list(ctx, { fieldSelector: 'metadata.name=drop' });
+    expect(byField.items.map((e) => e.metadata.name)).toEqual(['drop']);
+    const { object } = await events.delete(ctx, 'drop');
+    expect(object).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'scaled up to 3' });
+    const gone = await coreEvents.get(ctx, 'drop').catch((e: StatusError) => e.code);
+    expect(gone).toBe(404);
+    expect((await coreEvents.list(ctx)).items.map((e) => e.metadata.name)).toEqual(['keep']);
+  });
+
   it('prints the core event columns', async () => {
     const { object } = await events.create(ctx, newEvent('e4'));
     const table = tableConvertorFor(EventsV1Event).convert(object);
