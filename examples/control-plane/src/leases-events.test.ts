@@ -35,13 +35,17 @@ const timeOf = (t: Date | string | undefined): number =>
  * the resourceVersion read — a conflict means another candidate wrote first. Time is the test's clock, not a timer.
  */
 class LeaseCandidate {
-  constructor(
-    readonly identity: string,
-    readonly api: CoordinationV1Api,
-    readonly now: () => Date,
-    readonly name = 'widget-controller',
-    readonly durationSeconds = 15,
-  ) {}
+  readonly identity: string;
+  readonly api: CoordinationV1Api;
+  readonly now: () => Date;
+  readonly name = 'widget-controller';
+  readonly durationSeconds = 15;
+
+  constructor(identity: string, api: CoordinationV1Api, now: () => Date) {
+    this.identity = identity;
+    this.api = api;
+    this.now = now;
+  }
 
   /** One round: true when this candidate holds the lease afterwards. */
   async tryAcquireOrRenew(): Promise<boolean> {

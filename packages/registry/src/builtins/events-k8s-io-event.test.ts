@@ -177,14 +177,14 @@ describe.each(backends)('events.k8s.io/v1 Event over %s', (_label, wrap) => {
   it('prints the core event columns', async () => {
     const { object } = await events.create(ctx, newEvent('e4'));
     const table = tableConvertorFor(EventsV1Event).convert(object);
-    expect(table.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name)).toEqual([
+    expect((table.columnDefinitions ?? []).filter((c) => c.priority === 0).map((c) => c.name)).toEqual([
       'Last Seen',
       'Type',
       'Reason',
       'Object',
       'Message',
     ]);
-    const cell = (name: string) => table.rows[0]?.cells[table.columnDefinitions.findIndex((c) => c.name === name)];
+    const cell = (name: string) => table.rows[0]?.cells[(table.columnDefinitions ?? []).findIndex((c) => c.name === name)];
     expect(['Type', 'Reason', 'Object', 'Message'].map(cell)).toEqual(['Normal', 'ScaledUp', 'widget/w', 'scaled up to 3']);
   });
 });

@@ -93,7 +93,7 @@ describe('Lease', () => {
   it('prints Name, Holder and Age as kubectl get leases shows them', async () => {
     const { object } = await store.create({ namespace: 'kube-system' }, lease('ctrl', { holderIdentity: 'node-1_abc' }));
     const table = tableConvertorFor(Lease).convert(object);
-    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Holder', 'Age']);
+    expect((table.columnDefinitions ?? []).map((c) => c.name)).toEqual(['Name', 'Holder', 'Age']);
     expect(table.rows[0]?.cells.slice(0, 2)).toEqual(['ctrl', 'node-1_abc']);
   });
 });
