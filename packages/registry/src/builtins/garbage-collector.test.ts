@@ -8,6 +8,7 @@ import type { RequestContext, StoreDeleteOptions, StoreListOptions } from '../st
 import { BackendStorages } from '../test-support/backend-storages.ts';
 import { backends } from '../test-support/backends.ts';
 import { ConfigMap } from './configmap.ts';
+import { Event } from './event.ts';
 import { GarbageCollector, type ServedResources } from './garbage-collector.ts';
 import { Secret } from './secret.ts';
 
@@ -147,6 +148,30 @@ describe.each(backends)('garbage collector over %s', (_label, wrap) => {
     expect(await find(secrets, 'dep')).toBeDefined();
     await configMaps.delete({ namespace: ns }, 'owner');
     await until(gone(secrets, 'dep'), 'the dependent is deleted');
+  });
+
+  it('leaves events alone, as kube ignores them (one object under core and events.k8s.io, never an owner)', async () => {
+    const events = new Store(Event, { storage: await storages.for(Event), clock });
+    served.add(events);
+    await settle();
+    const owner = await cm('owner');
+    await events.create(
+      { namespace: ns },
+      {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'ev', namespace: ns, ownerReferences: [ref(owner)] },
+        involvedObject: { kind: 'ConfigMap', name: 'owner', namespace: ns },
+        reason: 'Test',
+        message: 'owned',
+        type: 'Normal',
+      },
+    );
+    const dep = await secret('dep', [ref(owner)]);
+    await configMaps.delete({ namespace: ns }, 'owner');
+    await until(gone(secrets, dep.metadata.name ?? ''), 'the secret is deleted');
+    await settle();
+    expect(await find(events, 'ev')).toBeDefined();
   });
 
   it('background: a dependent with another live owner only loses the dead reference', async () => {

@@ -37,6 +37,11 @@ interface Target {
 }
 
 const resourceKey = (def: ResourceDefinition): string => (def.group ? `${def.plural}.${def.group}` : def.plural);
+/**
+ * Kinds the collector leaves alone (kube's DefaultIgnoredResources): events, core and events.k8s.io — one stored object
+ * under two APIs, numerous, and never owners.
+ */
+const IGNORED = new Set(['events', 'events.events.k8s.io']);
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '');
 const versionOf = (apiVersion: string): string => apiVersion.slice(apiVersion.indexOf('/') + 1);
 const MAX_CONFLICT_RETRIES = 5;
@@ -98,7 +103,7 @@ export class GarbageCollector {
   start(): void {
     this.#loop.start((loop) => {
       this.#informerLoop = loop;
-      const defs = this.#resources.definitions();
+      const defs = this.#resources.definitions().filter((d) => !IGNORED.has(resourceKey(d)));
       this.#unsynced = new Set(defs.map(resourceKey));
       this.#graphSynced = new Promise((resolve) => {
         this.#synced = resolve;
@@ -133,6 +138,7 @@ export class GarbageCollector {
   #watch(def: ResourceDefinition): void {
     const loop = this.#informerLoop;
     const key = resourceKey(def);
+    if (IGNORED.has(key)) return;
     const store = this.#resources.store(key);
     if (!store) this.#listed(key);
     if (!loop || !store || this.#informers.has(key)) return;
