@@ -73,6 +73,7 @@ export type {
 } from './resource-definition.ts';
 export { Scheme, type VersionedDefinition } from './scheme.ts';
 export { readFieldPath } from './simple-path.ts';
+export { ConvertingStorage, type StorageConversion } from './store/converting-storage.ts';
 export type { RequestBody } from './store/decode.ts';
 export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './store/deletion.ts';
 export { type Scale, ScaleREST, type ScaleUpdateOptions, scaleFromObject } from './store/scale.ts';

@@ -1,5 +1,5 @@
 import { type KubeObject, parseGroupVersion } from '@kapi/apimachinery';
-import type { ResourceDefinition, Store } from '@kapi/registry';
+import { ConvertingStorage, type ResourceDefinition, type Store } from '@kapi/registry';
 import type { GenericAPIServer } from '@kapi/server-core';
 import type { Storage } from '@kapi/storage';
 import type { CRDObjectConversion } from '../conversion/crd-conversion.ts';
@@ -7,7 +7,6 @@ import { isCRDConditionTrue } from '../crd/conditions.ts';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { CRDInformer } from './crd-informer.ts';
 import { customResourceServingDefinition } from './custom-resource-definition-serving.ts';
-import { ReadTransformingStorage } from './read-transforming-storage.ts';
 import { terminatingCreateCheck } from './terminating-create-check.ts';
 
 /** What is served for one CRD. */
@@ -90,7 +89,7 @@ export class CRDServingController {
     const next: Served = { definition, basis, terminating, close: () => conversion?.close() };
     const options = {
       writeChecks: [terminatingCreateCheck(definition.group, definition.plural, () => next.terminating)],
-      storage: (inner: Storage) => new ReadTransformingStorage(inner, defaultedOnRead(definition)),
+      storage: (inner: Storage) => new ConvertingStorage(inner, { toStored: (obj) => obj, fromStored: defaultedOnRead(definition) }),
     };
     const server = this.#server();
     try {

@@ -29,12 +29,12 @@ import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index
 import type { StrategyContext } from '../strategy.ts';
 import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type ValidateOptions } from '../validate-object.ts';
 import { checkName } from './check-name.ts';
+import { ConvertingStorage } from './converting-storage.ts';
 import { decodeBody } from './decode.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
 import { validateObjectMetaUpdate } from './object-meta-update.ts';
 import { StoreKeys } from './store-keys.ts';
-import { StoredWithStorage } from './stored-with-storage.ts';
 import { rfc3339Seconds } from './timestamp.ts';
 import type {
   DeleteResult,
@@ -112,7 +112,7 @@ export class Store<T extends KubeObject = KubeObject> {
   constructor(def: ResourceDefinition<T>, options: StoreOptions) {
     this.definition = def;
     this.keys = new StoreKeys(def as ResourceDefinition, options.keyPrefix);
-    this.#storage = def.storedWith ? new StoredWithStorage(options.storage, def.storedWith) : options.storage;
+    this.#storage = def.storedWith ? new ConvertingStorage(options.storage, def.storedWith) : options.storage;
     this.#clock = options.clock ?? realClock;
     this.#uid = options.uid ?? randomUUID;
     this.#names = options.nameGenerator ?? simpleNameGenerator;

@@ -13,19 +13,26 @@ import {
   type Watch,
   type WatchOptions,
 } from '@kapi/storage';
-import type { StoredWith } from '../resource-definition.ts';
+
+/** How objects are converted on their way into and out of storage. Both return new objects and never change their input. */
+export interface StorageConversion {
+  toStored(obj: KubeObject): KubeObject;
+  fromStored(obj: KubeObject): KubeObject;
+}
 
 /**
- * The storage of a kind kept in another kind's storage (ResourceDefinition.storedWith), as kube's storage codec
- * encodes a cohabitating resource in the other's form: every object written is converted with `toStored`, every object
- * read (get, list, watch events, the current object of a read-modify-write, a delete's last state) with
- * `fromStored`, and selectors are matched on the converted object, so field selectors name this kind's fields.
+ * A Storage that converts as kube's storage codec does: every object written with `toStored`, every object read (get,
+ * list, watch events, the current object of a read-modify-write, a delete's last state) with `fromStored`, and
+ * selectors matched on the converted object. It keeps a kind in another kind's storage (ResourceDefinition.storedWith,
+ * kube's cohabitating resources: field selectors name this kind's fields), and applies a custom resource's schema
+ * defaults on read (apiextensions; under the watch cache, so once per change). The backend's optional capabilities
+ * (compaction, prompt progress notifications) are kept.
  */
-export class StoredWithStorage implements Storage {
+export class ConvertingStorage implements Storage {
   readonly #inner: Storage;
-  readonly #with: StoredWith;
+  readonly #with: StorageConversion;
 
-  constructor(inner: Storage, storedWith: StoredWith) {
+  constructor(inner: Storage, storedWith: StorageConversion) {
     this.#inner = inner;
     this.#with = storedWith;
     if (supports(inner, 'compact')) Object.assign(this, { compact: (revision: number) => inner.compact(revision) });
