@@ -79,6 +79,7 @@ export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './store/deletion.ts';
 export { type Scale, ScaleREST, type ScaleUpdateOptions, scaleFromObject } from './store/scale.ts';
 export { Store, type StoreOptions } from './store/store.ts';
 export { StoreKeys } from './store/store-keys.ts';
+export { rfc3339Seconds } from './store/timestamp.ts';
 export type {
   DeleteResult,
   FieldValidation,

@@ -5,11 +5,11 @@ import {
   preserveUnknownFields,
   type ResourceDefinition,
   type ResourceVersion,
+  rfc3339Seconds,
   type VersionSchema,
 } from '@kapi/registry';
 import { z } from 'zod';
 import type { ValueValidator } from '../schema/validate-defaults.ts';
-import { rfc3339 } from '../server/rfc3339.ts';
 import { compileSchemaValidator } from '../validation/custom-object-validator.ts';
 import { markCustomResourceDefinitionForDeletion } from './crd-deletion.ts';
 import { crdUnknownFields } from './crd-unknown-fields.ts';
@@ -165,7 +165,7 @@ export function customResourceDefinitionResource(
         // kube's CRD REST Delete: the first delete only marks the CRD (its instances go first, see the finalizer controller).
         prepareForDelete: (obj, nowMs) => {
           if (!obj.metadata.deletionTimestamp)
-            markCustomResourceDefinitionForDeletion(obj as unknown as CustomResourceDefinition, rfc3339(nowMs));
+            markCustomResourceDefinitionForDeletion(obj as unknown as CustomResourceDefinition, rfc3339Seconds(nowMs));
         },
       },
     }) as unknown as ResourceDefinition<CustomResourceDefinition>,

@@ -1,8 +1,7 @@
 import type { Clock } from '@kapi/apimachinery';
-import type { Store } from '@kapi/registry';
+import { rfc3339Seconds, type Store } from '@kapi/registry';
 import { establishingStatusUpdate } from '../crd/naming.ts';
 import type { CRDInformer } from './crd-informer.ts';
-import { rfc3339 } from './rfc3339.ts';
 
 /**
  * kube's EstablishingController: a CRD whose names were accepted becomes Established (InitialNamesAccepted), which
@@ -23,7 +22,7 @@ export class EstablishingController {
   async sync(name: string): Promise<void> {
     const crd = this.#informer.get(name);
     if (!crd) return;
-    const next = establishingStatusUpdate(crd, rfc3339(this.#clock.now()));
+    const next = establishingStatusUpdate(crd, rfc3339Seconds(this.#clock.now()));
     if (next) await this.#crds().update({}, name, next, { subresource: 'status' });
   }
 }

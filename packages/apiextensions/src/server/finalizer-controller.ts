@@ -1,5 +1,5 @@
 import { type Clock, jsonEqual, StatusError } from '@kapi/apimachinery';
-import type { Store } from '@kapi/registry';
+import { rfc3339Seconds, type Store } from '@kapi/registry';
 import {
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   findCRDCondition,
@@ -13,7 +13,6 @@ import {
 } from '../crd/conditions.ts';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { CRDInformer } from './crd-informer.ts';
-import { rfc3339 } from './rfc3339.ts';
 
 type Condition = Parameters<typeof setCRDCondition>[1];
 
@@ -130,7 +129,7 @@ export class FinalizerController {
   async #setCondition(crd: CustomResourceDefinition, condition: Condition): Promise<CustomResourceDefinition> {
     if (sameCondition(findCRDCondition(crd, condition.type), condition)) return crd;
     const next = structuredClone(crd);
-    setCRDCondition(next, condition, rfc3339(this.#clock.now()));
+    setCRDCondition(next, condition, rfc3339Seconds(this.#clock.now()));
     const { object } = await this.#crds().update({}, crd.metadata.name ?? '', next, { subresource: 'status' });
     return object as CustomResourceDefinition;
   }

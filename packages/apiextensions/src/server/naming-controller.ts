@@ -1,9 +1,8 @@
 import type { Clock } from '@kapi/apimachinery';
-import type { Store } from '@kapi/registry';
+import { rfc3339Seconds, type Store } from '@kapi/registry';
 import { namingStatusUpdate } from '../crd/naming.ts';
 import type { CustomResourceDefinition } from '../crd/types.ts';
 import type { CRDInformer } from './crd-informer.ts';
-import { rfc3339 } from './rfc3339.ts';
 
 /**
  * kube's NamingConditionController: accepts a CRD's names (status.acceptedNames) when no other CRD of its group holds
@@ -35,7 +34,7 @@ export class NamingController {
   async sync(name: string): Promise<void> {
     const crd = this.#informer.get(name);
     if (!crd) return;
-    const next = namingStatusUpdate(crd, this.#informer.list(), rfc3339(this.#clock.now()));
+    const next = namingStatusUpdate(crd, this.#informer.list(), rfc3339Seconds(this.#clock.now()));
     if (next) await this.#crds().update({}, name, next, { subresource: 'status' });
   }
 }

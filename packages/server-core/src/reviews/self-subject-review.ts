@@ -1,4 +1,5 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
+import { rfc3339Seconds } from '@kapi/registry';
 import type { VirtualResource } from '../server/virtual-resource.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.k8s.io';
@@ -30,7 +31,7 @@ export function selfSubjectReviewResources(options: { clock?: Clock; versions?: 
       return {
         kind: 'SelfSubjectReview',
         apiVersion: `${AUTHENTICATION_GROUP}/${version}`,
-        metadata: { creationTimestamp: `${new Date(Math.floor(clock.now() / 1000) * 1000).toISOString().slice(0, 19)}Z` },
+        metadata: { creationTimestamp: rfc3339Seconds(clock.now()) },
         status: { userInfo },
       };
     },
