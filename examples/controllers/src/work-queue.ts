@@ -49,7 +49,10 @@ export class WorkQueue {
   /** Adds the key after `ms`; a key already waiting keeps its earlier timer. */
   addAfter(key: string, ms: number): void {
     if (this.#shuttingDown) return;
-    if (ms <= 0) return this.add(key);
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
     if (this.#delayed.has(key)) return;
     const timer = this.#clock.setTimeout(() => {
       this.#delayed.delete(key);
