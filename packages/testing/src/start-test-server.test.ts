@@ -244,4 +244,28 @@ describe('startTestServer faults', () => {
       await kapi.stop();
     }
   });
+
+  it("compact() cuts every watch cache's window in the chain: built-in kinds' and CRDs'", async () => {
+    const kapi = await start({ crds: [widgetCRD] });
+    const cmPath = '/api/v1/namespaces/default/configmaps';
+    const gadgets = '/apis/example.com/v1/namespaces/default/gadgets';
+    const c1 = await send(kapi, 'POST', cmPath, { metadata: { name: 'c1' } });
+    const g1 = await send(kapi, 'POST', gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1' } });
+    await send(kapi, 'POST', cmPath, { metadata: { name: 'c2' } });
+    await send(kapi, 'POST', gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g2' } });
+    const revision = await kapi.faults.compact();
+    for (const [path, old] of [
+      [cmPath, c1.body.metadata.resourceVersion],
+      [gadgets, g1.body.metadata.resourceVersion],
+    ]) {
+      const res = await fetch(`${kapi.url}${path}?watch=1&resourceVersion=${old}`);
+      expect(JSON.parse(await res.text())).toMatchObject({
+        type: 'ERROR',
+        object: { code: 410, reason: 'Expired', message: `too old resource version: ${old} (${revision})` },
+      });
+      const list = await send(kapi, 'GET', `${path}?resourceVersion=${old}&resourceVersionMatch=NotOlderThan`);
+      expect(list.status).toBe(200);
+      expect(list.body.items).toHaveLength(2);
+    }
+  });
 });

@@ -140,7 +140,11 @@ export async function startTestServer<C extends Clock = FakeClock>(options: Test
     ...(options.namespaces ? { defaultNamespaces: options.namespaces } : {}),
   });
   // Faults act in the first server's chain, which every request goes through (a delegate's filters never run).
-  const faults = new Faults({ storage, ...(options.faultDelays === 'clock' ? { delayClock: clock } : {}) });
+  const faults = new Faults({
+    storage,
+    compactWatchCaches: (revision) => server.compactWatchCaches(revision),
+    ...(options.faultDelays === 'clock' ? { delayClock: clock } : {}),
+  });
   const server = new GenericAPIServer({
     storage,
     clock,

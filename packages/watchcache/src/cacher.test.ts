@@ -218,6 +218,27 @@ describe('Cacher', () => {
     expect(ok.events.map((e) => nameOf(e))).toEqual(['w6', 'w7', 'w8', 'w9']);
   });
 
+  it('compactHistory forgets its history up to the backend revision: an older watch is 410, an open one and a list go on', async () => {
+    const { cacher } = await setup();
+    const a = await cacher.create(key('a'), widget('a'));
+    const open = collect(cacher.watch(PREFIX, { resourceVersion: String(rvOf(a)) }));
+    const b = await cacher.create(key('b'), widget('b'));
+    await cacher.compactHistory();
+    const old = collect(cacher.watch(PREFIX, { resourceVersion: String(rvOf(a)) }));
+    await until(old.done);
+    expect(old.events.map((e) => [e.type, (e.object as Status).code, (e.object as Status).message])).toEqual([
+      ['ERROR', 410, `too old resource version: ${rvOf(a)} (${rvOf(b)})`],
+    ]);
+    const fromNow = collect(cacher.watch(PREFIX, { resourceVersion: String(rvOf(b)) }));
+    const c = await cacher.create(key('c'), widget('c'));
+    await until(() => fromNow.events.length === 1 && open.events.length === 2);
+    expect(fromNow.events.map((e) => e.object)).toEqual([c]);
+    expect(open.events.map((e) => nameOf(e))).toEqual(['b', 'c']);
+    // A list "not older than" the forgotten revision is served as before.
+    const list = await cacher.list(PREFIX, { resourceVersion: String(rvOf(a)), resourceVersionMatch: 'NotOlderThan' });
+    expect(names(list)).toEqual(['a', 'b', 'c']);
+  });
+
   it('a watch from beyond the backend revision waits 3 s for the cache (the events it wants may yet come), then ends with 504', async () => {
     const { cacher, clock } = await setup();
     const a = await cacher.create(key('a'), widget('a'));

@@ -69,4 +69,31 @@ describe('EventHistory', () => {
     h.reset(20);
     expect(() => h.since(14)).toThrow('too old resource version: 14 (20)');
   });
+
+  it('forgets the events up to a revision: a watch from before it is 410, one from it on is served', () => {
+    const h = new EventHistory({ minCapacity: 4, maxCapacity: 4 });
+    h.reset(10);
+    fill(h, 11, 14, () => 0);
+    h.forgetThrough(12);
+    expect(h.size).toBe(2);
+    expect(() => h.since(11)).toThrow('too old resource version: 11 (12)');
+    expect(h.since(12).map((e) => e.rev)).toEqual([13, 14]);
+    // Through the newest event: nothing left, a watch from it still served.
+    h.forgetThrough(14);
+    expect(h.size).toBe(0);
+    expect(h.since(14)).toEqual([]);
+    expect(() => h.since(13)).toThrow('too old resource version: 13 (14)');
+    // A window that already starts later is left alone.
+    fill(h, 15, 18, () => 0);
+    h.add(ev(19, 0)); // 15 drops out: the window starts after 15
+    h.forgetThrough(12);
+    expect(h.since(15).map((e) => e.rev)).toEqual([16, 17, 18, 19]);
+    expect(() => h.since(14)).toThrow('too old resource version: 14 (15)');
+  });
+
+  it('forgets nothing before its first list', () => {
+    const h = new EventHistory();
+    h.forgetThrough(5);
+    expect(() => h.since(5)).toThrow('too old resource version: 5 (0)');
+  });
 });

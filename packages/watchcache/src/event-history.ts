@@ -67,6 +67,24 @@ export class EventHistory {
     this.#end++;
   }
 
+  /**
+   * Forgets the events up to revision `rev`, as a compaction of the cache's window: a watch from before `rev` is then
+   * 410 "too old resource version", one from `rev` on is served as before. A window that already starts at or after
+   * `rev` is left as it is (and one never listed: it serves no watch from a revision).
+   */
+  forgetThrough(rev: number): void {
+    const oldest = this.oldestWatchable();
+    if (oldest === undefined || oldest >= rev) return;
+    // Every event after `oldest` is held (events leave oldest first), so every event after `rev` stays.
+    while (this.#start < this.#end && (this.#at(this.#start) as CacheEvent).rev <= rev) {
+      this.#buf[this.#start % this.#capacity] = undefined;
+      this.#start++;
+    }
+    this.#listRev = rev;
+    this.#listed = true;
+    this.#removedSinceList = false;
+  }
+
   /** The oldest revision a watch can start after, i.e. the N below which "watch from N" is too old. */
   oldestWatchable(): number | undefined {
     if (this.#listed && !this.#removedSinceList) return this.#listRev;

@@ -621,6 +621,17 @@ export class GenericAPIServer {
     return out;
   }
 
+  /**
+   * Forgets the history of every resource's watch cache, this server's and its delegates', up to `revision` (default
+   * the storage's current one; see Cacher.compactHistory): a watch resumed from an older resourceVersion then gets
+   * 410 Expired. For tests (fault injection after compacting the storage); nothing without watch caches.
+   */
+  async compactWatchCaches(revision?: number): Promise<void> {
+    const target = revision ?? Number(await this.#options.storage.currentResourceVersion());
+    await this.#options.delegate?.compactWatchCaches(target);
+    await Promise.all([...this.#installed.values()].map(({ cacher }) => cacher?.compactHistory(target)));
+  }
+
   /** apiserver_storage_objects: the object count of every cached resource (kube reads its storage's estimate). */
   #storageObjectCounts(): Map<string, number> {
     return new Map([...this.watchCacheStats()].map(([resource, s]) => [resource, s.objects]));

@@ -236,14 +236,78 @@ describe('Faults.compact', () => {
     // And a list at it.
     const list = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?resourceVersion=${old}&resourceVersionMatch=Exact`);
     expect(list.status).toBe(410);
+    // Not one "not older than" it: that reads the latest (kube's etcd3 store).
+    const notOlder = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?resourceVersion=${old}&resourceVersionMatch=NotOlderThan`);
+    expect(notOlder.status).toBe(200);
   });
 
-  it("leaves a watch cache's own window alone, as etcd's compaction does kube's: a cached watch still replays", async () => {
+  it("cuts the watch cache's window too: a resumed watch gets the cache's 410 Expired ERROR event, as kube's", async () => {
+    const s = await start();
+    const a = await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+    await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('b') });
+    const c = await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('c') });
+    const old = a.metadata?.resourceVersion;
+    const revision = await s.faults.compact();
+    expect(String(revision)).toBe(c.metadata?.resourceVersion);
+    // kube's cacher: a 200 stream of one ERROR event, the Status of "too old resource version: <rv> (<oldest>)".
+    const after = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${old}`);
+    expect(after.status).toBe(200);
+    const lines = (await after.text()).trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      {
+        type: 'ERROR',
+        object: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `too old resource version: ${old} (${revision})`,
+          reason: 'Expired',
+          code: 410,
+        },
+      },
+    ]);
+    // From the compacted revision on, a watch is served (the next change arrives).
+    const fromNow = fetch(`${s.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${revision}&timeoutSeconds=1`);
+    await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('d') });
+    expect(await firstEvent(await fromNow)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'd' } } });
+    // A list "not older than" the old revision is not affected; one at exactly it is 410.
+    const list = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?resourceVersion=${old}&resourceVersionMatch=NotOlderThan`);
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { items: V1ConfigMap[] }).items.map((i) => i.metadata?.name)).toEqual(['a', 'b', 'c', 'd']);
+    const exact = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?resourceVersion=${old}&resourceVersionMatch=Exact`);
+    expect(exact.status).toBe(410);
+  });
+
+  it('an informer whose watch resumes from before a compact() relists (client-node ListWatch)', async () => {
+    const s = await start({ delayOnClock: true });
+    await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
+    const inf = informer(s);
+    await inf.start();
+    try {
+      await vi.waitFor(() => expect(watches(s)).toHaveLength(1));
+      // The informer's next watch is held (on the clock) while a change it has not seen is compacted away.
+      s.faults.delay(1, { verb: 'watch' }, { times: 1 });
+      await s.faults.endWatches({ resource: 'configmaps' });
+      await vi.waitFor(() => expect(watches(s)).toHaveLength(2));
+      await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('b') });
+      await s.faults.compact();
+      expect(lists(s)).toHaveLength(1);
+      s.clock.advance(1);
+      // Its resumed watch gets 410 Expired: it lists again, and sees b.
+      await vi.waitFor(() => expect(lists(s)).toHaveLength(2));
+      await vi.waitFor(() => expect(inf.list('default').map((o) => o.metadata?.name)).toEqual(['a', 'b']));
+    } finally {
+      await inf.stop();
+    }
+  });
+
+  it("with watchCaches false compacts the storage alone: the watch cache's window replays, as after etcd's compaction", async () => {
     const s = await start();
     const a = await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('a') });
     await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('b') });
     await s.api.createNamespacedConfigMap({ namespace: 'default', body: cm('c') });
-    await s.faults.compact();
+    await s.faults.compact({ watchCaches: false });
     const res = await fetch(
       `${s.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${a.metadata?.resourceVersion}&timeoutSeconds=1`,
     );

@@ -10,6 +10,11 @@ export interface FaultsOptions {
   /** The server's backend, for `compact()`. */
   storage?: Storage;
   /**
+   * Forgets the watch caches' history up to a revision, for `compact()` (a GenericAPIServer's `compactWatchCaches`;
+   * the server is made after its filters, so this is called late).
+   */
+  compactWatchCaches?: (revision: number) => Promise<void>;
+  /**
    * The clock `delay` waits on. Default the real one: a delay is latency the client observes, and the client's own
    * timeouts run on real time. Give the server's FakeClock to hold requests until the test advances it.
    */
@@ -37,6 +42,7 @@ interface Rule {
  */
 export class Faults {
   readonly #storage: Storage | undefined;
+  readonly #compactWatchCaches: ((revision: number) => Promise<void>) | undefined;
   readonly #delayClock: Clock;
   #failures: (Rule & { status: FaultStatus })[] = [];
   #delays: (Rule & { ms: number })[] = [];
@@ -48,6 +54,7 @@ export class Faults {
 
   constructor(options: FaultsOptions = {}) {
     this.#storage = options.storage;
+    this.#compactWatchCaches = options.compactWatchCaches;
     this.#delayClock = options.delayClock ?? realClock;
   }
 
@@ -73,16 +80,22 @@ export class Faults {
   }
 
   /**
-   * Compacts the storage's history at its current revision, so a watch or list from an older resourceVersion gets
-   * 410 Expired. Resolves to that revision. A watch cache keeps its own window of events, as kube's does: watches it
-   * serves are not touched (use `endWatches({ expired: true })` for those).
+   * Compacts the storage's history at its current revision, and the watch caches' windows with it (unless
+   * `watchCaches: false`): a watch resumed from an older resourceVersion gets kube's 410 Expired ERROR event (so an
+   * informer relists), and a list or get at an older revision with `resourceVersionMatch=Exact` is 410 too. A list
+   * "NotOlderThan" an older revision is served as before. Open watches go on. Resolves to the revision.
+   *
+   * kube's watch cache is not cut by etcd's compaction — its window moves on as events arrive — so after a real
+   * compaction a resumed watch expires only once the cache has moved past it; `watchCaches: false` compacts the
+   * storage alone, leaving that window as it is.
    */
-  async compact(): Promise<number> {
+  async compact(options: { watchCaches?: boolean } = {}): Promise<number> {
     const storage = this.#storage;
     if (!storage) throw new Error('Faults.compact needs the storage (FaultsOptions.storage)');
     if (!supports(storage, 'compact')) throw new Error('this storage keeps no history to compact');
     const revision = Number(await storage.currentResourceVersion());
     await storage.compact(revision);
+    if (options.watchCaches ?? true) await this.#compactWatchCaches?.(revision);
     return revision;
   }
 

@@ -23,7 +23,11 @@ export async function startFaultsServer(
 ): Promise<FaultsServer> {
   const storage = new MemoryStorage();
   const clock = new FakeClock();
-  const faults = new Faults({ storage, ...(options.delayOnClock ? { delayClock: clock } : {}) });
+  const faults = new Faults({
+    storage,
+    compactWatchCaches: (revision) => server.compactWatchCaches(revision),
+    ...(options.delayOnClock ? { delayClock: clock } : {}),
+  });
   const requests: string[] = [];
   const record: Filter = (ctx, next) => {
     const info = ctx.requestInfo;
