@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GROUP, type Part, VERSION } from './scheduler-types.ts';
+import { type SchedulerFixture, startScheduler } from './test-support/scheduler-fixture.ts';
+
+/** How long a held request waits on the test server's clock (the test advances it). */
+const HOLD = 60_000;
+
+let fixture: SchedulerFixture | undefined;
+afterEach(async () => {
+  await fixture?.stop();
+  fixture = undefined;
+});
+async function start(options?: Parameters<typeof startScheduler>[0]): Promise<SchedulerFixture> {
+  fixture = await startScheduler(options);
+  return fixture;
+}
+
+describe('Scheduler', () => {
+  it('binds a pending Part to the least allocated Machine that passes the filter, and sets its phase', async () => {
+    const s = await start();
+    await s.machine('small', 1000);
+    await s.machine('big', 2000);
+    // Emptiest of all, but cordoned.
+    await s.machine('cordoned', 8000, true);
+    const created = await s.part('p', 300);
+    expect(created.spec).toEqual({ cpu: 300 });
+    expect(await s.bound('p')).toBe('big');
+    const part = await s.getPart('p');
+    expect(part.status).toEqual({ phase: 'Bound' });
+    // One spec change: the bind.
+    expect(part.metadata?.generation).toBe(2);
+  });
+
+  it('breaks ties by name, and spreads Parts by what is left free', async () => {
+    const s = await start();
+    await s.machine('m2', 1000);
+    await s.machine('m1', 1000);
+    await s.part('a', 400);
+    expect(await s.bound('a')).toBe('m1');
+    // m1 has 600 left, m2 1000: the next goes to m2, the one after (m1 600 vs m2 600: a tie) to m1.
+    await s.part('b', 400);
+    expect(await s.bound('b')).toBe('m2');
+    await s.part('c', 100);
+    expect(await s.bound('c')).toBe('m1');
+  });
+
+  it('never overcommits a Machine when Parts are scheduled back to back (the assume cache)', async () => {
+    const s = await start({ faultDelays: 'clock' });
+    for (let i = 0; i < 6; i++) await s.part(`p${i}`, 300);
+    await s.unschedulable('p0', 'p1', 'p2', 'p3', 'p4', 'p5');
+    // The Parts informer hears nothing of the binds: its watch is ended and the new one held until the clock moves.
+    const held = s.kapi.clock.timerSet(HOLD);
+    s.kapi.faults.delay(HOLD, { verb: 'watch', resource: 'parts.example.kapi.dev' }, { times: 1 });
+    expect(await s.kapi.faults.endWatches({ resource: 'parts.example.kapi.dev' })).toBe(1);
+    await held;
+    // The Machine comes; all six are tried in one burst, each seeing the cpu the ones before took only as assumed.
+    await s.machine('m', 1000);
+    await s.unschedulable('p3', 'p4', 'p5');
+    const parts = (await s.api.listNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace: 'default' }))
+      .items as Part[];
+    expect(parts.filter((p) => p.spec?.machineName === 'm').map((p) => p.metadata?.name)).toEqual(['p0', 'p1', 'p2']);
+    expect(s.log.filter((l) => l.includes('unschedulable')).at(-1)).toMatch(/0\/1 machines are available: 1 insufficient cpu/);
+    // The watch comes back and replays the binds; the scheduler's view agrees with the server's.
+    s.kapi.clock.advance(HOLD);
+    for (const name of ['p0', 'p1', 'p2']) await s.bound(name);
+    await s.unschedulable('p3', 'p4', 'p5');
+  });
+
+  it('keeps an unschedulable Part pending until a Machine appears, is uncordoned, or a bound Part leaves', async () => {
+    const s = await start();
+    await s.machine('cordoned', 1000, true);
+    await s.part('a', 500);
+    await s.unschedulable('a');
+    expect((await s.getPart('a')).spec?.machineName).toBeUndefined();
+    expect(s.log).toContain('default/a: unschedulable: 0/1 machines are available: 1 unschedulable');
+
+    // A Machine appears.
+    await s.machine('m', 800);
+    expect(await s.bound('a')).toBe('m');
+
+    // Full: b waits; uncordoning the other Machine makes room.
+    await s.part('b', 500);
+    await s.unschedulable('b');
+    const cordoned = await s.api.getClusterCustomObject({ group: GROUP, version: VERSION, plural: 'machines', name: 'cordoned' });
+    await s.api.replaceClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'machines',
+      name: 'cordoned',
+      body: { ...cordoned, spec: { cpu: 1000, unschedulable: false } },
+    });
+    expect(await s.bound('b')).toBe('cordoned');
+
+    // Both full: c waits until a bound Part is deleted.
+    await s.part('c', 600);
+    await s.unschedulable('c');
+    await s.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace: 'default', name: 'a' });
+    expect(await s.bound('c')).toBe('m');
+  });
+});
+
+describe("Parts' spec.machineName, a selectable field", () => {
+  it('selects the pending Parts with spec.machineName= (the missing field is the empty string, as in kube)', async () => {
+    const s = await start();
+    await s.machine('m', 1000);
+    await s.part('bound', 100);
+    await s.bound('bound');
+    await s.scheduler.stop();
+    await s.part('pending', 100);
+    const list = (fieldSelector: string) =>
+      s.api
+        .listNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace: 'default', fieldSelector })
+        .then((l) => (l.items as Part[]).map((p) => p.metadata?.name));
+    expect(await list('spec.machineName=')).toEqual(['pending']);
+    expect(await list('spec.machineName!=')).toEqual(['bound']);
+    expect(await list('spec.machineName=m')).toEqual(['bound']);
+  });
+});
