@@ -1,7 +1,7 @@
 import type { Clock } from '@kapi/apimachinery';
 import { CustomObjectsApi, type KubeConfig, type KubernetesListObject } from '@kubernetes/client-node';
+import { Informer } from './informer.ts';
 import { SchedulerCache } from './scheduler-cache.ts';
-import { type InformerFactory, listWatchInformers, type SchedulerInformer } from './scheduler-informers.ts';
 import { SchedulingQueue } from './scheduler-queue.ts';
 import { GROUP, type Machine, type Part, partCpu, partKey, splitKey, VERSION } from './scheduler-types.ts';
 import { isPlacement, pickMachine } from './score.ts';
@@ -9,12 +9,12 @@ import type { WorkQueueOptions } from './work-queue.ts';
 
 export interface SchedulerOptions {
   kubeConfig: KubeConfig;
-  /** Times the work queue's retries and the informers' restarts. Default the real clock. */
+  /** Times the work queue's retries and the informers' restarts and reconnects. Default the real clock. */
   clock?: Clock;
   /** The work queue's backoff (default 5 ms doubling to 60 s). */
   queue?: Omit<WorkQueueOptions, 'clock'>;
-  /** Makes the Machines and Parts informers. Default: client-node's ListWatch, restarted after errors. */
-  informers?: InformerFactory;
+  /** The informers' first restart delay after an error (default the Informer's, 1 s). */
+  informerRestartDelayMs?: number;
   /** Told what the scheduler does (bound, unschedulable, retried). */
   log?: (line: string) => void;
 }
@@ -40,8 +40,8 @@ export class Scheduler {
   readonly #api: CustomObjectsApi;
   readonly #log: (line: string) => void;
   readonly #queue: SchedulingQueue;
-  readonly #machines: SchedulerInformer<Machine>;
-  readonly #parts: SchedulerInformer<Part>;
+  readonly #machines: Informer<Machine>;
+  readonly #parts: Informer<Part>;
   readonly #cache: SchedulerCache;
   /** Parts whose next attempt reads them from the server: the informer's copy lost a conflict. */
   readonly #stale = new Set<string>();
@@ -53,19 +53,25 @@ export class Scheduler {
     this.#api = options.kubeConfig.makeApiClient(CustomObjectsApi);
     this.#log = options.log ?? (() => {});
     this.#queue = new SchedulingQueue({ ...options.queue, ...(options.clock ? { clock: options.clock } : {}) });
-    const informers = options.informers ?? listWatchInformers(options.kubeConfig, { ...(options.clock ? { clock: options.clock } : {}) });
-    this.#machines = informers<Machine>(
-      `/apis/${GROUP}/${VERSION}/machines`,
-      () =>
+    const informerOptions = {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.informerRestartDelayMs !== undefined ? { baseDelayMs: options.informerRestartDelayMs } : {}),
+      onError: (err: unknown) => this.#log(`informer: ${(err as Error)?.message ?? err}; restarting`),
+    };
+    this.#machines = new Informer<Machine>(options.kubeConfig, {
+      ...informerOptions,
+      path: `/apis/${GROUP}/${VERSION}/machines`,
+      list: () =>
         this.#api.listClusterCustomObject({ group: GROUP, version: VERSION, plural: 'machines' }) as Promise<KubernetesListObject<Machine>>,
-    );
-    this.#parts = informers<Part>(
-      `/apis/${GROUP}/${VERSION}/parts`,
-      () =>
+    });
+    this.#parts = new Informer<Part>(options.kubeConfig, {
+      ...informerOptions,
+      path: `/apis/${GROUP}/${VERSION}/parts`,
+      list: () =>
         this.#api.listCustomObjectForAllNamespaces({ group: GROUP, version: VERSION, resourcePlural: 'parts' }) as Promise<
           KubernetesListObject<Part>
         >,
-    );
+    });
     this.#cache = new SchedulerCache(() => this.#parts.list());
 
     // A Machine added or changed may have room (kube: NodeAdd, NodeUpdate). A deleted one frees nothing.
@@ -76,7 +82,7 @@ export class Scheduler {
     this.#parts.on('delete', (part) => this.#partDeleted(part));
   }
 
-  /** Starts the informers (Machines first, so the first Parts meet them: kube waits for its caches to sync) and the worker. */
+  /** Starts the informers (Machines first, so the first Parts meet them: kube waits for its caches to sync) and the worker; resolves when both are synced. */
   async start(): Promise<void> {
     await this.#machines.start();
     await this.#parts.start();
