@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GROUP, type Part, VERSION } from './scheduler-types.ts';
-import { type SchedulerFixture, startScheduler } from './test-support/scheduler-fixture.ts';
-
-/** How long a held request waits on the test server's clock (the test advances it). */
-const HOLD = 60_000;
+import { HOLD, type SchedulerFixture, startScheduler } from './test-support/scheduler-fixture.ts';
 
 let fixture: SchedulerFixture | undefined;
 afterEach(async () => {

@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { FakeClock } from '@kapi/apimachinery';
 import { startTestServer, type TestServer } from '@kapi/testing';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { expect, vi } from 'vitest';
 import { Scheduler, type SchedulerOptions } from '../scheduler.ts';
 import { GROUP, type Machine, type Part, VERSION } from '../scheduler-types.ts';
+import { CRDS } from './crds.ts';
 
-export const CRDS = ['machines', 'parts'].map((plural) => readFileSync(new URL(`../../crds/${plural}.yaml`, import.meta.url), 'utf8'));
+/** How long a held request waits on the test server's clock (the test advances it). */
+export const HOLD = 60_000;
 
 /**
  * A FakeClock that says when a timer of `ms` is set: the test server's fault delays run on it, so a test knows the
