@@ -1,0 +1,224 @@
+import { type Clock, realClock } from '@kapi/apimachinery';
+import { CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { statusOf } from './example-kinds.ts';
+
+export interface LeaderElectionOptions {
+  kubeConfig: KubeConfig;
+  /** The Lease: coordination.k8s.io/v1 in `namespace` (default kube-system) named `name`. */
+  name: string;
+  namespace?: string;
+  /** This candidate's name in `holderIdentity`; unique per process (kube: hostname + a UUID). */
+  identity: string;
+  /** How long a holder's lease lasts after its last renewal, as the other candidates observe it. Default 15 s. */
+  leaseDurationMs?: number;
+  /** The leader gives up when it has not renewed for this long. Default 10 s; less than leaseDurationMs. */
+  renewDeadlineMs?: number;
+  /** Time between attempts to acquire or renew. Default 2 s. */
+  retryPeriodMs?: number;
+  /** Every timer and timestamp; tests pass the test server's FakeClock and drive expiry with `advance`. */
+  clock?: Clock;
+  /** Called on becoming leader; `signal` aborts when leadership is lost or the elector stops. */
+  onStartedLeading: (signal: AbortSignal) => void;
+  /** Called when leadership ends (lost, or released on stop); not called if this candidate never led. */
+  onStoppedLeading?: () => void;
+  /** Called whenever the observed holder changes (including to this candidate). */
+  onNewLeader?: (identity: string) => void;
+  /** Told of failed attempts (other than losing a race). Default: none. */
+  onError?: (err: unknown) => void;
+}
+
+/** coordination.k8s.io/v1 Lease, as sent and read (raw JSON: client-node would write Date's milliseconds, not a MicroTime). */
+interface Lease extends KubernetesObject {
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+/** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/**
+ * client-go's leaderelection with a LeaseLock: candidates race to write a Lease; the holder renews `renewTime` every
+ * `retryPeriodMs`, and the others take it over once they have seen it unchanged for `leaseDurationMs` (the time is
+ * the candidate's own observation, as in client-go, not the holder's timestamp, so clock skew does not matter).
+ * Every write is an update with the resourceVersion read, so two candidates never both win: the loser gets a 409.
+ * A leader that cannot renew within `renewDeadlineMs` stops leading. `stop()` releases the Lease (holder emptied,
+ * as client-go's ReleaseOnCancel), so a successor need not wait for it to expire.
+ *
+ * `run()` campaigns until leading, leads until leadership is lost, and resolves then (or when stopped); the caller
+ * decides whether to campaign again (kube's controller manager exits the process instead).
+ */
+export class LeaderElector {
+  readonly #api: CustomObjectsApi;
+  readonly #o: LeaderElectionOptions & { namespace: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
+  readonly #clock: Clock;
+  #observed: Lease | undefined;
+  #observedKey = '';
+  #observedAt = 0;
+  #leading = false;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #timer: ReturnType<Clock['setTimeout']> | undefined;
+  #reportedLeader: string | undefined;
+
+  constructor(options: LeaderElectionOptions) {
+    this.#o = {
+      ...options,
+      namespace: options.namespace ?? 'kube-system',
+      leaseDurationMs: options.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: options.retryPeriodMs ?? 2_000,
+    };
+    if (this.#o.renewDeadlineMs >= this.#o.leaseDurationMs) throw new Error('renewDeadlineMs must be less than leaseDurationMs');
+    this.#clock = options.clock ?? realClock;
+    this.#api = options.kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  get isLeader(): boolean {
+    return this.#leading;
+  }
+
+  /** The holder last observed ('' when released or none). */
+  get leader(): string {
+    return this.#observed?.spec?.holderIdentity ?? '';
+  }
+
+  /** Campaign, lead, and resolve when leadership ends or `stop()` is called. */
+  async run(): Promise<void> {
+    this.#stopped = false;
+    // Acquire: try every retryPeriod until this candidate holds the Lease.
+    while (!this.#stopped && !(await this.#tryAcquireOrRenew())) await this.#sleep(this.#o.retryPeriodMs);
+    if (this.#stopped) return;
+    this.#leading = true;
+    const leadership = new AbortController();
+    try {
+      this.#o.onStartedLeading(leadership.signal);
+    } catch (err) {
+      this.#o.onError?.(err);
+    }
+    // Renew: every retryPeriod; give up when no renewal succeeded for renewDeadline.
+    let renewedAt = this.#clock.now();
+    while (!this.#stopped) {
+      await this.#sleep(this.#o.retryPeriodMs);
+      if (this.#stopped) break;
+      if (await this.#tryAcquireOrRenew()) renewedAt = this.#clock.now();
+      else if (this.#clock.now() - renewedAt >= this.#o.renewDeadlineMs) break;
+    }
+    const released = this.#stopped ? await this.#release() : false;
+    this.#leading = false;
+    leadership.abort(new Error(released ? 'leadership released' : 'leadership lost'));
+    this.#o.onStoppedLeading?.();
+  }
+
+  /** Stops campaigning or leading; a leader releases the Lease before `run()` resolves. */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#wake?.();
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      this.#timer = this.#clock.setTimeout(() => {
+        this.#timer = undefined;
+        resolve();
+      }, ms);
+      this.#timer.unref?.();
+    });
+  }
+
+  #coords() {
+    return { group: 'coordination.k8s.io', version: 'v1', namespace: this.#o.namespace, plural: 'leases', name: this.#o.name };
+  }
+
+  /** client-go's tryAcquireOrRenew: true when this candidate holds the Lease after the attempt. */
+  async #tryAcquireOrRenew(): Promise<boolean> {
+    const now = this.#clock.now();
+    const me = this.#o.identity;
+    const spec = (holder: string, acquireTime: string, transitions: number) => ({
+      holderIdentity: holder,
+      leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
+      acquireTime,
+      renewTime: microTime(now),
+      leaseTransitions: transitions,
+    });
+    let current: Lease;
+    try {
+      current = (await this.#api.getNamespacedCustomObject(this.#coords())) as Lease;
+    } catch (err) {
+      if (statusOf(err) !== 404) {
+        this.#o.onError?.(err);
+        return false;
+      }
+      try {
+        const { namespace, name } = this.#coords();
+        const created = (await this.#api.createNamespacedCustomObject({
+          ...this.#coords(),
+          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: spec(me, microTime(now), 0) },
+        })) as Lease;
+        this.#observe(created);
+        return true;
+      } catch (createErr) {
+        if (statusOf(createErr) !== 409) this.#o.onError?.(createErr);
+        return false; // another candidate created it first
+      }
+    }
+    this.#observe(current);
+    const holder = current.spec?.holderIdentity ?? '';
+    const valid = this.#observedAt + (current.spec?.leaseDurationSeconds ?? 0) * 1000 > this.#clock.now();
+    if (holder !== '' && holder !== me && valid) return false;
+    const transitions = current.spec?.leaseTransitions ?? 0;
+    const body: Lease = {
+      ...current,
+      spec: holder === me ? spec(me, current.spec?.acquireTime ?? microTime(now), transitions) : spec(me, microTime(now), transitions + 1),
+    };
+    try {
+      this.#observe((await this.#api.replaceNamespacedCustomObject({ ...this.#coords(), body })) as Lease);
+      return true;
+    } catch (err) {
+      if (statusOf(err) !== 409) this.#o.onError?.(err);
+      return false;
+    }
+  }
+
+  /** client-go's release: the holder emptied (so others acquire at once), leaseTransitions kept. */
+  async #release(): Promise<boolean> {
+    const current = this.#observed;
+    if (current?.spec?.holderIdentity !== this.#o.identity) return false;
+    const now = this.#clock.now();
+    const body: Lease = {
+      ...current,
+      spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now) },
+    };
+    try {
+      this.#observe((await this.#api.replaceNamespacedCustomObject({ ...this.#coords(), body })) as Lease);
+      return true;
+    } catch (err) {
+      this.#o.onError?.(err);
+      return false;
+    }
+  }
+
+  /** Records the Lease and, when its record changed, when this candidate saw it change (client-go's observedTime). */
+  #observe(lease: Lease): void {
+    const key = JSON.stringify(lease.spec ?? {});
+    if (key !== this.#observedKey) {
+      this.#observedKey = key;
+      this.#observedAt = this.#clock.now();
+    }
+    this.#observed = lease;
+    const holder = lease.spec?.holderIdentity ?? '';
+    if (holder !== this.#reportedLeader) {
+      this.#reportedLeader = holder;
+      if (holder !== '') this.#o.onNewLeader?.(holder);
+    }
+  }
+}
