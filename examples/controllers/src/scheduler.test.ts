@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Informer } from './informer.ts';
 import { GROUP, type Part, VERSION } from './scheduler-types.ts';
 import { HOLD, type SchedulerFixture, startScheduler } from './test-support/scheduler-fixture.ts';
 
@@ -111,5 +112,33 @@ describe("Parts' spec.machineName, a selectable field", () => {
     expect(await list('spec.machineName=')).toEqual(['pending']);
     expect(await list('spec.machineName!=')).toEqual(['bound']);
     expect(await list('spec.machineName=m')).toEqual(['bound']);
+  });
+
+  it('lets an informer watch the pending Parts alone: a Part leaves it (a delete) when it is bound', async () => {
+    const s = await start();
+    const pending = new Informer<Part>(s.kapi.kubeConfig, {
+      path: `/apis/${GROUP}/${VERSION}/parts`,
+      fieldSelector: 'spec.machineName=',
+      list: () =>
+        s.api.listCustomObjectForAllNamespaces({
+          group: GROUP,
+          version: VERSION,
+          resourcePlural: 'parts',
+          fieldSelector: 'spec.machineName=',
+        }),
+    });
+    const left: string[] = [];
+    pending.on('delete', (p) => left.push(p.metadata?.name ?? ''));
+    await pending.start();
+    try {
+      await s.part('p', 100);
+      await vi.waitFor(() => expect(pending.get('p', 'default')).toBeDefined(), { interval: 2 });
+      await s.machine('m', 1000);
+      await s.bound('p');
+      await vi.waitFor(() => expect(left).toEqual(['p']), { interval: 2 });
+      expect(pending.list()).toEqual([]);
+    } finally {
+      await pending.stop();
+    }
   });
 });
