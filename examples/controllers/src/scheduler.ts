@@ -3,7 +3,7 @@ import { CustomObjectsApi, type KubeConfig, type KubernetesListObject } from '@k
 import { Informer } from './informer.ts';
 import { SchedulerCache } from './scheduler-cache.ts';
 import { SchedulingQueue } from './scheduler-queue.ts';
-import { GROUP, type Machine, type Part, partCpu, partKey, splitKey, VERSION } from './scheduler-types.ts';
+import { GROUP, type Machine, type Part, partCpu, partKey, splitKey, statusOf, VERSION } from './scheduler-types.ts';
 import { isPlacement, pickMachine } from './score.ts';
 import type { WorkQueueOptions } from './work-queue.ts';
 
@@ -18,9 +18,6 @@ export interface SchedulerOptions {
   /** Told what the scheduler does (bound, unschedulable, retried). */
   log?: (line: string) => void;
 }
-
-/** The HTTP status of a client-node ApiException (or a watch error), if any. */
-const statusCode = (err: unknown): number | undefined => (err as { code?: unknown })?.code as number | undefined;
 
 /**
  * A toy kube-scheduler: binds each pending Part (no `spec.machineName`) to the Machine that scores best.
@@ -128,7 +125,7 @@ export class Scheduler {
         await this.#schedule(key);
         queue.forget(key);
       } catch (err) {
-        this.#log(`${key}: ${statusCode(err) ?? ''} ${(err as Error)?.message ?? err}; retrying`);
+        this.#log(`${key}: ${statusOf(err) ?? ''} ${(err as Error)?.message ?? err}; retrying`);
         queue.addRateLimited(key);
       } finally {
         queue.done(key);
@@ -172,8 +169,8 @@ export class Scheduler {
       })) as Part;
     } catch (err) {
       this.#cache.forget(key);
-      if (statusCode(err) === 404) return;
-      if (statusCode(err) === 409) this.#stale.add(key);
+      if (statusOf(err) === 404) return;
+      if (statusOf(err) === 409) this.#stale.add(key);
       throw err;
     }
     this.#log(`${key}: bound to ${placement.machine} (score ${placement.score})`);
@@ -195,8 +192,8 @@ export class Scheduler {
         body: { ...part, status: { ...part.status, phase: 'Bound' } },
       });
     } catch (err) {
-      if (statusCode(err) === 404) return;
-      if (statusCode(err) === 409) this.#stale.add(key);
+      if (statusOf(err) === 404) return;
+      if (statusOf(err) === 409) this.#stale.add(key);
       throw err;
     }
     this.#phaseSet.add(uid);
@@ -206,7 +203,7 @@ export class Scheduler {
     try {
       return (await this.#api.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace, name })) as Part;
     } catch (err) {
-      if (statusCode(err) === 404) return undefined;
+      if (statusOf(err) === 404) return undefined;
       throw err;
     }
   }
