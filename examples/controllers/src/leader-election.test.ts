@@ -26,7 +26,9 @@ function candidate(identity: string): LeaderElector {
     name: 'example-controller-manager',
     identity,
     clock: kapi.clock,
-    onStartedLeading: () => log.push(`${identity} started`),
+    onStartedLeading: () => {
+      log.push(`${identity} started`);
+    },
     onStoppedLeading: () => log.push(`${identity} stopped`),
   });
   electors.push(e);

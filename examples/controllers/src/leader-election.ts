@@ -17,8 +17,11 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
   /** Every timer and timestamp; tests pass the test server's FakeClock and drive expiry with `advance`. */
   clock?: Clock;
-  /** Called on becoming leader; `signal` aborts when leadership is lost or the elector stops. */
-  onStartedLeading: (signal: AbortSignal) => void;
+  /**
+   * Called on becoming leader; `signal` aborts when leadership is lost or the elector stops. A promise it returns is
+   * awaited after that abort, before the Lease is released.
+   */
+  onStartedLeading: (signal: AbortSignal) => void | Promise<void>;
   /** Called when leadership ends (lost, or released on stop); not called if this candidate never led. */
   onStoppedLeading?: () => void;
   /** Called whenever the observed holder changes (including to this candidate). */
@@ -97,8 +100,9 @@ export class LeaderElector {
     if (this.#stopped) return;
     this.#leading = true;
     const leadership = new AbortController();
+    let leading: Promise<void> = Promise.resolve();
     try {
-      this.#o.onStartedLeading(leadership.signal);
+      leading = Promise.resolve(this.#o.onStartedLeading(leadership.signal)).catch((err) => this.#o.onError?.(err));
     } catch (err) {
       this.#o.onError?.(err);
     }
@@ -110,9 +114,11 @@ export class LeaderElector {
       if (await this.#tryAcquireOrRenew()) renewedAt = this.#clock.now();
       else if (this.#clock.now() - renewedAt >= this.#o.renewDeadlineMs) break;
     }
-    const released = this.#stopped ? await this.#release() : false;
+    // The leader's work stops before the Lease is released, so the next leader never overlaps it.
+    leadership.abort(new Error(this.#stopped ? 'stopped' : 'leadership lost'));
+    await leading;
+    if (this.#stopped) await this.#release();
     this.#leading = false;
-    leadership.abort(new Error(released ? 'leadership released' : 'leadership lost'));
     this.#o.onStoppedLeading?.();
   }
 

@@ -1,0 +1,87 @@
+import type { FakeClock } from '@kapi/apimachinery';
+import { Widget } from '@kapi/example-control-plane/widget';
+import { startTestServer, type TestServer } from '@kapi/testing';
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { ControllerManager } from './controller-manager.ts';
+import { WIDGET_LABEL } from './example-kinds.ts';
+import { ReplicaController } from './replica-controller.ts';
+import { CRDS, eventually } from './test-support/crds.ts';
+import { exampleClient } from './test-support/widgets.ts';
+
+let kapi: TestServer<FakeClock>;
+let client: ReturnType<typeof exampleClient>;
+const stops: AbortController[] = [];
+const runs: Promise<void>[] = [];
+/** Every replica controller the managers built, by manager identity. */
+let built: { identity: string; controller: ReplicaController }[];
+
+beforeEach(async () => {
+  kapi = await startTestServer({ resources: [Widget], crds: CRDS });
+  client = exampleClient(kapi);
+  built = [];
+});
+afterEach(async () => {
+  for (const s of stops.splice(0)) s.abort();
+  await Promise.all(runs.splice(0));
+  await kapi.stop();
+});
+
+function manager(identity: string): { manager: ControllerManager; stop: AbortController; run: Promise<void> } {
+  const m = new ControllerManager({ kubeConfig: kapi.kubeConfig, identity, clock: kapi.clock, onError: () => {} });
+  m.register('replica-controller', ({ kubeConfig }) => {
+    const controller = new ReplicaController({ kubeConfig, baseDelayMs: 1, maxDelayMs: 10, onError: () => {} });
+    built.push({ identity, controller });
+    return controller;
+  });
+  const stop = new AbortController();
+  const run = m.run(stop.signal);
+  stops.push(stop);
+  runs.push(run);
+  return { manager: m, stop, run };
+}
+
+const created = (identity: string) => built.filter((b) => b.identity === identity).reduce((n, b) => n + b.controller.stats.created, 0);
+const lease = () =>
+  kapi.kubeConfig.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'example-controller-manager', namespace: 'kube-system' });
+async function converged(name: string, n: number) {
+  await eventually(async () => {
+    const [w, parts] = await Promise.all([client.getWidget(name), client.parts(`${WIDGET_LABEL}=${name}`)]);
+    return parts.filter((p) => !p.metadata?.deletionTimestamp).length === n && w.status?.replicas === n;
+  }, `${name} at ${n}`);
+}
+
+test('of two managers only the leader runs controllers; when it stops, the other takes over and converges', async () => {
+  const a = manager('a');
+  await eventually(() => a.manager.isLeader, 'a leading');
+  const b = manager('b');
+  await eventually(() => b.manager.leader === 'a', 'b observing a');
+
+  await client.createWidget('w', { replicas: 2 });
+  await converged('w', 2);
+  expect(created('a')).toBe(2);
+  expect(built.map((x) => x.identity)).toEqual(['a']);
+
+  a.stop.abort(); // a's controllers stop, then it releases the Lease
+  await a.run;
+  await client.scale('w', 3);
+  await eventually(() => {
+    kapi.clock.advance(500); // b retries every 2 s of the fake clock
+    return b.manager.isLeader;
+  }, 'b leading');
+  await converged('w', 3);
+  expect(created('a')).toBe(2);
+  expect(created('b')).toBe(1);
+  expect((await lease()).spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+});
+
+test('with leader election off the controllers run at once', async () => {
+  const m = new ControllerManager({ kubeConfig: kapi.kubeConfig, identity: 'solo', leaderElection: false });
+  m.register('replica-controller', ({ kubeConfig }) => new ReplicaController({ kubeConfig, onError: () => {} }));
+  const stop = new AbortController();
+  stops.push(stop);
+  runs.push(m.run(stop.signal));
+  await client.createWidget('solo', { replicas: 1 });
+  await converged('solo', 1);
+  expect(m.isLeader).toBe(true);
+});
