@@ -16,10 +16,10 @@ const PARTS = 'parts.example.kapi.dev';
 const MACHINES = 'machines.example.kapi.dev';
 /** Ends the scheduler's watch of `resource` once it is open (the informer's start resolves as it opens). */
 const endWatch = (s: SchedulerFixture, resource: string, expired = false) =>
-  vi.waitFor(async () => expect(await s.kapi.faults.endWatches({ resource }, { expired })).toBe(1), { interval: 2 });
+  vi.waitFor(async () => expect(await s.kapi.faults.endWatches({ resource }, { expired })).toBe(1), { timeout: 5_000, interval: 2 });
 /** Resets the connection of the scheduler's watch of `resource` once it is open. */
 const dropWatch = (s: SchedulerFixture, resource: string) =>
-  vi.waitFor(() => expect(s.kapi.faults.dropConnections({ verb: 'watch', resource })).toBe(1), { interval: 2 });
+  vi.waitFor(() => expect(s.kapi.faults.dropConnections({ verb: 'watch', resource })).toBe(1), { timeout: 5_000, interval: 2 });
 const parts = { group: GROUP, version: VERSION, plural: 'parts', namespace: 'default' };
 
 describe('Scheduler under conflicts', () => {

@@ -132,10 +132,10 @@ describe("Parts' spec.machineName, a selectable field", () => {
     await pending.start();
     try {
       await s.part('p', 100);
-      await vi.waitFor(() => expect(pending.get('p', 'default')).toBeDefined(), { interval: 2 });
+      await vi.waitFor(() => expect(pending.get('p', 'default')).toBeDefined(), { timeout: 5_000, interval: 2 });
       await s.machine('m', 1000);
       await s.bound('p');
-      await vi.waitFor(() => expect(left).toEqual(['p']), { interval: 2 });
+      await vi.waitFor(() => expect(left).toEqual(['p']), { timeout: 5_000, interval: 2 });
       expect(pending.list()).toEqual([]);
     } finally {
       await pending.stop();
