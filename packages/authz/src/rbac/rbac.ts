@@ -1,7 +1,7 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
 import { listAndWatch, type ResourceDefinition } from '@kapi/registry';
 import type { Authorizer } from '../authorizer.ts';
-import { bootstrapPolicy } from './bootstrap/bootstrap-policy.ts';
+import { sharedBootstrapPolicy } from './bootstrap/bootstrap-policy.ts';
 import type { RbacObjectStore } from './bootstrap/rbac-object-store.ts';
 import { reconcileBootstrapPolicy } from './bootstrap/reconcile-bootstrap-policy.ts';
 import type { ServedResource } from './bootstrap/served-rules.ts';
@@ -140,7 +140,7 @@ export class RBAC {
         roleBindings: storeOf(server, 'roleBindings'),
         clusterRoleBindings: storeOf(server, 'clusterRoleBindings'),
       },
-      bootstrapPolicy({ served: servedResources(server) }),
+      sharedBootstrapPolicy(servedResources(server)),
     );
     for (const f of result.failed) this.#onError(f.error, `bootstrap ${f.name}`);
   }

@@ -27,3 +27,30 @@ export function bootstrapPolicy(options: BootstrapPolicyOptions = {}): Bootstrap
   policy.roles = policy.roles.map(restrict);
   return policy;
 }
+
+/** Policies already built, by served set (a process starting many servers, a test suite's, serves the same kinds). */
+const built = new Map<string, BootstrapPolicy>();
+const BUILT_MAX = 16;
+
+/**
+ * bootstrapPolicy({ served }), built once per process for each served set and shared, deep-frozen: reconciliation
+ * copies what it writes. What a server reconciles at start, without rebuilding and restricting kube's roles each time.
+ */
+export function sharedBootstrapPolicy(served: readonly ServedResource[]): BootstrapPolicy {
+  const key = JSON.stringify(served);
+  let policy = built.get(key);
+  if (!policy) {
+    policy = deepFreeze(bootstrapPolicy({ served }));
+    if (built.size >= BUILT_MAX) built.delete(built.keys().next().value as string);
+    built.set(key, policy);
+  }
+  return policy;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

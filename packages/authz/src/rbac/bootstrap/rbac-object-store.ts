@@ -12,6 +12,11 @@ export interface RbacObjectStore {
   create(ctx: RequestContext, input: unknown): Promise<{ object: KubeObject }>;
   update(ctx: RequestContext, name: string, input: unknown): Promise<{ object: KubeObject }>;
   delete(ctx: RequestContext, name: string, opts?: { preconditions?: Preconditions }): Promise<unknown>;
+  /**
+   * Every object of the kind (`ctx` without a namespace: all namespaces). When present, reconciliation's first read of
+   * each object comes from one list instead of a get per object; retries still get.
+   */
+  list?(ctx: RequestContext): Promise<{ items: readonly KubeObject[] }>;
 }
 
 /** The stores of the four RBAC kinds. */

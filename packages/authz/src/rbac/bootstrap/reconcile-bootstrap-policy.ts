@@ -48,19 +48,41 @@ export async function reconcileBootstrapPolicy(
       result.failed.push({ name, error });
     }
   };
-  for (const role of policy.clusterRoles) {
-    await run(nameOf('clusterrole', role), () => reconcileRole(stores.clusterRoles, role, 0));
-  }
-  for (const binding of policy.clusterRoleBindings) {
-    await run(nameOf('clusterrolebinding', binding), () => reconcileRoleBinding(stores.clusterRoleBindings, binding, 0));
-  }
-  for (const role of policy.roles) {
-    await run(nameOf('role', role), () => reconcileRole(stores.roles, role, 0));
-  }
-  for (const binding of policy.roleBindings) {
-    await run(nameOf('rolebinding', binding), () => reconcileRoleBinding(stores.roleBindings, binding, 0));
+  const kinds = [
+    ['clusterrole', stores.clusterRoles, policy.clusterRoles, reconcileRole],
+    ['clusterrolebinding', stores.clusterRoleBindings, policy.clusterRoleBindings, reconcileRoleBinding],
+    ['role', stores.roles, policy.roles, reconcileRole],
+    ['rolebinding', stores.roleBindings, policy.roleBindings, reconcileRoleBinding],
+  ] as const;
+  for (const [kind, store, expected, reconcile] of kinds) {
+    if (expected.length === 0) continue;
+    const listed = await listedObjects(store);
+    for (const obj of expected) {
+      // The first try reads the listed object; a retry (after a conflict) reads it again.
+      let first = listed !== undefined;
+      const read = (ctx: RequestContext, name: string) => {
+        if (!first) return getOrNone(store, ctx, name);
+        first = false;
+        return Promise.resolve(listed?.get(keyOf(ctx.namespace, name)));
+      };
+      await run(nameOf(kind, obj), () => reconcile(store, obj as RuleOwner & RoleBinding, 0, read));
+    }
   }
   return result;
+}
+
+type Read = (ctx: RequestContext, name: string) => Promise<KubeObject | undefined>;
+
+const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
+
+/**
+ * The objects of a kind by namespace and name, from one list (on a new cluster, one read instead of a get and a
+ * NotFound per object), or undefined when the store cannot list: each object is then read with a get, as kube does.
+ */
+async function listedObjects(store: RbacObjectStore): Promise<Map<string, KubeObject> | undefined> {
+  if (!store.list) return undefined;
+  const { items } = await store.list({});
+  return new Map(items.map((o) => [keyOf(o.metadata.namespace, o.metadata.name ?? ''), o]));
 }
 
 function nameOf(kind: string, obj: KubeObject): string {
@@ -85,6 +107,12 @@ async function retryOnConflict<T>(fn: () => Promise<T>, sleep: (ms: number) => P
   }
 }
 
+/** Reads with a get (kube's: every read of reconciliation is a Get). */
+const fresh =
+  (store: RbacObjectStore): Read =>
+  (ctx, name) =>
+    getOrNone(store, ctx, name);
+
 async function getOrNone(store: RbacObjectStore, ctx: RequestContext, name: string): Promise<KubeObject | undefined> {
   try {
     return await store.get(ctx, name);
@@ -95,11 +123,11 @@ async function getOrNone(store: RbacObjectStore, ctx: RequestContext, name: stri
 }
 
 /** kube's ReconcileRoleOptions.run: a role that appears or disappears between the read and the write is reconciled again. */
-async function reconcileRole(store: RbacObjectStore, expected: RuleOwner, attempts: number): Promise<Outcome> {
+async function reconcileRole(store: RbacObjectStore, expected: RuleOwner, attempts: number, read: Read = fresh(store)): Promise<Outcome> {
   if (attempts > 2) throw new Error('exceeded maximum attempts');
   const ctx = contextOf(expected);
   const name = expected.metadata.name ?? '';
-  const existing = await getOrNone(store, ctx, name);
+  const existing = await read(ctx, name);
   if (!existing) {
     try {
       await store.create(ctx, structuredClone(expected));
@@ -122,11 +150,16 @@ async function reconcileRole(store: RbacObjectStore, expected: RuleOwner, attemp
 }
 
 /** kube's ReconcileRoleBindingOptions.run; a recreate deletes on the existing binding's uid, so a newer one is never lost. */
-async function reconcileRoleBinding(store: RbacObjectStore, expected: RoleBinding, attempts: number): Promise<Outcome> {
+async function reconcileRoleBinding(
+  store: RbacObjectStore,
+  expected: RoleBinding,
+  attempts: number,
+  read: Read = fresh(store),
+): Promise<Outcome> {
   if (attempts > 3) throw new Error('exceeded maximum attempts');
   const ctx = contextOf(expected);
   const name = expected.metadata.name ?? '';
-  const existing = await getOrNone(store, ctx, name);
+  const existing = await read(ctx, name);
   let outcome: Outcome = 'created';
   if (existing) {
     const reconciled = computeReconciledRoleBinding(existing as RoleBinding, expected);
