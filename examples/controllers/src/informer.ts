@@ -147,7 +147,6 @@ export class Informer<T extends KubernetesObject> implements ObjectCache<T> {
       this.#restartTimer = undefined;
       if (this.#running) void this.#listWatch.start();
     }, delay);
-    this.#restartTimer.unref?.();
   }
 
   #markSynced(): void {
@@ -171,10 +170,8 @@ export class Informer<T extends KubernetesObject> implements ObjectCache<T> {
   }
 
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = this.#clock.setTimeout(resolve, ms);
-      t.unref?.();
-    });
+    // Not cancelled by stop(): unref'd, so it never keeps a stopping process alive.
+    return new Promise((resolve) => this.#clock.setTimeout(resolve, ms).unref?.());
   }
 }
 

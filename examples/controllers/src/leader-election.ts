@@ -137,7 +137,6 @@ export class LeaderElector {
         this.#timer = undefined;
         resolve();
       }, ms);
-      this.#timer.unref?.();
     });
   }
 
