@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ControllerManager } from './controller-manager.ts';
 import { Informer } from './informer.ts';
+import { Scheduler } from './scheduler.ts';
 import { GROUP, type Part, VERSION } from './scheduler-types.ts';
 import { HOLD, type SchedulerFixture, startScheduler } from './test-support/scheduler-fixture.ts';
 
@@ -94,6 +96,24 @@ describe('Scheduler', () => {
     await s.unschedulable('c');
     await s.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace: 'default', name: 'a' });
     expect(await s.bound('c')).toBe('m');
+  });
+});
+
+describe('Scheduler under the ControllerManager', () => {
+  it('runs as a registered controller while the manager runs, and stops with it', async () => {
+    const s = await start();
+    await s.scheduler.stop();
+    const manager = new ControllerManager({ kubeConfig: s.kapi.kubeConfig, identity: 'test', leaderElection: false });
+    manager.register('scheduler', ({ kubeConfig }) => new Scheduler({ kubeConfig }));
+    const stop = new AbortController();
+    const running = manager.run(stop.signal);
+    await s.machine('m', 1000);
+    await s.part('a', 100);
+    expect(await s.bound('a')).toBe('m');
+    stop.abort();
+    await running;
+    // Stopped: no watch of its is left open on the server.
+    await vi.waitFor(async () => expect(await s.kapi.faults.endWatches({ verb: 'watch' })).toBe(0), { timeout: 5_000, interval: 2 });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Clock } from '@kapi/apimachinery';
 import { CustomObjectsApi, type KubeConfig, type KubernetesListObject } from '@kubernetes/client-node';
+import type { Controller } from './controller-manager.ts';
 import { Informer } from './informer.ts';
 import { SchedulerCache } from './scheduler-cache.ts';
 import { SchedulingQueue } from './scheduler-queue.ts';
@@ -33,7 +34,7 @@ export interface SchedulerOptions {
  * needs both sides, and one stream keeps them consistent — a Part's bind is one event, not a DELETED on one watch and
  * an ADDED on another that may arrive in either order. kube-scheduler watches all Pods for the same reason.
  */
-export class Scheduler {
+export class Scheduler implements Controller {
   readonly #api: CustomObjectsApi;
   readonly #log: (line: string) => void;
   readonly #queue: SchedulingQueue;
@@ -79,18 +80,38 @@ export class Scheduler {
     this.#parts.on('delete', (part) => this.#partDeleted(part));
   }
 
-  /** Starts the informers (Machines first, so the first Parts meet them: kube waits for its caches to sync) and the worker; resolves when both are synced. */
-  async start(): Promise<void> {
-    await this.#machines.start();
-    await this.#parts.start();
+  /**
+   * Starts the informers (Machines first, so the first Parts meet them: kube waits for its caches to sync) and the
+   * worker; resolves when both informers have listed, or rejects if `signal` aborts first. A Scheduler runs once:
+   * after `stop()`, make a new one.
+   */
+  async start(signal?: AbortSignal): Promise<void> {
+    await this.#machines.start(signal);
+    await this.#parts.start(signal);
     this.#worker ??= this.#work();
   }
 
+  /** Stops the worker (an attempt under way finishes) and the informers. */
   async stop(): Promise<void> {
     this.#queue.shutDown();
     await Promise.all([this.#machines.stop(), this.#parts.stop()]);
     await this.#worker;
-    this.#worker = undefined;
+  }
+
+  /** The ControllerManager's entry: schedules until `signal` aborts, then stops. */
+  async run(signal: AbortSignal): Promise<void> {
+    const aborted = new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    try {
+      await this.start(signal);
+      await aborted;
+    } catch (err) {
+      if (!signal.aborted) throw err;
+    } finally {
+      await this.stop();
+    }
   }
 
   /** Parts waiting for a Machine with room, as `namespace/name`. */
