@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:https';
 import { isIP as isIPAddress } from 'node:net';
-import { goQuote } from '@kapi/apimachinery';
+import { type Clock, goQuote } from '@kapi/apimachinery';
 import type { WebhookClientConfig } from '../crd/types.ts';
 
 // The CRD's own types (apiextensions.k8s.io/v1), exported here too as the client's configuration.
@@ -25,6 +25,8 @@ export interface HookClientOptions {
    * webhook_converter.go); a bound keeps a hung webhook from holding a request forever.
    */
   timeoutMs?: number;
+  /** The clock `timeoutMs` runs on (default real time; a test's FakeClock times a hung webhook out when advanced). */
+  clock?: Clock;
   /** A longer answer is refused, so a broken webhook cannot fill the heap. Default 32 MiB. */
   maxResponseBytes?: number;
 }
@@ -114,6 +116,7 @@ export class HookClient {
   readonly #dial: URL | undefined;
   readonly #agent: Agent;
   readonly #timeoutMs: number;
+  readonly #clock: Clock | undefined;
   readonly #maxResponseBytes: number;
 
   /**
@@ -146,6 +149,7 @@ export class HookClient {
       ALPNProtocols: ['http/1.1'],
     });
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#clock = options.clock;
     this.#maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
   }
 
@@ -163,7 +167,8 @@ export class HookClient {
     const payload = JSON.stringify(body);
     const target = this.#dial ?? this.#url;
     const where = `Post ${goQuote(this.#url.href)}`;
-    return new Promise((resolve, reject) => {
+    const deadline = this.#deadline();
+    return new Promise<unknown>((resolve, reject) => {
       const req = request(
         {
           protocol: 'https:',
@@ -178,7 +183,7 @@ export class HookClient {
             accept: 'application/json, */*',
             'content-length': Buffer.byteLength(payload),
           },
-          signal: AbortSignal.timeout(this.#timeoutMs),
+          signal: deadline.signal,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -222,6 +227,18 @@ export class HookClient {
         reject(new Error(`${where}: ${timedOut ? 'context deadline exceeded' : transportMessage(e)}`));
       });
       req.end(payload);
-    });
+    }).finally(deadline.clear);
+  }
+
+  /** A signal aborted (TimeoutError) after `timeoutMs` on the clock, and how to drop its timer once the call ended. */
+  #deadline(): { signal: AbortSignal; clear: () => void } {
+    const clock = this.#clock;
+    if (!clock) return { signal: AbortSignal.timeout(this.#timeoutMs), clear: () => {} };
+    const abort = new AbortController();
+    const timer = clock.setTimeout(
+      () => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.#timeoutMs,
+    );
+    return { signal: abort.signal, clear: () => clock.clearTimeout(timer) };
   }
 }

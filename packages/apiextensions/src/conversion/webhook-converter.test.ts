@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { KubeObject } from '@kapi/apimachinery';
+import { FakeClock, type KubeObject } from '@kapi/apimachinery';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestCA, type TestCA } from '../../../authn/src/test-support/test-ca.ts';
 import type { ConversionReview } from './conversion-review.ts';
@@ -431,6 +431,28 @@ describe('conversion webhook (ConversionReview over HTTPS, verified with caBundl
       );
     });
     expect(received).toEqual([]);
+  });
+
+  it('times a hung webhook out on the clock it is given: a FakeClock, when advanced', async () => {
+    answer = () => ({ body: 'hang' });
+    const clock = new FakeClock();
+    const { converter, close } = converterForCRD(crd(), { uid: () => 'u-1', timeoutMs: 30_000, clock });
+    try {
+      let settled: unknown;
+      const call = converter.convertObject(paint('a'), 'example.kapi.dev/v2').then(
+        () => (settled = 'converted'),
+        (err: unknown) => (settled = err),
+      );
+      while (received.length === 0) await new Promise((r) => setTimeout(r, 1));
+      clock.advance(29_999);
+      await new Promise((r) => setImmediate(r));
+      expect(settled).toBeUndefined();
+      clock.advance(1);
+      await call;
+      expect(settled).toEqual(new Error(`${WEBHOOK} Post "https://127.0.0.1:${port}/convert": context deadline exceeded`));
+    } finally {
+      close();
+    }
   });
 
   it('fails a webhook it cannot trust, reach or hear from in time, and a CRD it cannot use', async () => {

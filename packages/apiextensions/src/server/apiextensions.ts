@@ -15,6 +15,7 @@ import { NamingController } from './naming-controller.ts';
 const CRD_RESOURCE = 'customresourcedefinitions.apiextensions.k8s.io';
 
 export interface APIExtensionsOptions {
+  /** Conditions' times, retries, and conversion webhooks' timeouts (unless `webhook.clock`). Default real time. */
   clock?: Clock;
   /**
    * How CRDs' conversion webhooks are reached: the resolver of `clientConfig.service` (default kube's
@@ -82,7 +83,7 @@ export class APIExtensions {
     // None needs no conversion of its own (only apiVersion changes, on the synchronous path). A validated CRD has the
     // fields a conversion reads.
     const conversion = (crd: CustomResourceDefinition) =>
-      crd.spec.conversion?.strategy === 'Webhook' ? crdConversion(crd as unknown as ConversionCRD, this.#options.webhook ?? {}) : undefined;
+      crd.spec.conversion?.strategy === 'Webhook' ? crdConversion(crd as unknown as ConversionCRD, { clock, ...this.#options.webhook }) : undefined;
     const serving = new CRDServingController({
       informer,
       server: () => server,
