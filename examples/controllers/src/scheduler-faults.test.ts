@@ -1,5 +1,6 @@
 import { conflict } from '@kapi/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Scheduler } from './scheduler.ts';
 import { GROUP, type Part, VERSION } from './scheduler-types.ts';
 import { HOLD, type SchedulerFixture, startScheduler } from './test-support/scheduler-fixture.ts';
 
@@ -66,6 +67,27 @@ describe('Scheduler under conflicts', () => {
     const part = await s.getPart('p');
     expect(part.metadata?.labels).toEqual({ owner: 'other' });
     expect(part.metadata?.generation).toBe(2);
+  });
+});
+
+describe('Two schedulers racing (no leader election)', () => {
+  it('bind each Part once: the loser of a race gets a real 409, re-reads, and finds it bound', async () => {
+    const s = await start();
+    const log: string[] = [];
+    const other = new Scheduler({ kubeConfig: s.kapi.kubeConfig, log: (l) => log.push(l) });
+    await other.start();
+    try {
+      await s.machine('m', 100_000);
+      const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
+      await Promise.all(names.map((n) => s.part(n, 100)));
+      expect(await Promise.all(names.map((n) => s.bound(n)))).toEqual(names.map(() => 'm'));
+      // One spec change each: a single bind reached each Part.
+      for (const n of names) expect((await s.getPart(n)).metadata?.generation).toBe(2);
+      // Every failure either scheduler saw was a lost race (in practice each Part's loser: 12 conflicts).
+      expect([...s.log, ...log].filter((l) => l.includes('retrying') && !/: 409 /.test(l))).toEqual([]);
+    } finally {
+      await other.stop();
+    }
   });
 });
 
