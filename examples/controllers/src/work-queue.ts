@@ -22,7 +22,7 @@ export class WorkQueue {
   readonly #dirty = new Set<string>();
   readonly #processing = new Set<string>();
   readonly #failures = new Map<string, number>();
-  readonly #delayed = new Map<string, TimerHandle>();
+  readonly #delayed = new Map<string, { timer: TimerHandle; at: number }>();
   #waiters: ((key: string | undefined) => void)[] = [];
   #shuttingDown = false;
 
@@ -46,20 +46,25 @@ export class WorkQueue {
     }
   }
 
-  /** Adds the key after `ms`; a key already waiting keeps its earlier timer. */
+  /** Adds the key after `ms`; a key already waiting is added at the earlier of its two times (client-go's delaying queue). */
   addAfter(key: string, ms: number): void {
     if (this.#shuttingDown) return;
     if (ms <= 0) {
       this.add(key);
       return;
     }
-    if (this.#delayed.has(key)) return;
+    const at = this.#clock.now() + ms;
+    const waiting = this.#delayed.get(key);
+    if (waiting) {
+      if (waiting.at <= at) return;
+      this.#clock.clearTimeout(waiting.timer);
+    }
     const timer = this.#clock.setTimeout(() => {
       this.#delayed.delete(key);
       this.add(key);
     }, ms);
     timer.unref?.();
-    this.#delayed.set(key, timer);
+    this.#delayed.set(key, { timer, at });
   }
 
   /** Adds the key after its backoff: base · 2^failures, capped. */
@@ -106,7 +111,7 @@ export class WorkQueue {
   /** Stops handing out keys: pending get() calls resolve undefined, timers are cancelled. */
   shutDown(): void {
     this.#shuttingDown = true;
-    for (const timer of this.#delayed.values()) this.#clock.clearTimeout(timer);
+    for (const { timer } of this.#delayed.values()) this.#clock.clearTimeout(timer);
     this.#delayed.clear();
     for (const waiter of this.#waiters) waiter(undefined);
     this.#waiters = [];
