@@ -47,6 +47,10 @@ export class SchedulingQueue {
     this.#unschedulable.clear();
   }
 
+  isUnschedulable(key: string): boolean {
+    return this.#unschedulable.has(key);
+  }
+
   /** The keys waiting for room, sorted. */
   unschedulable(): string[] {
     return [...this.#unschedulable].sort();

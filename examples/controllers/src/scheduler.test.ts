@@ -10,6 +10,7 @@ afterEach(async () => {
   await fixture?.stop();
   fixture = undefined;
 });
+const parts = { group: GROUP, version: VERSION, plural: 'parts', namespace: 'default' };
 async function start(options?: Parameters<typeof startScheduler>[0]): Promise<SchedulerFixture> {
   fixture = await startScheduler(options);
   return fixture;
@@ -71,8 +72,16 @@ describe('Scheduler', () => {
     await s.machine('cordoned', 1000, true);
     await s.part('a', 500);
     await s.unschedulable('a');
+    await vi.waitFor(async () => expect((await s.getPart('a')).status).toEqual({ phase: 'Pending' }), { timeout: 5_000, interval: 2 });
     expect((await s.getPart('a')).spec?.machineName).toBeUndefined();
-    expect(s.log).toContain('default/a: unschedulable: 0/1 machines are available: 1 unschedulable');
+    // Tried once: its own Pending phase is no reason to try again. (z's events come after a's on the same watch.)
+    await s.part('z', 500);
+    await s.unschedulable('a', 'z');
+    expect(s.log.filter((l) => l.startsWith('default/a'))).toEqual([
+      'default/a: unschedulable: 0/1 machines are available: 1 unschedulable',
+    ]);
+    await s.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace: 'default', name: 'z' });
+    await s.unschedulable('a');
 
     // A Machine appears.
     await s.machine('m', 800);
@@ -96,6 +105,19 @@ describe('Scheduler', () => {
     await s.unschedulable('c');
     await s.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'parts', namespace: 'default', name: 'a' });
     expect(await s.bound('c')).toBe('m');
+  });
+});
+
+describe('Scheduler and changed Parts', () => {
+  it('tries a waiting Part again when its spec changes (it asks less cpu)', async () => {
+    const s = await start();
+    await s.machine('m', 1000);
+    await s.part('big', 2000);
+    await s.unschedulable('big');
+    await vi.waitFor(async () => expect((await s.getPart('big')).status?.phase).toBe('Pending'), { timeout: 5_000, interval: 2 });
+    const part = await s.getPart('big');
+    await s.api.replaceNamespacedCustomObject({ ...parts, name: 'big', body: { ...part, spec: { cpu: 600 } } });
+    expect(await s.bound('big')).toBe('m');
   });
 });
 

@@ -45,6 +45,8 @@ export class Scheduler implements Controller {
   readonly #stale = new Set<string>();
   /** UIDs of Parts whose phase this scheduler set, so a lagging informer copy is not written again. */
   readonly #phaseSet = new Set<string>();
+  /** The metadata.generation each unschedulable Part had when it was found so: a change that leaves it (status, labels) is no reason to try again. */
+  readonly #triedGeneration = new Map<string, number>();
   #worker: Promise<void> | undefined;
 
   constructor(options: SchedulerOptions) {
@@ -122,8 +124,12 @@ export class Scheduler implements Controller {
   #partChanged(part: Part): void {
     this.#cache.observe(part);
     const key = partKey(part);
-    if (!part.spec?.machineName) this.#queue.add(key);
-    else if (part.status?.phase !== 'Bound' && !this.#phaseSet.has(part.metadata?.uid ?? '')) this.#queue.add(key);
+    if (!part.spec?.machineName) {
+      // kube's isPodUpdated: an update of a Part waiting for room that changed no spec (its Pending phase, a label) is
+      // no reason to try it again; a spec change (its cpu) is.
+      const waiting = this.#queue.isUnschedulable(key) && this.#triedGeneration.get(key) === part.metadata?.generation;
+      if (!waiting) this.#queue.add(key);
+    } else if (part.status?.phase !== 'Bound' && !this.#phaseSet.has(part.metadata?.uid ?? '')) this.#queue.add(key);
   }
 
   #partDeleted(part: Part): void {
@@ -131,6 +137,7 @@ export class Scheduler implements Controller {
     const held = Boolean(part.spec?.machineName) || this.#cache.isAssumed(key);
     this.#cache.forget(key);
     this.#phaseSet.delete(part.metadata?.uid ?? '');
+    this.#triedGeneration.delete(key);
     this.#queue.delete(key);
     // Its cpu is free again (kube: AssignedPodDelete).
     if (held) this.#queue.moveAllToActive();
@@ -172,9 +179,12 @@ export class Scheduler implements Controller {
     const placement = pickMachine(this.#machines.list(), cpu, (m) => usage.get(m) ?? 0);
     if (!isPlacement(placement)) {
       this.#log(`${key}: unschedulable: ${placement.message}`);
+      this.#triedGeneration.set(key, part.metadata?.generation ?? 0);
       this.#queue.addUnschedulable(key, attempt);
+      await this.#markPending(key, part);
       return;
     }
+    this.#triedGeneration.delete(key);
 
     this.#cache.assume(key, placement.machine, cpu);
     let bound: Part;
@@ -218,6 +228,27 @@ export class Scheduler implements Controller {
       throw err;
     }
     this.#phaseSet.add(uid);
+  }
+
+  /**
+   * status.phase: Pending on a Part no Machine fits, so `kubectl get parts` shows why it waits (kube sets the Pod's
+   * PodScheduled condition to False, reason Unschedulable). Best effort, as kube's: a failure is logged, not retried.
+   */
+  async #markPending(key: string, part: Part): Promise<void> {
+    if (part.status?.phase === 'Pending') return;
+    const { namespace, name } = splitKey(key);
+    try {
+      await this.#api.replaceNamespacedCustomObjectStatus({
+        group: GROUP,
+        version: VERSION,
+        plural: 'parts',
+        namespace,
+        name,
+        body: { ...part, status: { ...part.status, phase: 'Pending' } },
+      });
+    } catch (err) {
+      this.#log(`${key}: setting phase Pending: ${statusOf(err) ?? ''} ${(err as Error)?.message ?? err}`);
+    }
   }
 
   async #read(namespace: string, name: string): Promise<Part | undefined> {
