@@ -26,8 +26,8 @@ export interface SchedulerOptions {
  * One attempt (kube's scheduleOne): filter the Machines (not unschedulable, enough free cpu), score the rest
  * (least allocated; ties to the first name), assume the Part on the winner, bind it by updating `spec.machineName`
  * with the resourceVersion it read (optimistic concurrency: a 409 is retried with backoff from a fresh read), then
- * set `status.phase: Bound` through the status subresource. A Part no Machine fits waits in the unschedulable set
- * until a Machine is added or changed or a bound Part is deleted.
+ * set `status.phase: Bound` through the status subresource. A Part no Machine fits gets `status.phase: Pending` and
+ * waits in the unschedulable set until a Machine is added or changed, a bound Part is deleted, or its spec changes.
  *
  * Why one informer over all Parts and not `fieldSelector=spec.machineName=` (which kapi and kube ≥ 1.31 both serve
  * for the CRD's selectable field): the free cpu of a Machine is counted from the bound Parts, so the scheduler
