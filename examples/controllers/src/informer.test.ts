@@ -93,7 +93,22 @@ test('stop aborts the watch and does not count as an error', async () => {
   await informer.start();
   await informer.stop();
   await create('d');
-  await new Promise((r) => setTimeout(r, 20));
+  // A second informer seeing 'd' means the server has sent it to every watch; the stopped one has none.
+  const other = new Informer<KubernetesObject>(kapi.kubeConfig, {
+    path: `/apis/${group}/v1/namespaces/default/parts`,
+    list: () =>
+      api.listNamespacedCustomObject({ group, version: 'v1', namespace: 'default', plural: 'parts' }) as Promise<
+        KubernetesListObject<KubernetesObject>
+      >,
+  });
+  let seen = false;
+  other.on('add', () => {
+    seen = true;
+  });
+  await other.start();
+  await create('e');
+  await eventually(() => seen && other.list('default').length === 2, 'e in the other informer');
+  await other.stop();
   expect(names()).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ControllerManager } from './controller-manager.ts';
 import { ReplicaController } from './replica-controller.ts';
+import { Scheduler } from './scheduler.ts';
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -43,7 +44,7 @@ const manager = new ControllerManager({
   onEvent: (event) => log(`${identity}: ${event}`),
   onError: (err, what) => log(`${what}: ${err instanceof Error ? err.message : String(err)}`),
 });
-// One line per controller; the scheduler registers itself here too.
+// One registration per controller.
 manager.register(
   'replica-controller',
   ({ kubeConfig }) =>
@@ -53,6 +54,7 @@ manager.register(
       onError: (err, what) => log(`replica-controller: ${what}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`),
     }),
 );
+manager.register('scheduler', ({ kubeConfig }) => new Scheduler({ kubeConfig, log: (line) => log(`scheduler: ${line}`) }));
 
 const stop = new AbortController();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort());
