@@ -53,6 +53,15 @@ test('keeps spec.replicas Parts owned by the Widget, scales up and down, reports
     ]);
   }
   expect((await client.getWidget('w')).status?.selector).toBe(`${WIDGET_LABEL}=w`);
+  // The scale subresource reads them (kubectl scale, an autoscaler).
+  const scale = await client.api.getNamespacedCustomObjectScale({
+    group: 'example.kapi.dev',
+    version: 'v1',
+    namespace: 'default',
+    plural: 'widgets',
+    name: 'w',
+  });
+  expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 3 }, status: { replicas: 3, selector: `${WIDGET_LABEL}=w` } });
 
   await client.scale('w', 5);
   await converged('w', 5);
@@ -72,11 +81,14 @@ test('the garbage collector deletes the Parts with their Widget', async () => {
 
 test('adopts a matching orphan and releases a Part whose labels no longer match', async () => {
   await client.createPart('orphan', { [WIDGET_LABEL]: 'a' });
+  // The first adoption attempt loses a race (409): the Widget is synced again and adopts it then.
+  kapi.faults.failNext(1, conflict(), { verb: 'update', resource: 'parts', name: 'orphan' });
   const w = await client.createWidget('a', { replicas: 2 });
   const parts = await converged('a', 2);
   const orphan = parts.find((p) => p.metadata?.name === 'orphan');
   expect(orphan?.metadata?.ownerReferences?.[0]?.uid).toBe(w.metadata?.uid);
   expect(controller.stats).toMatchObject({ adopted: 1, created: 1 });
+  expect(controller.stats.retries).toBeGreaterThanOrEqual(1);
 
   // Relabel the adopted Part: the Widget releases it and makes another.
   await client.api.patchNamespacedCustomObject({

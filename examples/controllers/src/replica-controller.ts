@@ -150,6 +150,11 @@ export class ReplicaController {
   }
 
   #partChanged(p: Part): void {
+    // A Part being deleted (a finalizer holds it) counts as gone, as kube's updatePod treats a terminating Pod.
+    if (p.metadata?.deletionTimestamp) {
+      this.#partDeleted(p);
+      return;
+    }
     // client-node gives no old object: the owner (labels may no longer match) and, for an orphan, every Widget that
     // might adopt it are synced.
     const owner = this.#ownerKey(p);
