@@ -163,6 +163,31 @@ describe('ClusterRoleAggregationController', () => {
     expect(errors).toEqual([]);
   });
 
+  it('syncs a role after the aggregated roles it takes rules from: view, edit, admin, each written once', async () => {
+    // kube's bootstrap shape, listed admin first: each of the three also has rules of its own to take.
+    await adminEditView();
+    for (const to of ['admin', 'edit', 'view'])
+      await store.create(ctx, clusterRole(`system:aggregate-to-${to}`, { labels: { [AGG + to]: 'true' }, rules: [rule(['get'], [to])] }));
+    controller.start();
+    // Matching roles by name: edit (with view's rule) before system:aggregate-to-admin.
+    await eventually(async () =>
+      expect(await rulesOf('admin')).toEqual([rule(['get'], ['edit']), rule(['get'], ['view']), rule(['get'], ['admin'])]),
+    );
+    expect(await rulesOf('edit')).toEqual([rule(['get'], ['edit']), rule(['get'], ['view'])]);
+    expect(writes).toEqual(['view', 'edit', 'admin']);
+    expect(errors).toEqual([]);
+  });
+
+  it('ends a cycle of aggregated roles waiting for each other: each is synced', async () => {
+    await store.create(ctx, clusterRole('a', { aggregateFrom: ['a'], labels: { [`${AGG}b`]: 'true' }, rules: [] }));
+    await store.create(ctx, clusterRole('b', { aggregateFrom: ['b'], labels: { [`${AGG}a`]: 'true' }, rules: [] }));
+    await store.create(ctx, clusterRole('x', { labels: { [`${AGG}a`]: 'true' }, rules: [rule(['get'], ['x'])] }));
+    controller.start();
+    await eventually(async () => expect(await rulesOf('b')).toEqual([rule(['get'], ['x'])]));
+    expect(await rulesOf('a')).toEqual([rule(['get'], ['x'])]);
+    expect(errors).toEqual([]);
+  });
+
   it('a controller started over roles already aggregated writes nothing (no sync sees a half-listed cache)', async () => {
     await adminEditView();
     await store.create(ctx, clusterRole('viewer', { labels: { [`${AGG}view`]: 'true' }, rules: [rule(['get'], ['pods'])] }));

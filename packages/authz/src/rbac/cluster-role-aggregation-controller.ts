@@ -58,6 +58,8 @@ export class ClusterRoleAggregationController {
   readonly #loop: ControllerLoop;
   /** The informer's cache: every ClusterRole by name, as last seen. */
   #roles = new Map<string, ClusterRole>();
+  /** Roles whose sync waited for a role they aggregate since a sync last ran (each waits once: cycles end). */
+  readonly #waited = new Set<string>();
 
   constructor(options: ClusterRoleAggregationControllerOptions) {
     this.#client = options.clusterRoles;
@@ -98,10 +100,34 @@ export class ClusterRoleAggregationController {
     for (const [name, role] of this.#roles) if (role.aggregationRule) this.#loop.queue.add(name);
   }
 
+  /** Whether `role` aggregates a role that is itself aggregated and waits in the queue. */
+  #aggregatesQueued(role: ClusterRole): boolean {
+    const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s) => {
+      try {
+        return labelSelectorFromMetav1(s as MetaV1LabelSelector);
+      } catch {
+        return undefined;
+      }
+    });
+    for (const [other, candidate] of this.#roles) {
+      if (candidate === role || !candidate.aggregationRule || !this.#loop.queue.has(other)) continue;
+      if (selectors.some((s) => s?.matches(candidate.metadata.labels))) return true;
+    }
+    return false;
+  }
+
   /** syncClusterRole; true asks for another look later (the write met a newer version of the role). */
   async #sync(name: string): Promise<boolean> {
     const role = this.#roles.get(name);
     if (!role?.aggregationRule) return false;
+    // An aggregated role it takes rules from is queued: that one first (kube's queue has no order), so that admin,
+    // which takes edit's rules, which takes view's, is written once rather than once per role it depends on.
+    if (!this.#waited.has(name) && this.#aggregatesQueued(role)) {
+      this.#waited.add(name);
+      this.#loop.queue.add(name);
+      return false;
+    }
+    this.#waited.clear();
     const rules: PolicyRule[] = [];
     for (const selector of role.aggregationRule.clusterRoleSelectors ?? []) {
       // An invalid selector (one stored before validation refused it) fails the sync, which is retried, as kube's.
@@ -116,7 +142,11 @@ export class ClusterRoleAggregationController {
     // kube applies the rules (server-side apply, forced); without it, an update of the version last seen.
     const updated: ClusterRole = { ...structuredClone(role), rules: structuredClone(rules) };
     try {
-      await this.#client.update({}, name, updated);
+      const written = await this.#client.update({}, name, updated);
+      // Read your writes: the role synced next that aggregates this one sees its new rules before the watch brings
+      // them (unless the watch brought a newer version meanwhile).
+      const object = (written as { object?: ClusterRole } | undefined)?.object;
+      if (object && this.#roles.get(name) === role) this.#roles.set(name, object);
     } catch (err) {
       // Deleted meanwhile: nothing to do. Changed meanwhile: the watch brings the new version; look again then.
       if (isNotFound(err)) return false;

@@ -46,6 +46,11 @@ export class WorkQueue {
     this.#worker ??= Promise.resolve().then(() => this.#work());
   }
 
+  /** Whether `key` waits in the queue (not one syncing now, nor one waiting to be retried). */
+  has(key: string): boolean {
+    return this.#queue.has(key);
+  }
+
   /** Resolves once no key is queued or syncing (keys waiting to be retried do not count). */
   async idle(): Promise<void> {
     while (this.#worker) await this.#worker;
