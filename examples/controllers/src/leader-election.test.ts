@@ -86,3 +86,12 @@ test('a leader that stops releases the Lease; the next candidate acquires it wit
   expect((await lease()).spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
   expect(log).toEqual(['a started', 'a stopped', 'b started']);
 });
+
+test('a leader whose requests hang gives up at the renew deadline (the attempt is aborted, as client-go cancels it)', async () => {
+  const a = candidate('a');
+  await eventually(() => a.isLeader, 'a leading');
+  kapi.faults.delay(60_000, { resource: 'leases.coordination.k8s.io' }); // real time: only clear() releases them
+  await advancing(() => !a.isLeader, 'a to give up');
+  expect(log).toEqual(['a started', 'a stopped']);
+  kapi.faults.clear();
+});

@@ -1,5 +1,12 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
-import { CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  type ConfigurationOptions,
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesObject,
+  Observable,
+  type ObservableMiddleware,
+} from '@kubernetes/client-node';
 import { statusOf } from './example-kinds.ts';
 
 export interface LeaderElectionOptions {
@@ -41,6 +48,20 @@ interface Lease extends KubernetesObject {
   };
 }
 
+type RequestOptions = ConfigurationOptions<ObservableMiddleware>;
+
+/** client-node request options that abort the request with `signal` (its fetch takes the RequestContext's signal). */
+function withSignal(signal: AbortSignal): RequestOptions {
+  const middleware: ObservableMiddleware = {
+    pre: (request) => {
+      request.setSignal(signal);
+      return new Observable(Promise.resolve(request));
+    },
+    post: (response) => new Observable(Promise.resolve(response)),
+  };
+  return { middleware: [middleware], middlewareMergeStrategy: 'append' };
+}
+
 /** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */
 export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
@@ -69,6 +90,8 @@ export class LeaderElector {
   #wake: (() => void) | undefined;
   #timer: ReturnType<Clock['setTimeout']> | undefined;
   #reportedLeader: string | undefined;
+  /** The pending attempt's requests, aborted by stop() or the renew deadline. */
+  #attempt: AbortController | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.#o = {
@@ -111,7 +134,8 @@ export class LeaderElector {
     while (!this.#stopped) {
       await this.#sleep(this.#o.retryPeriodMs);
       if (this.#stopped) break;
-      if (await this.#tryAcquireOrRenew()) renewedAt = this.#clock.now();
+      // Like client-go's renew context: an attempt still pending at the renew deadline is aborted.
+      if (await this.#tryAcquireOrRenew(renewedAt + this.#o.renewDeadlineMs)) renewedAt = this.#clock.now();
       else if (this.#clock.now() - renewedAt >= this.#o.renewDeadlineMs) break;
     }
     // The leader's work stops before the Lease is released, so the next leader never overlaps it.
@@ -128,6 +152,7 @@ export class LeaderElector {
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#wake?.();
+    this.#attempt?.abort();
   }
 
   #sleep(ms: number): Promise<void> {
@@ -145,7 +170,20 @@ export class LeaderElector {
   }
 
   /** client-go's tryAcquireOrRenew: true when this candidate holds the Lease after the attempt. */
-  async #tryAcquireOrRenew(): Promise<boolean> {
+  async #tryAcquireOrRenew(deadline?: number): Promise<boolean> {
+    const attempt = new AbortController();
+    this.#attempt = attempt;
+    const timer =
+      deadline === undefined ? undefined : this.#clock.setTimeout(() => attempt.abort(), Math.max(0, deadline - this.#clock.now()));
+    try {
+      return await this.#tryAcquireOrRenewOnce(withSignal(attempt.signal));
+    } finally {
+      if (timer !== undefined) this.#clock.clearTimeout(timer);
+      this.#attempt = undefined;
+    }
+  }
+
+  async #tryAcquireOrRenewOnce(options: RequestOptions): Promise<boolean> {
     const now = this.#clock.now();
     const me = this.#o.identity;
     const spec = (holder: string, acquireTime: string, transitions: number) => ({
@@ -157,7 +195,7 @@ export class LeaderElector {
     });
     let current: Lease;
     try {
-      current = (await this.#api.getNamespacedCustomObject(this.#coords())) as Lease;
+      current = (await this.#api.getNamespacedCustomObject(this.#coords(), options)) as Lease;
     } catch (err) {
       if (statusOf(err) !== 404) {
         this.#o.onError?.(err);
@@ -165,10 +203,13 @@ export class LeaderElector {
       }
       try {
         const { namespace, name } = this.#coords();
-        const created = (await this.#api.createNamespacedCustomObject({
-          ...this.#coords(),
-          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: spec(me, microTime(now), 0) },
-        })) as Lease;
+        const created = (await this.#api.createNamespacedCustomObject(
+          {
+            ...this.#coords(),
+            body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: spec(me, microTime(now), 0) },
+          },
+          options,
+        )) as Lease;
         this.#observe(created);
         return true;
       } catch (createErr) {
@@ -186,7 +227,7 @@ export class LeaderElector {
       spec: holder === me ? spec(me, current.spec?.acquireTime ?? microTime(now), transitions) : spec(me, microTime(now), transitions + 1),
     };
     try {
-      this.#observe((await this.#api.replaceNamespacedCustomObject({ ...this.#coords(), body })) as Lease);
+      this.#observe((await this.#api.replaceNamespacedCustomObject({ ...this.#coords(), body }, options)) as Lease);
       return true;
     } catch (err) {
       if (statusOf(err) !== 409) this.#o.onError?.(err);
