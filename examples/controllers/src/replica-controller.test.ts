@@ -1,5 +1,5 @@
 import { Widget } from '@kapi/example-control-plane/widget';
-import { conflict, startTestServer, type TestServer } from '@kapi/testing';
+import { conflict, serviceUnavailable, startTestServer, type TestServer } from '@kapi/testing';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { WIDGET_LABEL } from './example-kinds.ts';
 import { ReplicaController } from './replica-controller.ts';
@@ -71,6 +71,24 @@ test('keeps spec.replicas Parts owned by the Widget, scales up and down, reports
   expect(errors).toEqual([]);
 });
 
+test('scaling down deletes unbound Parts before bound ones', async () => {
+  await client.createWidget('s', { replicas: 3 });
+  const [, middle] = await converged('s', 3);
+  const bound = middle?.metadata?.name ?? '';
+  await client.api.patchNamespacedCustomObject({
+    group: 'example.kapi.dev',
+    version: 'v1',
+    namespace: 'default',
+    plural: 'parts',
+    name: bound,
+    body: [{ op: 'add', path: '/spec/machineName', value: 'm1' }],
+  });
+  await eventually(() => controller.parts.get(bound, 'default')?.spec?.machineName === 'm1', 'the binding in the cache');
+  await client.scale('s', 1);
+  const [left] = await converged('s', 1);
+  expect(left?.metadata?.name).toBe(bound);
+});
+
 test('the garbage collector deletes the Parts with their Widget', async () => {
   await client.createWidget('gone', { replicas: 2 });
   await converged('gone', 2);
@@ -129,7 +147,7 @@ test('a 410 Expired watch relists: a Part deleted while the watch was down is re
   await client.createWidget('x', { replicas: 2 });
   const [first] = await converged('x', 2);
   // Hold the Part informer's relist (its lists fail) until the Part is gone and the history compacted.
-  kapi.faults.failNext(3, conflict(), { verb: 'list', resource: 'parts.example.kapi.dev', namespace: '' });
+  kapi.faults.failNext(3, serviceUnavailable(), { verb: 'list', resource: 'parts.example.kapi.dev', namespace: '' });
   await eventually(
     async () => (await kapi.faults.endWatches({ resource: 'parts.example.kapi.dev' }, { expired: true })) > 0,
     'a Part watch',
@@ -145,7 +163,7 @@ test('expectations: syncs while the Part cache lags create nothing twice', async
   await client.createWidget('ready', { replicas: 1 });
   await converged('ready', 1); // the informers are watching
   // The Part informer goes blind: its watch ends and reconnecting fails a while.
-  kapi.faults.failNext(1_000_000, conflict(), { verb: ['list', 'watch'], resource: 'parts.example.kapi.dev', namespace: '' });
+  kapi.faults.failNext(1_000_000, serviceUnavailable(), { verb: ['list', 'watch'], resource: 'parts.example.kapi.dev', namespace: '' });
   await eventually(async () => (await kapi.faults.endWatches({ resource: 'parts.example.kapi.dev' })) > 0, 'a Part watch');
   await client.createWidget('lag', { replicas: 2 });
   await eventually(async () => (await partsOf('lag')).length === 2, 'two Parts created');

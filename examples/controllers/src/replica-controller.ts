@@ -1,5 +1,11 @@
 import { type Clock, type LabelSelector, labelSelectorFromMetav1, type MetaV1LabelSelector, realClock } from '@kapi/apimachinery';
-import { CustomObjectsApi, type KubeConfig, type KubernetesListObject, type V1LabelSelector } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesListObject,
+  type ObjectCache,
+  type V1LabelSelector,
+} from '@kubernetes/client-node';
 import {
   API_VERSION,
   controllerOf,
@@ -102,6 +108,11 @@ export class ReplicaController {
     this.#parts.on('add', (p) => this.#partAdded(p));
     this.#parts.on('update', (p) => this.#partChanged(p));
     this.#parts.on('delete', (p) => this.#partDeleted(p));
+  }
+
+  /** The Part cache (kube's lister): what the controller's syncs see. */
+  get parts(): ObjectCache<Part> {
+    return this.#parts;
   }
 
   /** Runs until `signal` aborts: informers synced first, then the workers. Resolves when every worker has stopped. */
