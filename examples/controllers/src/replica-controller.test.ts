@@ -99,6 +99,7 @@ test('the garbage collector deletes the Parts with their Widget', async () => {
 
 test('adopts a matching orphan and releases a Part whose labels no longer match', async () => {
   await client.createPart('orphan', { [WIDGET_LABEL]: 'a' });
+  await eventually(() => controller.parts.get('orphan', 'default'), 'the orphan in the cache');
   // The first adoption attempt loses a race (409): the Widget is synced again and adopts it then.
   kapi.faults.failNext(1, conflict(), { verb: 'update', resource: 'parts', name: 'orphan' });
   const w = await client.createWidget('a', { replicas: 2 });
@@ -179,7 +180,9 @@ test('expectations: syncs while the Part cache lags create nothing twice', async
       body: { ...w, spec: { ...w.spec, color } },
     });
   }
-  await eventually(async () => (await client.getWidget('lag')).spec?.color === 'blue' && controller.stats.statusUpdates > 0, 'syncs');
+  // Its event queued the Widget as it entered the cache; idle means that sync is done.
+  await eventually(() => controller.widgets.get('lag', 'default')?.spec?.color === 'blue' && controller.idle, 'the last update synced');
+  expect(controller.parts.list('default').filter((p) => p.metadata?.labels?.[WIDGET_LABEL] === 'lag')).toEqual([]); // still blind
   expect(controller.stats.created).toBe(3);
   kapi.faults.clear();
   await converged('lag', 2);

@@ -43,6 +43,8 @@ export interface ReplicaControllerStats {
   adopted: number;
   released: number;
   statusUpdates: number;
+  /** Syncs run (finished, failed or not). */
+  syncs: number;
   /** Syncs that failed and were requeued with backoff (a 409 among them). */
   retries: number;
 }
@@ -64,7 +66,15 @@ export interface ReplicaControllerStats {
  */
 export class ReplicaController {
   readonly name = 'replica-controller';
-  readonly stats: ReplicaControllerStats = { created: 0, deleted: 0, adopted: 0, released: 0, statusUpdates: 0, retries: 0 };
+  readonly stats: ReplicaControllerStats = {
+    created: 0,
+    deleted: 0,
+    adopted: 0,
+    released: 0,
+    statusUpdates: 0,
+    syncs: 0,
+    retries: 0,
+  };
   readonly #api: CustomObjectsApi;
   readonly #workers: number;
   readonly #queue: WorkQueue;
@@ -113,6 +123,16 @@ export class ReplicaController {
   /** The Part cache (kube's lister): what the controller's syncs see. */
   get parts(): ObjectCache<Part> {
     return this.#parts;
+  }
+
+  /** Nothing queued or being synced (keys waiting out a retry delay aside). */
+  get idle(): boolean {
+    return this.#queue.length === 0 && this.#queue.processing === 0;
+  }
+
+  /** The Widget cache. */
+  get widgets(): ObjectCache<Widget> {
+    return this.#widgets;
   }
 
   /** Runs until `signal` aborts: informers synced first, then the workers. Resolves when every worker has stopped. */
@@ -192,6 +212,7 @@ export class ReplicaController {
         if (statusOf(err) !== 409) this.#onError(err, `sync ${key}`);
         this.#queue.addRateLimited(key);
       } finally {
+        this.stats.syncs++;
         this.#queue.done(key);
       }
     }

@@ -108,6 +108,11 @@ export class WorkQueue {
     return this.#queue.length;
   }
 
+  /** Keys handed out and not yet done. */
+  get processing(): number {
+    return this.#processing.size;
+  }
+
   /** Stops handing out keys: pending get() calls resolve undefined, timers are cancelled. */
   shutDown(): void {
     this.#shuttingDown = true;
