@@ -9,17 +9,21 @@ let kapi: TestServer;
 let api: CustomObjectsApi;
 let informer: Informer<KubernetesObject>;
 const errors: unknown[] = [];
+let lists = 0;
 
 beforeEach(async () => {
   kapi = await startTestServer({ crds: CRDS });
   api = kapi.kubeConfig.makeApiClient(CustomObjectsApi);
   errors.length = 0;
+  lists = 0;
   informer = new Informer(kapi.kubeConfig, {
     path: `/apis/${group}/v1/namespaces/default/parts`,
-    list: () =>
-      api.listNamespacedCustomObject({ group, version: 'v1', namespace: 'default', plural: 'parts' }) as Promise<
+    list: () => {
+      lists++;
+      return api.listNamespacedCustomObject({ group, version: 'v1', namespace: 'default', plural: 'parts' }) as Promise<
         KubernetesListObject<KubernetesObject>
-      >,
+      >;
+    },
     baseDelayMs: 1,
     maxDelayMs: 5,
     onError: (err) => errors.push(err),
@@ -63,6 +67,7 @@ test('a watch ended cleanly resumes from its resourceVersion: a delete while it 
   await remove('a');
   await eventually(() => deleted.includes('a'), 'the delete event');
   expect(names()).toEqual([]);
+  expect(lists).toBe(1); // resumed, not relisted
 });
 
 test('a 410 Expired ERROR event relists: objects gone meanwhile get delete callbacks', async () => {
@@ -79,6 +84,7 @@ test('a 410 Expired ERROR event relists: objects gone meanwhile get delete callb
   await eventually(() => deleted.includes('a'), 'the delete callback');
   expect(names()).toEqual(['b']);
   expect(errors.length).toBeGreaterThan(0); // the failed lists, recovered from
+  expect(lists).toBe(4); // the first, two failed, the relist that succeeded
 });
 
 test('a dropped connection stops client-node; the informer restarts it and keeps watching', async () => {
