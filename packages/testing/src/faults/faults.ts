@@ -35,10 +35,11 @@ interface Rule {
  * server's request timeout starts, so the client sees the latency but the server does not answer 504 for it.
  *
  * @example
- * const faults = new Faults({ storage });
+ * const faults = new Faults({ storage, compactWatchCaches: (rev) => server.compactWatchCaches(rev) });
  * const server = new GenericAPIServer({ storage, resources, filters: [faults.filter] });
  * faults.failNext(1, conflict(), { verb: 'update', resource: 'widgets.example.com' });
  * await faults.endWatches({ resource: 'widgets' }, { expired: true }); // informers relist
+ * await faults.compact(); // a watch resumed from before now gets 410 Expired
  */
 export class Faults {
   readonly #storage: Storage | undefined;
