@@ -1,6 +1,6 @@
 import type { FakeClock } from '@kapi/apimachinery';
 import { Widget } from '@kapi/example-control-plane/widget';
-import { startTestServer, type TestServer } from '@kapi/testing';
+import { serviceUnavailable, startTestServer, type TestServer } from '@kapi/testing';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ControllerManager } from './controller-manager.ts';
@@ -44,6 +44,12 @@ function manager(identity: string): { manager: ControllerManager; stop: AbortCon
 const created = (identity: string) => built.filter((b) => b.identity === identity).reduce((n, b) => n + b.controller.stats.created, 0);
 const lease = () =>
   kapi.kubeConfig.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'example-controller-manager', namespace: 'kube-system' });
+/** Moves the fake clock a little per poll, so the electors' retry timers fire between requests. */
+const advancing = <T>(check: () => T | undefined | false, what: string) =>
+  eventually(() => {
+    kapi.clock.advance(500);
+    return check();
+  }, what);
 async function converged(name: string, n: number) {
   await eventually(async () => {
     const [w, parts] = await Promise.all([client.getWidget(name), client.parts(`${WIDGET_LABEL}=${name}`)]);
@@ -65,10 +71,7 @@ test('of two managers only the leader runs controllers; when it stops, the other
   a.stop.abort(); // a's controllers stop, then it releases the Lease
   await a.run;
   await client.scale('w', 3);
-  await eventually(() => {
-    kapi.clock.advance(500); // b retries every 2 s of the fake clock
-    return b.manager.isLeader;
-  }, 'b leading');
+  await advancing(() => b.manager.isLeader, 'b leading'); // b retries every 2 s of the fake clock
   await converged('w', 3);
   expect(created('a')).toBe(2);
   expect(created('b')).toBe(1);
@@ -84,4 +87,18 @@ test('with leader election off the controllers run at once', async () => {
   await client.createWidget('solo', { replicas: 1 });
   await converged('solo', 1);
   expect(m.isLeader).toBe(true);
+});
+
+test('a manager that loses its Lease stops its controllers and campaigns again', async () => {
+  const a = manager('a');
+  await eventually(() => a.manager.isLeader, 'a leading');
+  kapi.faults.failNext(Number.POSITIVE_INFINITY, serviceUnavailable(), { verb: 'update', resource: 'leases.coordination.k8s.io' });
+  await advancing(() => !a.manager.isLeader, 'a to lose the Lease');
+  kapi.faults.clear();
+  await advancing(() => a.manager.isLeader, 'a leading again');
+  expect(built.map((b) => b.identity)).toEqual(['a', 'a']); // a fresh controller for the new term
+  await client.createWidget('again', { replicas: 1 });
+  await converged('again', 1);
+  expect(built[1]?.controller.stats.created).toBe(1);
+  expect((await lease()).spec).toMatchObject({ holderIdentity: 'a' });
 });
