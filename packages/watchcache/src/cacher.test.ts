@@ -222,6 +222,7 @@ describe('Cacher', () => {
     const { cacher } = await setup();
     const a = await cacher.create(key('a'), widget('a'));
     const open = collect(cacher.watch(PREFIX, { resourceVersion: String(rvOf(a)) }));
+    await until(() => cacher.stats().watchers === 1); // attached once the cache reached a
     const b = await cacher.create(key('b'), widget('b'));
     await cacher.compactHistory();
     const old = collect(cacher.watch(PREFIX, { resourceVersion: String(rvOf(a)) }));

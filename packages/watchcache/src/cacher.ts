@@ -287,17 +287,17 @@ export class Cacher implements Storage {
   }
 
   /**
-   * Forgets the cache's history up to `revision` (default the backend's current one), once the cache has reached it:
-   * a watch from an older resourceVersion then gets 410 "too old resource version", as when kube's cache window has
-   * moved past it; watches open now, and lists (served from the cache as it is), are not affected. kube's Cacher has no
-   * such call (its window moves as events arrive): this is for tests that need a resumed watch to expire now, e.g.
-   * after compacting the backend.
+   * Forgets the cache's history up to `revision` (default the backend's current one): a watch from an older
+   * resourceVersion then gets 410 "too old resource version", as when kube's cache window has moved past it; watches
+   * open now, and lists (served from the cache as it is), are not affected. It does not wait for the cache to reach
+   * `revision` (which, over a backend without progress notifications, waits on the clock): changes up to it that
+   * arrive later are not replayed to a watch from `revision` on, and one from before it is 410 all the same. kube's
+   * Cacher has no such call (its window moves as events arrive): this is for tests that need a resumed watch to expire
+   * now, e.g. after compacting the backend.
    */
   async compactHistory(revision?: number): Promise<void> {
     const target = revision ?? Number(await this.#storage.currentResourceVersion());
-    if (!this.#serving()) return;
-    await this.#waitFresh(target);
-    this.#cache.history.forgetThrough(target);
+    if (this.#serving()) this.#cache.history.forgetThrough(target);
   }
 
   /** Asks the backend for its revision and reports how far the cache is behind it (also to metrics.lagObserved). */
