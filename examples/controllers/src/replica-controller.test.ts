@@ -97,6 +97,31 @@ test('the garbage collector deletes the Parts with their Widget', async () => {
   expect(controller.stats.created).toBe(2);
 });
 
+test('foreground deletion: the Widget waits for its Parts, and the controller makes no new ones meanwhile', async () => {
+  await client.createWidget('fg', { replicas: 3 });
+  const [held] = await converged('fg', 3);
+  const heldName = held?.metadata?.name ?? '';
+  const parts = { group: 'example.kapi.dev', version: 'v1', namespace: 'default', plural: 'parts', name: heldName };
+  // A finalizer keeps one Part (and so the Widget, foreground) terminating for as long as the test likes.
+  await client.api.patchNamespacedCustomObject({
+    ...parts,
+    body: [{ op: 'add', path: '/metadata/finalizers', value: ['example.kapi.dev/hold'] }],
+  });
+  await client.api.deleteNamespacedCustomObject({ ...parts, plural: 'widgets', name: 'fg', propagationPolicy: 'Foreground' });
+  await eventually(async () => {
+    const left = await partsOf('fg');
+    return (
+      left.length === 1 && left[0]?.metadata?.deletionTimestamp && controller.widgets.get('fg', 'default')?.metadata?.deletionTimestamp
+    );
+  }, 'only the held Part left, terminating, and the Widget being deleted');
+  await eventually(() => controller.idle && controller.parts.list('default').length === 1, 'the controller caught up');
+  expect(controller.stats.created).toBe(3); // no replacements for a Widget being deleted
+  await client.api.patchNamespacedCustomObject({ ...parts, body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+  await eventually(async () => !(await client.getWidget('fg').catch(() => undefined)), 'the Widget gone');
+  expect(await partsOf('fg')).toEqual([]);
+  expect(controller.stats.created).toBe(3);
+});
+
 test('adopts a matching orphan and releases a Part whose labels no longer match', async () => {
   await client.createPart('orphan', { [WIDGET_LABEL]: 'a' });
   await eventually(() => controller.parts.get('orphan', 'default'), 'the orphan in the cache');
