@@ -151,6 +151,26 @@ test('adopts a matching orphan and releases a Part whose labels no longer match'
   expect(controller.stats.released).toBe(1);
 });
 
+test('a Part taken from its Widget by hand (ownerReference and labels removed) is replaced', async () => {
+  await client.createWidget('o', { replicas: 2 });
+  const [taken] = await converged('o', 2);
+  const name = taken?.metadata?.name ?? '';
+  await client.api.patchNamespacedCustomObject({
+    group: 'example.kapi.dev',
+    version: 'v1',
+    namespace: 'default',
+    plural: 'parts',
+    name,
+    body: [
+      { op: 'remove', path: '/metadata/ownerReferences' },
+      { op: 'replace', path: '/metadata/labels', value: { mine: 'now' } },
+    ],
+  });
+  const parts = await converged('o', 2);
+  expect(parts.map((p) => p.metadata?.name)).not.toContain(name);
+  expect(controller.stats.created).toBe(3);
+});
+
 test('a 409 Conflict on the status update is retried until it succeeds', async () => {
   kapi.faults.failNext(2, conflict(), { verb: 'update', resource: 'widgets/status' });
   await client.createWidget('c', { replicas: 2 });

@@ -82,6 +82,8 @@ export class ReplicaController {
   readonly #widgets: Informer<Widget>;
   readonly #parts: Informer<Part>;
   readonly #onError: (err: unknown, what: string) => void;
+  /** Each Part's owning Widget key as last seen, standing in for the old object client-node's updates lack. */
+  readonly #lastOwner = new Map<string, string>();
 
   constructor(options: ReplicaControllerOptions) {
     const clock = options.clock ?? realClock;
@@ -172,6 +174,7 @@ export class ReplicaController {
       return;
     }
     const owner = this.#ownerKey(p);
+    this.#remember(p, owner);
     if (owner !== undefined) {
       this.#expectations.creationObserved(owner);
       this.#queue.add(owner);
@@ -186,18 +189,28 @@ export class ReplicaController {
       this.#partDeleted(p);
       return;
     }
-    // client-node gives no old object: the owner (labels may no longer match) and, for an orphan, every Widget that
-    // might adopt it are synced.
+    // client-node gives no old object; the owner last seen stands in for it: a Part whose controller changed syncs
+    // its old owner too (one Part fewer). Then its owner (labels may no longer match) or, for an orphan, every
+    // Widget that might adopt it.
     const owner = this.#ownerKey(p);
+    const previous = this.#lastOwner.get(keyOf(p));
+    this.#remember(p, owner);
+    if (previous !== undefined && previous !== owner) this.#queue.add(previous);
     if (owner !== undefined) this.#queue.add(owner);
     else if (!controllerOf(p)) for (const k of this.#matchingWidgets(p)) this.#queue.add(k);
   }
 
   #partDeleted(p: Part): void {
-    const owner = this.#ownerKey(p);
+    const owner = this.#ownerKey(p) ?? this.#lastOwner.get(keyOf(p));
+    this.#lastOwner.delete(keyOf(p));
     if (owner === undefined) return;
     this.#expectations.deletionObserved(owner, keyOf(p));
     this.#queue.add(owner);
+  }
+
+  #remember(p: Part, owner: string | undefined): void {
+    if (owner === undefined) this.#lastOwner.delete(keyOf(p));
+    else this.#lastOwner.set(keyOf(p), owner);
   }
 
   async #worker(): Promise<void> {
