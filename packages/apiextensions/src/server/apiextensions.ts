@@ -83,7 +83,9 @@ export class APIExtensions {
     // None needs no conversion of its own (only apiVersion changes, on the synchronous path). A validated CRD has the
     // fields a conversion reads.
     const conversion = (crd: CustomResourceDefinition) =>
-      crd.spec.conversion?.strategy === 'Webhook' ? crdConversion(crd as unknown as ConversionCRD, { clock, ...this.#options.webhook }) : undefined;
+      crd.spec.conversion?.strategy === 'Webhook'
+        ? crdConversion(crd as unknown as ConversionCRD, { clock, ...this.#options.webhook })
+        : undefined;
     const serving = new CRDServingController({
       informer,
       server: () => server,
