@@ -212,16 +212,8 @@ export class Scheduler implements Controller {
   async #setPhase(key: string, part: Part): Promise<void> {
     const uid = part.metadata?.uid ?? '';
     if (part.status?.phase === 'Bound' || this.#phaseSet.has(uid)) return;
-    const { namespace, name } = splitKey(key);
     try {
-      await this.#api.replaceNamespacedCustomObjectStatus({
-        group: GROUP,
-        version: VERSION,
-        plural: 'parts',
-        namespace,
-        name,
-        body: { ...part, status: { ...part.status, phase: 'Bound' } },
-      });
+      await this.#writePhase(key, part, 'Bound');
     } catch (err) {
       if (statusOf(err) === 404) return;
       if (statusOf(err) === 409) this.#stale.add(key);
@@ -236,19 +228,24 @@ export class Scheduler implements Controller {
    */
   async #markPending(key: string, part: Part): Promise<void> {
     if (part.status?.phase === 'Pending') return;
-    const { namespace, name } = splitKey(key);
     try {
-      await this.#api.replaceNamespacedCustomObjectStatus({
-        group: GROUP,
-        version: VERSION,
-        plural: 'parts',
-        namespace,
-        name,
-        body: { ...part, status: { ...part.status, phase: 'Pending' } },
-      });
+      await this.#writePhase(key, part, 'Pending');
     } catch (err) {
       this.#log(`${key}: setting phase Pending: ${statusOf(err) ?? ''} ${(err as Error)?.message ?? err}`);
     }
+  }
+
+  /** Replaces the Part's status with `phase` set, at the Part's resourceVersion (a 409 when it changed since). */
+  async #writePhase(key: string, part: Part, phase: 'Bound' | 'Pending'): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    await this.#api.replaceNamespacedCustomObjectStatus({
+      group: GROUP,
+      version: VERSION,
+      plural: 'parts',
+      namespace,
+      name,
+      body: { ...part, status: { ...part.status, phase } },
+    });
   }
 
   async #read(namespace: string, name: string): Promise<Part | undefined> {
