@@ -714,8 +714,9 @@ export class GenericAPIServer {
   /**
    * Graceful shutdown in kube-apiserver's order: /readyz starts failing, the pre-shutdown hooks run, then `serving`
    * (if given; what `serve()` returned) stops accepting, drains non-long-running requests for up to
-   * `gracePeriodMs` and ends watch streams cleanly; then the namespace controller and the watch caches stop and the
-   * storage is closed (unless `closeStorage: false`), then the delegate shuts down.
+   * `gracePeriodMs` and ends watch streams cleanly; the audit backend is shut down (flushed); then the namespace
+   * controller and the watch caches stop and the storage is closed (unless `closeStorage: false`), then the delegate
+   * shuts down.
    */
   async shutdown(
     options: { serving?: { shutdown(o?: { gracePeriodMs?: number }): Promise<void> }; gracePeriodMs?: number } = {},
@@ -725,6 +726,8 @@ export class GenericAPIServer {
     this.#ready = false;
     for (const hook of this.#preShutdown.values()) await hook(this);
     await options.serving?.shutdown(options.gracePeriodMs !== undefined ? { gracePeriodMs: options.gracePeriodMs } : {});
+    // Requests are drained: flush the audit log, as kube shuts its audit backend down once serving stopped.
+    await this.#options.audit?.backend.shutdown();
     this.#ownNamespacing?.controller.stop();
     this.#serviceAccountsController?.stop();
     this.#garbageCollector?.stop();
