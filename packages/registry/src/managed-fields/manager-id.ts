@@ -1,0 +1,55 @@
+import { goQuote, type ManagedFieldsEntry } from '@kapi/apimachinery';
+
+/**
+ * The key of one managedFields entry, as kube's BuildManagerIdentifier builds it: the entry's JSON without fieldsType,
+ * fieldsV1 and time (and without apiVersion for an Apply entry, so an applier keeps one entry across versions), in
+ * Go's field order with its omitempty rules. Entries with the same key are one manager.
+ */
+export function managerIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  // Key order is metav1.ManagedFieldsEntry's (manager, operation, apiVersion, …, subresource), as Go marshals it.
+  const id: Record<string, string> = {};
+  if (e.manager) id.manager = e.manager;
+  if (e.operation) id.operation = e.operation;
+  if (e.apiVersion && e.operation !== 'Apply') id.apiVersion = e.apiVersion;
+  if (e.subresource) id.subresource = e.subresource;
+  return JSON.stringify(id);
+}
+
+/** The entry fields a manager identifier carries (its inverse); undefined when `id` is not one. */
+export function parseManagerIdentifier(
+  id: string,
+): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(id);
+  } catch {
+    return undefined;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const str = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+  const out: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> = {};
+  const manager = str('manager');
+  if (manager !== undefined) out.manager = manager;
+  const op = str('operation');
+  if (op === 'Apply' || op === 'Update') out.operation = op;
+  const apiVersion = str('apiVersion');
+  if (apiVersion !== undefined) out.apiVersion = apiVersion;
+  const subresource = str('subresource');
+  if (subresource !== undefined) out.subresource = subresource;
+  return out;
+}
+
+/**
+ * A manager as conflict messages name it (kube's printManager): `"kubectl"`, `"ctl" with subresource "status"`, and
+ * for an Update entry ` using <apiVersion>` after it. An identifier that is not JSON is quoted whole.
+ */
+export function printManager(id: string): string {
+  const e = parseManagerIdentifier(id);
+  if (!e) return goQuote(id);
+  let out = goQuote(e.manager ?? '');
+  if (e.subresource) out = `${out} with subresource ${goQuote(e.subresource)}`;
+  // The identifier never carries a time, so kube's "at <time>" form does not occur.
+  if (e.operation === 'Update') return `${out} using ${e.apiVersion ?? ''}`;
+  return out;
+}

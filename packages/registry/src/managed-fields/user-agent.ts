@@ -1,0 +1,29 @@
+/** kube's FieldManagerMaxLength: fieldManager values (and names taken from a User-Agent) are at most this many bytes. */
+export const FIELD_MANAGER_MAX_LENGTH = 128;
+
+/** Go's unicode.IsPrint, near enough: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * The manager name of a write without `fieldManager` (kube's prefixFromUserAgent): the User-Agent up to its first
+ * "/", unprintable characters dropped, cut at 128 UTF-8 bytes without splitting a character. "kubectl/v1.31.0 (…)"
+ * → "kubectl".
+ */
+export function prefixFromUserAgent(userAgent: string): string {
+  const head = userAgent.split('/')[0] ?? '';
+  let out = '';
+  let bytes = 0;
+  for (const ch of head) {
+    if (!PRINTABLE.test(ch)) continue;
+    const n = Buffer.byteLength(ch, 'utf8');
+    if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
+/** The request's fieldManager when it names one, else the User-Agent's prefix (kube's managerOrUserAgent). */
+export function managerOrUserAgent(fieldManager: string | undefined, userAgent: string | undefined): string {
+  return fieldManager ? fieldManager : prefixFromUserAgent(userAgent ?? '');
+}
