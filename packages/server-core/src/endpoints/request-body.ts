@@ -160,16 +160,22 @@ const PATCH_MEDIA_TYPES = [
 /** What a kind that refuses strategic merge patches accepts (kube's list for custom resources). */
 const PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC = PATCH_MEDIA_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 
+/** A PATCH's type from its Content-Type; one the kind does not take is a 415 (see readPatchBody). */
+export function patchTypeOf(ctx: RequestContext, def: ResourceDefinition): PatchType {
+  const type = PATCH_TYPES.get(bodyTypeOf(contentTypeOf(ctx.req.headers['content-type'])) ?? '');
+  const strategic = def.strategicMergePatch !== false;
+  if (!type || (type === 'strategic' && !strategic))
+    throw newUnsupportedMediaType(strategic ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC);
+  return type;
+}
+
 /**
  * A PATCH body: its type from the Content-Type, and the patch document (YAML for apply patches, else JSON). A type the
  * kind does not take is a 415 listing those it does: a kind with `strategicMergePatch: false` (a custom resource's)
  * takes no strategic merge patch, on its subresources neither, as kube's installer registers its patch routes.
  */
 export async function readPatchBody(ctx: RequestContext, def: ResourceDefinition): Promise<{ patch: unknown; type: PatchType }> {
-  const type = PATCH_TYPES.get(bodyTypeOf(contentTypeOf(ctx.req.headers['content-type'])) ?? '');
-  const strategic = def.strategicMergePatch !== false;
-  if (!type || (type === 'strategic' && !strategic))
-    throw newUnsupportedMediaType(strategic ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC);
+  const type = patchTypeOf(ctx, def);
   const raw = await readRequestBody(ctx);
   if (type === 'apply') return { patch: parseYAMLBody(raw), type };
   // kube's merge patcher answers a body that is not JSON with json-patch's ErrBadJSONPatch (patches over 1 MiB are

@@ -88,6 +88,41 @@ describe('writeOptionsOf', () => {
   });
 });
 
+describe('PatchOptions (ValidatePatchOptions)', () => {
+  it('force only with an apply patch, which needs a fieldManager', () => {
+    expect(writeOptionsOf(q('fieldManager=me&force=true'), 'PatchOptions', 'apply')).toEqual({
+      dryRun: false,
+      fieldManager: 'me',
+      force: true,
+    });
+    expect(writeOptionsOf(q('fieldManager=me&force=false'), 'PatchOptions', 'apply')).toMatchObject({ force: false });
+    expect(writeOptionsOf(q(''), 'PatchOptions', 'merge')).toEqual({ dryRun: false });
+    expect(statusOf(() => writeOptionsOf(q('force=true'), 'PatchOptions', 'merge')).message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
+    expect(statusOf(() => writeOptionsOf(q('force=false'), 'PatchOptions', 'json')).message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
+    expect(statusOf(() => writeOptionsOf(q(''), 'PatchOptions', 'apply')).message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
+    expect(statusOf(() => writeOptionsOf(q('force=maybe&fieldManager=m'), 'PatchOptions', 'apply')).message).toBe(
+      'strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
+  });
+
+  it('a fieldManager with unprintable characters is invalid, at its byte offset', () => {
+    const st = statusOf(() => writeOptionsOf(q('fieldManager=é%09x'), 'CreateOptions'));
+    expect(st.message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "é\\tx": invalid character U+0009 (at position 2)',
+    );
+    // 128 bytes of two-byte characters is 64 characters.
+    expect(statusOf(() => writeOptionsOf(q(`fieldManager=${'é'.repeat(65)}`), 'UpdateOptions')).message).toBe(
+      'UpdateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes',
+    );
+  });
+});
+
 describe('deleteOptionsOf', () => {
   const body = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 

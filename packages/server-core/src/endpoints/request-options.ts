@@ -1,5 +1,12 @@
 import { type FieldError, fieldErrors, newBadRequest, newInvalid, OMIT_VALUE, type StatusError } from '@kapi/apimachinery';
-import type { FieldValidation, PropagationPolicy, StoreDeleteOptions, StoreListOptions, StoreWatchOptions } from '@kapi/registry';
+import type {
+  FieldValidation,
+  PatchType,
+  PropagationPolicy,
+  StoreDeleteOptions,
+  StoreListOptions,
+  StoreWatchOptions,
+} from '@kapi/registry';
 
 /**
  * Query parameters and DeleteOptions bodies, parsed as kube-apiserver's parameter codec and option validation
@@ -73,6 +80,8 @@ export interface WriteOptions {
   dryRun: boolean;
   fieldValidation?: FieldValidation;
   fieldManager?: string;
+  /** PatchOptions.force (apply patches only): take the fields other managers own. */
+  force?: boolean;
 }
 
 /** metav1 validation's allowed values, sorted as sets.List returns them (and as its message lists them). */
@@ -88,12 +97,45 @@ function dryRunErrors(values: readonly string[]): FieldError[] {
   return [{ type: 'FieldValueNotSupported', field: 'dryRun', badValue: OMIT_VALUE, detail: `${goSlice}: supported values: "All"` }];
 }
 
-/** CreateOptions / UpdateOptions / PatchOptions: dryRun, fieldManager, fieldValidation. */
-export function writeOptionsOf(q: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptions {
-  // Checked in ValidateCreateOptions' order: fieldManager, dryRun, fieldValidation.
+/** Go's unicode.IsPrint, near enough: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** ValidateFieldManager: at most 128 bytes, every character printable (`invalid character U+0009 (at position 2)`, a byte offset). */
+function fieldManagerErrors(fieldManager: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager, 'utf8') > 128) errs.push(fieldErrors.tooLong('fieldManager', 128));
+  let at = 0;
+  for (const ch of fieldManager) {
+    if (!PRINTABLE.test(ch)) {
+      const code = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+      errs.push(fieldErrors.invalid('fieldManager', fieldManager, `invalid character U+${code} (at position ${at})`));
+    }
+    at += Buffer.byteLength(ch, 'utf8');
+  }
+  return errs;
+}
+
+/**
+ * CreateOptions / UpdateOptions / PatchOptions: dryRun, fieldManager, fieldValidation, and for a patch `force`.
+ * `patchType` (PatchOptions): kube's ValidatePatchOptions — `force` only with an apply patch, which needs a fieldManager.
+ */
+export function writeOptionsOf(
+  q: URLSearchParams,
+  kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  patchType?: PatchType,
+): WriteOptions {
+  // Checked in ValidatePatchOptions' order: force or a missing fieldManager, then fieldManager, dryRun, fieldValidation.
   const errs: FieldError[] = [];
   const fieldManager = q.get('fieldManager') ?? undefined;
-  if (fieldManager !== undefined && fieldManager.length > 128) errs.push(fieldErrors.tooLong('fieldManager', 128));
+  const force = kind === 'PatchOptions' ? parseBoolParam(q, 'force') : undefined;
+  if (kind === 'PatchOptions' && patchType !== undefined) {
+    if (patchType !== 'apply') {
+      if (force !== undefined) errs.push(fieldErrors.forbidden('force', 'may not be specified for non-apply patch'));
+    } else if (!fieldManager) {
+      errs.push(fieldErrors.required('fieldManager', 'is required for apply patch'));
+    }
+  }
+  if (fieldManager !== undefined) errs.push(...fieldManagerErrors(fieldManager));
   const dryRun = q.getAll('dryRun');
   errs.push(...dryRunErrors(dryRun));
   const fv = q.get('fieldValidation') ?? '';
@@ -103,6 +145,7 @@ export function writeOptionsOf(q: URLSearchParams, kind: 'CreateOptions' | 'Upda
     dryRun: dryRun.length > 0,
     ...(fv ? { fieldValidation: fv as FieldValidation } : {}),
     ...(fieldManager !== undefined ? { fieldManager } : {}),
+    ...(force !== undefined ? { force } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import type { WriteCheck } from '../server/api-provider.ts';
 import { type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
 import { storeVersion, transform } from './output-transform.ts';
 import { admitDeletion, writeAdmission } from './request-admission.ts';
-import { auditable, readDeleteBody, readObjectBody, readPatchBody } from './request-body.ts';
+import { auditable, patchTypeOf, readDeleteBody, readObjectBody, readPatchBody } from './request-body.ts';
 import { deleteOptionsOf, listOptionsOf, writeOptionsOf } from './request-options.ts';
 import { methodNotAllowed, writeObject } from './response.ts';
 import { handleSubresource } from './subresource-handler.ts';
@@ -123,7 +123,8 @@ export async function handleResource(
       return respond(res.created ? 201 : 200, res.object);
     }
     case 'patch': {
-      const w = writeOptionsOf(q, 'PatchOptions');
+      // The type first (415), then the options it decides on (force, fieldManager), as kube's PatchResource.
+      const w = writeOptionsOf(q, 'PatchOptions', patchTypeOf(ctx, def));
       const { patch, type: patchType } = await readPatchBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: patch });
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
