@@ -1,5 +1,6 @@
 import { copyJson, jsonEqual } from '@kapi/apimachinery';
 import {
+  atomicList,
   CREATED_AT_COLUMN,
   defineResource,
   preserveUnknownFields,
@@ -7,6 +8,7 @@ import {
   type ResourceVersion,
   rfc3339Seconds,
   type VersionSchema,
+  withKubeMeta,
 } from '@kapi/registry';
 import { z } from 'zod';
 import type { ValueValidator } from '../schema/validate-defaults.ts';
@@ -28,15 +30,16 @@ import {
  */
 const open = <S extends z.ZodRawShape>(shape: S) => preserveUnknownFields(z.object(shape));
 const str = () => z.string().optional();
-const strings = () => z.array(z.string()).optional();
+// The list types are kube's (apiextensions/v1 types.go): every list atomic but status.conditions, keyed by type.
+const strings = () => atomicList(z.array(z.string())).optional();
 const names = open({ plural: str(), singular: str(), shortNames: strings(), kind: str(), listKind: str(), categories: strings() });
 const crdSchema = z.object({
   spec: open({
     group: str(),
     scope: str(),
     names: names.optional(),
-    versions: z
-      .array(
+    versions: atomicList(
+      z.array(
         open({
           name: str(),
           served: z.boolean().optional(),
@@ -49,13 +52,13 @@ const crdSchema = z.object({
             status: open({}).optional(),
             scale: open({ specReplicasPath: str(), statusReplicasPath: str(), labelSelectorPath: str() }).optional(),
           }).optional(),
-          additionalPrinterColumns: z
-            .array(open({ name: str(), type: str(), format: str(), description: str(), priority: z.int().optional(), jsonPath: str() }))
-            .optional(),
-          selectableFields: z.array(open({ jsonPath: str() })).optional(),
+          additionalPrinterColumns: atomicList(
+            z.array(open({ name: str(), type: str(), format: str(), description: str(), priority: z.int().optional(), jsonPath: str() })),
+          ).optional(),
+          selectableFields: atomicList(z.array(open({ jsonPath: str() }))).optional(),
         }),
-      )
-      .optional(),
+      ),
+    ).optional(),
     conversion: open({
       strategy: str(),
       webhook: open({
@@ -70,7 +73,11 @@ const crdSchema = z.object({
     preserveUnknownFields: z.boolean().optional(),
   }).describe('spec describes how the user wants the resources to appear'),
   status: open({
-    conditions: z.array(open({ type: str(), status: str(), lastTransitionTime: str(), reason: str(), message: str() })).optional(),
+    // +listType=map +listMapKey=type, without a patch strategy (strategic merge patches replace it).
+    conditions: withKubeMeta(z.array(open({ type: str(), status: str(), lastTransitionTime: str(), reason: str(), message: str() })), {
+      listType: 'map',
+      listMapKeys: ['type'],
+    }).optional(),
     acceptedNames: names.optional(),
     storedVersions: strings(),
   })

@@ -1,7 +1,7 @@
 import { type FieldError, fieldErrors, isDNS1123Subdomain, isQualifiedName, type KubeObject, nameIsDNSLabel } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
-import { listMap } from '../kube-extensions.ts';
+import { atomicList, listMap } from '../kube-extensions.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { shouldDeleteDuringUpdate } from '../store/deletion.ts';
 import type { Strategy } from '../strategy.ts';
@@ -23,7 +23,8 @@ const namespaceConditionSchema = z.object({
 });
 
 const namespaceSchema = z.object({
-  spec: z.object({ finalizers: z.array(z.string()).optional() }).optional(),
+  // kube: +listType=atomic.
+  spec: z.object({ finalizers: atomicList(z.array(z.string())).optional() }).optional(),
   status: z
     .object({
       phase: z.string().optional(),
