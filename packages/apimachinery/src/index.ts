@@ -9,6 +9,7 @@ export {
   fieldErrorsMessage,
   OMIT_VALUE,
 } from './field-error.ts';
+export * from './fieldpath/index.ts';
 export {
   everythingFields,
   type FieldOperator,

@@ -1,0 +1,496 @@
+/**
+ * FieldSet — structured-merge-diff's fieldpath.Set: the fields a manager owns, as a tree. Each node holds its
+ * members (path elements that are themselves in the set) and its children (path elements under which deeper
+ * members sit); both are kept sorted in SMD's PathElement order, so the algebra is a linear merge per node and
+ * FieldsV1 is written in kube's order without sorting.
+ *
+ * API notes for the packages built on it (typed/, merge/, registry's field manager):
+ * - A FieldSet is immutable. `insert` returns a new set; the operations return new sets that may share subtrees
+ *   with their inputs (safe because nothing mutates them). Building a set one path at a time is done with
+ *   `FieldSetBuilder` (mutable, then `build()`), or `FieldSet.fromPaths`.
+ * - Every element carries its FieldsV1 key (`f:name`, `k:{...}`) computed once, when it enters a set: encoding
+ *   reuses it, decoding takes it from the JSON, and equality compares it.
+ * - SMD's path-walking helpers are here as `members()`, `children()`, `child(pe)` / `withPrefix(pe)`,
+ *   `hasMember(pe)`; schema-aware ones (EnsureNamedFieldsAreMembers) belong in typed/.
+ */
+
+import { type Path, pathString } from './path.ts';
+import { comparePathElements, ElementKind, elementKind, type PathElement, serializePathElement } from './path-element.ts';
+
+/** A path element with its FieldsV1 key; what the set's nodes hold. Not exported from the package. */
+export interface Elem {
+  readonly pe: PathElement;
+  /** serializePathElement(pe). */
+  readonly s: string;
+  readonly k: ElementKind;
+}
+
+export function elemOf(pe: PathElement): Elem {
+  return { pe, s: serializePathElement(pe), k: elementKind(pe) };
+}
+
+/** PathElement order on Elems; field names (nearly every element) compare by their keys, which share the `f:` prefix. */
+export function compareElems(a: Elem, b: Elem): number {
+  if (a.k !== b.k) return a.k < b.k ? -1 : 1;
+  if (a.k === ElementKind.Field) return a.s < b.s ? -1 : a.s > b.s ? 1 : 0;
+  if (a.s === b.s) return 0;
+  return comparePathElements(a.pe, b.pe);
+}
+
+/** Index of `e` in the sorted `list`, or -(insertion point) - 1. */
+function search(list: readonly Elem[], e: Elem): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareElems(list[mid] as Elem, e);
+    if (c < 0) lo = mid + 1;
+    else if (c > 0) hi = mid - 1;
+    else return mid;
+  }
+  return -lo - 1;
+}
+
+const NO_ELEMS: readonly Elem[] = [];
+const NO_SETS: readonly FieldSet[] = [];
+
+export class FieldSet {
+  /** @internal Members, sorted. */
+  readonly m: readonly Elem[];
+  /** @internal Child path elements, sorted; `cs[i]` is the subset under `ce[i]`, never empty. */
+  readonly ce: readonly Elem[];
+  /** @internal */
+  readonly cs: readonly FieldSet[];
+
+  /** @internal Use FieldSet.empty(), fromPaths or FieldSetBuilder. */
+  constructor(m: readonly Elem[], ce: readonly Elem[], cs: readonly FieldSet[]) {
+    this.m = m;
+    this.ce = ce;
+    this.cs = cs;
+  }
+
+  static empty(): FieldSet {
+    return EMPTY;
+  }
+
+  /** The set of these paths (SMD's NewSet). */
+  static fromPaths(paths: Iterable<Path>): FieldSet {
+    const b = new FieldSetBuilder();
+    for (const p of paths) b.insert(p);
+    return b.build();
+  }
+
+  /**
+   * A new set with `path` added. Parents are not added (SMD: a set of `.a.b` does not contain `.a`); the empty
+   * path (the whole object) is never tracked.
+   */
+  insert(path: Path): FieldSet {
+    if (path.length === 0) return this;
+    return this.insertAt(path, 0);
+  }
+
+  private insertAt(path: Path, i: number): FieldSet {
+    const e = elemOf(path[i] as PathElement);
+    if (i === path.length - 1) {
+      const at = search(this.m, e);
+      if (at >= 0) return this;
+      const m = this.m.slice();
+      m.splice(-at - 1, 0, e);
+      return new FieldSet(m, this.ce, this.cs);
+    }
+    const at = search(this.ce, e);
+    if (at >= 0) {
+      const sub = (this.cs[at] as FieldSet).insertAt(path, i + 1);
+      if (sub === this.cs[at]) return this;
+      const cs = this.cs.slice();
+      cs[at] = sub;
+      return new FieldSet(this.m, this.ce, cs);
+    }
+    const ce = this.ce.slice();
+    const cs = this.cs.slice();
+    ce.splice(-at - 1, 0, e);
+    cs.splice(-at - 1, 0, EMPTY.insertAt(path, i + 1));
+    return new FieldSet(this.m, ce, cs);
+  }
+
+  /** Whether the field at `path` is a member (not merely a parent of members). */
+  has(path: Path): boolean {
+    if (path.length === 0) return false;
+    let s: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) {
+      const at = search(s.ce, elemOf(path[i] as PathElement));
+      if (at < 0) return false;
+      s = s.cs[at] as FieldSet;
+    }
+    return search(s.m, elemOf(path[path.length - 1] as PathElement)) >= 0;
+  }
+
+  /** Whether `pe` is a member of this node (SMD's Members.Has). */
+  hasMember(pe: PathElement): boolean {
+    return search(this.m, elemOf(pe)) >= 0;
+  }
+
+  /** The subset under `pe`, without the prefix; undefined when nothing is under it (SMD's Children.Get). */
+  child(pe: PathElement): FieldSet | undefined {
+    const at = search(this.ce, elemOf(pe));
+    return at < 0 ? undefined : this.cs[at];
+  }
+
+  /** The subset under `pe`, without the prefix; empty when nothing is under it (SMD's WithPrefix). */
+  withPrefix(pe: PathElement): FieldSet {
+    return this.child(pe) ?? EMPTY;
+  }
+
+  /** This node's members, sorted. */
+  members(): PathElement[] {
+    return this.m.map((e) => e.pe);
+  }
+
+  /** This node's children (path element and the subset under it), sorted. */
+  *children(): IterableIterator<[PathElement, FieldSet]> {
+    for (let i = 0; i < this.ce.length; i++) yield [(this.ce[i] as Elem).pe, this.cs[i] as FieldSet];
+  }
+
+  /** No member at any depth. */
+  isEmpty(): boolean {
+    if (this.m.length > 0) return false;
+    for (const c of this.cs) if (!c.isEmpty()) return false;
+    return true;
+  }
+
+  /** The number of members at every depth. */
+  size(): number {
+    let n = this.m.length;
+    for (const c of this.cs) n += c.size();
+    return n;
+  }
+
+  /** The fields in either set. */
+  union(o: FieldSet): FieldSet {
+    if (o === this || o.isTrivial()) return this;
+    if (this.isTrivial()) return o;
+    const m = unionElems(this.m, o.m);
+    const a = this.ce;
+    const b = o.ce;
+    const ce: Elem[] = [];
+    const cs: FieldSet[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      const c = compareElems(a[i] as Elem, b[j] as Elem);
+      if (c < 0) {
+        ce.push(a[i] as Elem);
+        cs.push(this.cs[i++] as FieldSet);
+      } else if (c > 0) {
+        ce.push(b[j] as Elem);
+        cs.push(o.cs[j++] as FieldSet);
+      } else {
+        ce.push(a[i] as Elem);
+        cs.push((this.cs[i++] as FieldSet).union(o.cs[j++] as FieldSet));
+      }
+    }
+    while (i < a.length) {
+      ce.push(a[i] as Elem);
+      cs.push(this.cs[i++] as FieldSet);
+    }
+    while (j < b.length) {
+      ce.push(b[j] as Elem);
+      cs.push(o.cs[j++] as FieldSet);
+    }
+    return new FieldSet(m, ce, cs);
+  }
+
+  /** The members in both sets (children kept only where something remains). */
+  intersection(o: FieldSet): FieldSet {
+    if (o === this) return this;
+    if (this.isTrivial() || o.isTrivial()) return EMPTY;
+    const m = intersectElems(this.m, o.m);
+    const a = this.ce;
+    const b = o.ce;
+    const ce: Elem[] = [];
+    const cs: FieldSet[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      const c = compareElems(a[i] as Elem, b[j] as Elem);
+      if (c < 0) i++;
+      else if (c > 0) j++;
+      else {
+        const sub = (this.cs[i] as FieldSet).intersection(o.cs[j] as FieldSet);
+        if (!sub.isEmpty()) {
+          ce.push(a[i] as Elem);
+          cs.push(sub);
+        }
+        i++;
+        j++;
+      }
+    }
+    return make(m, ce, cs);
+  }
+
+  /**
+   * The members of this set that are not members of `o`, per node: removing a parent leaves its children
+   * (`.a.b` − `.a` = `.a.b`) and removing a child leaves the parent (`.a` − `.a.b` = `.a`).
+   */
+  difference(o: FieldSet): FieldSet {
+    if (o === this) return EMPTY;
+    if (this.isTrivial() || o.isTrivial()) return this;
+    const m = differenceElems(this.m, o.m);
+    const a = this.ce;
+    const b = o.ce;
+    const ce: Elem[] = [];
+    const cs: FieldSet[] = [];
+    let i = 0;
+    let j = 0;
+    let changed = m !== this.m;
+    while (i < a.length && j < b.length) {
+      const c = compareElems(a[i] as Elem, b[j] as Elem);
+      if (c < 0) {
+        ce.push(a[i] as Elem);
+        cs.push(this.cs[i++] as FieldSet);
+      } else if (c > 0) j++;
+      else {
+        const sub = (this.cs[i] as FieldSet).difference(o.cs[j] as FieldSet);
+        if (sub !== this.cs[i]) changed = true;
+        if (!sub.isEmpty()) {
+          ce.push(a[i] as Elem);
+          cs.push(sub);
+        }
+        i++;
+        j++;
+      }
+    }
+    if (!changed) return this;
+    while (i < a.length) {
+      ce.push(a[i] as Elem);
+      cs.push(this.cs[i++] as FieldSet);
+    }
+    return make(m, ce, cs);
+  }
+
+  /**
+   * Like difference, but a member of `o` also removes everything under it: `.a.b.c` recursive-minus `.a.b` is
+   * empty (SMD's RecursiveDifference, how reset fields and exclusions are applied).
+   */
+  recursiveDifference(o: FieldSet): FieldSet {
+    if (o === this) return EMPTY;
+    if (this.isTrivial() || o.isTrivial()) return this;
+    const m = differenceElems(this.m, o.m);
+    const a = this.ce;
+    const b = o.ce;
+    const ce: Elem[] = [];
+    const cs: FieldSet[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length) {
+      const e = a[i] as Elem;
+      while (j < b.length && compareElems(b[j] as Elem, e) < 0) j++;
+      if (search(o.m, e) < 0) {
+        if (j < b.length && compareElems(b[j] as Elem, e) === 0) {
+          const sub = (this.cs[i] as FieldSet).recursiveDifference(o.cs[j] as FieldSet);
+          if (!sub.isEmpty()) {
+            ce.push(e);
+            cs.push(sub);
+          }
+        } else {
+          ce.push(e);
+          cs.push(this.cs[i] as FieldSet);
+        }
+      }
+      i++;
+    }
+    return make(m, ce, cs);
+  }
+
+  /** Only the leaves: members that are not also parents of other members. */
+  leaves(): FieldSet {
+    const m: Elem[] = [];
+    let c = 0;
+    for (const e of this.m) {
+      while (c < this.ce.length && compareElems(this.ce[c] as Elem, e) < 0) c++;
+      if (c < this.ce.length && compareElems(this.ce[c] as Elem, e) === 0) continue;
+      m.push(e);
+    }
+    return new FieldSet(
+      m,
+      this.ce,
+      this.cs.map((s) => s.leaves()),
+    );
+  }
+
+  /** Same members at every depth. */
+  equals(o: FieldSet): boolean {
+    if (o === this) return true;
+    if (this.m.length !== o.m.length || this.ce.length !== o.ce.length) return false;
+    for (let i = 0; i < this.m.length; i++) if ((this.m[i] as Elem).s !== (o.m[i] as Elem).s) return false;
+    for (let i = 0; i < this.ce.length; i++) {
+      if ((this.ce[i] as Elem).s !== (o.ce[i] as Elem).s) return false;
+      if (!(this.cs[i] as FieldSet).equals(o.cs[i] as FieldSet)) return false;
+    }
+    return true;
+  }
+
+  /** Calls `fn` with each member's path, in SMD's order (a node's members, then its children's, depth first). The path array is reused: copy it to keep it. */
+  forEachPath(fn: (path: Path) => void): void {
+    const prefix: PathElement[] = [];
+    const walk = (s: FieldSet): void => {
+      for (const e of s.m) {
+        prefix.push(e.pe);
+        fn(prefix);
+        prefix.pop();
+      }
+      for (let i = 0; i < s.ce.length; i++) {
+        prefix.push((s.ce[i] as Elem).pe);
+        walk(s.cs[i] as FieldSet);
+        prefix.pop();
+      }
+    };
+    walk(this);
+  }
+
+  /** Every member's path, in SMD's iteration order. */
+  paths(): Path[] {
+    const out: Path[] = [];
+    this.forEachPath((p) => out.push(p.slice()));
+    return out;
+  }
+
+  /** One path per line, as SMD's Set.String. */
+  toString(): string {
+    const lines: string[] = [];
+    this.forEachPath((p) => lines.push(pathString(p)));
+    return lines.join('\n');
+  }
+
+  /** Nothing at this node at all (cheaper than isEmpty; children are never empty sets). */
+  private isTrivial(): boolean {
+    return this.m.length === 0 && this.ce.length === 0;
+  }
+}
+
+function make(m: readonly Elem[], ce: readonly Elem[], cs: readonly FieldSet[]): FieldSet {
+  return m.length === 0 && ce.length === 0 ? EMPTY : new FieldSet(m, ce, cs);
+}
+
+const EMPTY = new FieldSet(NO_ELEMS, NO_ELEMS, NO_SETS);
+
+function unionElems(a: readonly Elem[], b: readonly Elem[]): readonly Elem[] {
+  if (b.length === 0 || a === b) return a;
+  if (a.length === 0) return b;
+  const out: Elem[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = compareElems(a[i] as Elem, b[j] as Elem);
+    if (c < 0) out.push(a[i++] as Elem);
+    else if (c > 0) out.push(b[j++] as Elem);
+    else {
+      out.push(a[i++] as Elem);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as Elem);
+  while (j < b.length) out.push(b[j++] as Elem);
+  return out.length === a.length ? a : out;
+}
+
+function intersectElems(a: readonly Elem[], b: readonly Elem[]): readonly Elem[] {
+  if (a === b) return a;
+  if (a.length === 0 || b.length === 0) return NO_ELEMS;
+  const out: Elem[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = compareElems(a[i] as Elem, b[j] as Elem);
+    if (c < 0) i++;
+    else if (c > 0) j++;
+    else {
+      out.push(a[i++] as Elem);
+      j++;
+    }
+  }
+  return out;
+}
+
+/** `a` minus `b`; `a` itself when nothing is removed (callers use that to keep unchanged subtrees shared). */
+function differenceElems(a: readonly Elem[], b: readonly Elem[]): readonly Elem[] {
+  if (a.length === 0 || b.length === 0) return a;
+  const out: Elem[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = compareElems(a[i] as Elem, b[j] as Elem);
+    if (c < 0) out.push(a[i++] as Elem);
+    else if (c > 0) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as Elem);
+  return out.length === a.length ? a : out;
+}
+
+interface BuilderNode {
+  m: Elem[];
+  ce: Elem[];
+  cb: BuilderNode[];
+}
+
+/**
+ * Builds a FieldSet by inserting paths in place (SMD's Set.Insert), for walks that add many paths; `build()`
+ * returns the immutable set. Inserting in sorted order is cheapest (appends).
+ */
+export class FieldSetBuilder {
+  private root: BuilderNode = { m: [], ce: [], cb: [] };
+
+  /** Adds the field at `path` (not its parents). */
+  insert(path: Path): this {
+    if (path.length === 0) return this;
+    let node = this.root;
+    for (let i = 0; i < path.length - 1; i++) node = descend(node, elemOf(path[i] as PathElement));
+    insertElem(node.m, elemOf(path[path.length - 1] as PathElement));
+    return this;
+  }
+
+  /** Adds every member of `set`. */
+  insertAll(set: FieldSet): this {
+    set.forEachPath((p) => this.insert(p));
+    return this;
+  }
+
+  build(): FieldSet {
+    return freeze(this.root);
+  }
+}
+
+function insertElem(list: Elem[], e: Elem): number {
+  const last = list[list.length - 1];
+  if (last === undefined || compareElems(last, e) < 0) {
+    list.push(e);
+    return list.length - 1;
+  }
+  const at = search(list, e);
+  if (at >= 0) return at;
+  list.splice(-at - 1, 0, e);
+  return -at - 1;
+}
+
+function descend(node: BuilderNode, e: Elem): BuilderNode {
+  const last = node.ce[node.ce.length - 1];
+  if (last !== undefined && compareElems(last, e) === 0) return node.cb[node.cb.length - 1] as BuilderNode;
+  const at = search(node.ce, e);
+  if (at >= 0) return node.cb[at] as BuilderNode;
+  const child: BuilderNode = { m: [], ce: [], cb: [] };
+  node.ce.splice(-at - 1, 0, e);
+  node.cb.splice(-at - 1, 0, child);
+  return child;
+}
+
+function freeze(node: BuilderNode): FieldSet {
+  return make(
+    node.m,
+    node.ce,
+    node.cb.map((c) => freeze(c)),
+  );
+}
