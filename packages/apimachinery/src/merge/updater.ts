@@ -1,0 +1,279 @@
+/**
+ * The Updater of structured-merge-diff (merge/update.go): who owns which field after a write, and the merged
+ * object of an apply.
+ *
+ * - `update(live, next, …)` records an ordinary write (create, update, patch): the writer takes the fields it
+ *   added or changed, loses the ones it removed, and every other manager loses what the write changed or removed
+ *   (updates never conflict).
+ * - `apply(live, config, …)` merges the applied configuration onto the live object, gives the applier exactly
+ *   the fields of its configuration, removes the fields it applied last time but no longer applies when nobody
+ *   else owns them (prune), and throws a `ConflictsError` when, without `force`, the merge would change a field
+ *   another manager owns. With `force` the applier takes such fields over.
+ *
+ * Values are plain JSON (as JSON.parse returns them) typed by the schema of their API version; inputs are never
+ * mutated (the `managers` map included): results are new. Managers whose API version no longer converts
+ * (`Converter.isMissingVersionError`) are dropped, as SMD drops them.
+ *
+ * Left out: SMD's `reconcileManagedFieldsWithSchemaChanges` (rewriting recorded sets after a type changed between
+ * atomic and granular) — kapi's schemas do not change under stored objects except through CRD updates.
+ */
+
+import type { ManagedFields, VersionedSet } from '../fieldpath/managed-fields.ts';
+import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpath/managed-fields.ts';
+import { FieldSet } from '../fieldpath/set.ts';
+import { jsonEqual } from '../json-data.ts';
+import { type TypedVersion, typedOps } from './typed-ops.ts';
+
+/**
+ * Converts values between the API versions of one kind. `from` is the version `value` is in. Throw an error for
+ * which `isMissingVersionError` answers true when `to` (or `from`) is no longer served.
+ */
+export interface Converter {
+  convert(value: unknown, from: string, to: string): unknown;
+  isMissingVersionError(err: unknown): boolean;
+}
+
+/** The converter of a kind served in one version, or whose versions share one shape: values pass unchanged. */
+export const identityConverter: Converter = {
+  convert: (value) => value,
+  isMissingVersionError: () => false,
+};
+
+export interface UpdaterOptions {
+  /** The schema (and root type) of each API version. */
+  typeFor(version: string): TypedVersion;
+  converter?: Converter;
+  /**
+   * Fields nobody may own, per API version (kube passes the strategy's reset fields: `status` on the main
+   * resource, everything but status on `/status`). Removed recursively from every compared and recorded set, as
+   * SMD's exclude-set filter (`IgnoredFields` / `NewExcludeFilterSetMap`).
+   */
+  ignored?: ReadonlyMap<string, FieldSet> | Readonly<Record<string, FieldSet>>;
+  /**
+   * When false (SMD's default), `apply` answers `object: undefined` when the merged object equals the live one,
+   * so the caller can skip the write; when true it always returns the merged object.
+   */
+  returnInputOnNoop?: boolean;
+}
+
+export interface UpdateResult {
+  object: unknown;
+  managers: ManagedFields;
+}
+
+export interface ApplyResult {
+  /** The merged object; undefined when it equals `live` (unless `returnInputOnNoop`). */
+  object: unknown;
+  managers: ManagedFields;
+}
+
+interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+export class Updater {
+  private readonly typeFor: (version: string) => TypedVersion;
+  private readonly converter: Converter;
+  private readonly ignored: ReadonlyMap<string, FieldSet>;
+  private readonly returnInputOnNoop: boolean;
+
+  constructor(options: UpdaterOptions) {
+    this.typeFor = options.typeFor;
+    this.converter = options.converter ?? identityConverter;
+    const ig = options.ignored;
+    this.ignored = ig === undefined ? new Map() : ig instanceof Map ? ig : new Map(Object.entries(ig));
+    this.returnInputOnNoop = options.returnInputOnNoop ?? false;
+  }
+
+  /**
+   * Records a create, update or patch by `manager`: `live` is the stored object (null on create), `next` the
+   * object about to be stored, both in `version`.
+   */
+  update(live: unknown, next: unknown, version: string, managers: ManagedFields, manager: string): UpdateResult {
+    const current = this.dropObsolete(live, version, managers);
+    const { managers: after, compare } = this.updateOwnership(live, next, version, current, manager, true);
+    const previous = after.get(manager)?.set ?? FieldSet.empty();
+    const set = this.filter(version, previous.difference(compare.removed).union(compare.modified).union(compare.added));
+    if (set.isEmpty()) after.delete(manager);
+    else after.set(manager, { set, apiVersion: version, applied: false });
+    return { object: next, managers: after };
+  }
+
+  /**
+   * Applies `config` (in `version`) by `manager` to `live`: throws ConflictsError without `force` when another
+   * manager owns a field the apply changes.
+   */
+  apply(live: unknown, config: unknown, version: string, managers: ManagedFields, manager: string, force: boolean): ApplyResult {
+    const current = this.dropObsolete(live, version, managers);
+    const type = this.typeFor(version);
+    let merged = typedOps.merge(live, config, type);
+    const lastSet = current.get(manager);
+    const set = this.filter(version, typedOps.toFieldSet(config, type));
+    current.set(manager, { set, apiVersion: version, applied: true });
+    merged = this.prune(merged, version, current, manager, lastSet);
+    const { managers: after } = this.updateOwnership(live, merged, version, current, manager, force);
+    const noop = !this.returnInputOnNoop && jsonEqual(live, merged);
+    return { object: noop ? undefined : merged, managers: after };
+  }
+
+  /** The ownership changes a write from `live` to `next` makes to every manager but `writer` (SMD's update). */
+  private updateOwnership(
+    live: unknown,
+    next: unknown,
+    version: string,
+    managers: Map<string, VersionedSet>,
+    writer: string,
+    force: boolean,
+  ): { managers: Map<string, VersionedSet>; compare: Comparison } {
+    const compare = this.compare(live, next, version);
+    const byVersion = new Map<string, Comparison>([[version, compare]]);
+    const conflicts = new Map<string, VersionedSet>();
+    const removed = new Map<string, FieldSet>();
+    for (const [name, vs] of managers) {
+      if (name === writer) continue;
+      let cmp = byVersion.get(vs.apiVersion);
+      if (!cmp) {
+        let oldAt: unknown;
+        let newAt: unknown;
+        try {
+          oldAt = this.converter.convert(live, version, vs.apiVersion);
+          newAt = this.converter.convert(next, version, vs.apiVersion);
+        } catch (err) {
+          if (this.converter.isMissingVersionError(err)) {
+            managers.delete(name);
+            continue;
+          }
+          throw err;
+        }
+        cmp = this.compare(oldAt, newAt, vs.apiVersion);
+        byVersion.set(vs.apiVersion, cmp);
+      }
+      const conflict = vs.set.intersection(cmp.modified.union(cmp.added));
+      if (!conflict.isEmpty()) conflicts.set(name, { set: conflict, apiVersion: vs.apiVersion, applied: false });
+      if (!cmp.removed.isEmpty()) removed.set(name, cmp.removed);
+    }
+    if (!force && conflicts.size > 0) throw new ConflictsError(conflictsFromManagers(conflicts));
+    for (const [name, c] of conflicts) {
+      const vs = managers.get(name) as VersionedSet;
+      managers.set(name, { ...vs, set: vs.set.difference(c.set) });
+    }
+    for (const [name, r] of removed) {
+      const vs = managers.get(name) as VersionedSet;
+      managers.set(name, { ...vs, set: vs.set.difference(r) });
+    }
+    for (const [name, vs] of managers) if (vs.set.isEmpty()) managers.delete(name);
+    return { managers, compare };
+  }
+
+  /** typed compare of two values of `version`, without the fields nobody may own. */
+  private compare(live: unknown, next: unknown, version: string): Comparison {
+    const c = typedOps.compare(live, next, this.typeFor(version));
+    const ignored = this.ignored.get(version);
+    if (!ignored || ignored.isEmpty()) return c;
+    return {
+      added: c.added.recursiveDifference(ignored),
+      modified: c.modified.recursiveDifference(ignored),
+      removed: c.removed.recursiveDifference(ignored),
+    };
+  }
+
+  private filter(version: string, set: FieldSet): FieldSet {
+    const ignored = this.ignored.get(version);
+    return ignored && !ignored.isEmpty() ? set.recursiveDifference(ignored) : set;
+  }
+
+  /** A copy of `managers` without those whose version no longer converts (SMD drops them before each write). */
+  private dropObsolete(live: unknown, version: string, managers: ManagedFields): Map<string, VersionedSet> {
+    const out = new Map<string, VersionedSet>();
+    for (const [name, vs] of managers) {
+      if (vs.apiVersion !== version) {
+        try {
+          this.converter.convert(live, version, vs.apiVersion);
+        } catch (err) {
+          if (this.converter.isMissingVersionError(err)) continue;
+          throw err;
+        }
+      }
+      out.set(name, vs);
+    }
+    return out;
+  }
+
+  /**
+   * Removes what `applier` applied last time (`lastSet`) and no longer applies, unless another manager (or the
+   * applier's new configuration) owns it, or it was never the applier's alone to remove (SMD's prune with
+   * addBackOwnedItems and addBackDanglingItems).
+   */
+  private prune(
+    merged: unknown,
+    version: string,
+    managers: Map<string, VersionedSet>,
+    applier: string,
+    lastSet: VersionedSet | undefined,
+  ): unknown {
+    if (!lastSet || lastSet.set.isEmpty()) return merged;
+    const lastVersion = lastSet.apiVersion;
+    let mergedAt: unknown;
+    try {
+      mergedAt = this.converter.convert(merged, version, lastVersion);
+    } catch (err) {
+      if (this.converter.isMissingVersionError(err)) return merged;
+      throw err;
+    }
+    const lastType = this.typeFor(lastVersion);
+    let pruned = typedOps.removeItems(mergedAt, typedOps.ensureNamedFieldsAreMembers(lastSet.set, lastType), lastType);
+    pruned = this.addBackOwnedItems(mergedAt, pruned, lastVersion, managers);
+    pruned = this.addBackDanglingItems(mergedAt, pruned, lastVersion, lastSet);
+    return this.converter.convert(pruned, lastVersion, version);
+  }
+
+  /** Puts back what prune removed but some manager (any version) owns. */
+  private addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: string, managers: Map<string, VersionedSet>): unknown {
+    const managedAt = new Map<string, FieldSet>();
+    for (const vs of managers.values()) {
+      const prev = managedAt.get(vs.apiVersion);
+      managedAt.set(vs.apiVersion, prev ? prev.union(vs.set) : vs.set);
+    }
+    // The pruned version first: fields needed to convert to the other versions come back before converting.
+    const order = [...managedAt.keys()].sort((a, b) => (a === prunedVersion ? -1 : b === prunedVersion ? 1 : 0));
+    let mergedCur = merged;
+    let prunedCur = pruned;
+    let at = prunedVersion;
+    for (const version of order) {
+      let m: unknown;
+      let p: unknown;
+      try {
+        m = this.converter.convert(mergedCur, at, version);
+        p = this.converter.convert(prunedCur, at, version);
+      } catch (err) {
+        if (this.converter.isMissingVersionError(err)) continue;
+        throw err;
+      }
+      const type = this.typeFor(version);
+      const managed = managedAt.get(version) as FieldSet;
+      const mergedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(m, type), type);
+      const prunedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(p, type), type);
+      const keep = prunedSet.union(typedOps.ensureNamedFieldsAreMembers(managed, type));
+      mergedCur = m;
+      prunedCur = typedOps.removeItems(m, mergedSet.difference(keep), type);
+      at = version;
+    }
+    return at === prunedVersion ? prunedCur : this.converter.convert(prunedCur, at, prunedVersion);
+  }
+
+  /**
+   * Removes only what the applier owned last time: fields that prune took away but that were not in `lastSet`
+   * (unowned, or owned by updaters) stay.
+   */
+  private addBackDanglingItems(merged: unknown, pruned: unknown, version: string, lastSet: VersionedSet): unknown {
+    const type = this.typeFor(version);
+    const prunedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(pruned, type), type);
+    const mergedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(merged, type), type);
+    const last = typedOps.ensureNamedFieldsAreMembers(lastSet.set, type);
+    return typedOps.removeItems(merged, mergedSet.difference(prunedSet).intersection(last), type);
+  }
+}
+
+export type { Conflict };
