@@ -59,6 +59,7 @@ export {
   type MetaV1LabelSelector,
   parseLabelSelector,
 } from './labels.ts';
+export * from './merge/index.ts';
 export {
   generateNameSuffix,
   isDNS1123Label,

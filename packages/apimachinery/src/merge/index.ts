@@ -1,0 +1,8 @@
+export {
+  type ApplyResult,
+  type Converter,
+  identityConverter,
+  type UpdateResult,
+  Updater,
+  type UpdaterOptions,
+} from './updater.ts';
