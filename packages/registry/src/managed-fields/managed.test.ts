@@ -1,0 +1,89 @@
+import { FieldSet, type ManagedFieldsEntry, makePath } from '@kapi/apimachinery';
+import { describe, expect, it } from 'vitest';
+import { capUpdateManagers } from './cap-managers.ts';
+import { decodeManagedFields, encodeManagedFields, isResetManagedFields, type Managed } from './managed.ts';
+import { managerIdentifier } from './manager-id.ts';
+
+const entry = (
+  manager: string,
+  operation: 'Apply' | 'Update',
+  time: string,
+  fieldsV1: Record<string, unknown>,
+  extra: Partial<ManagedFieldsEntry> = {},
+) => ({ manager, operation, apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1, ...extra }) as ManagedFieldsEntry;
+
+describe('decodeManagedFields / encodeManagedFields', () => {
+  it('round-trips, sorted by operation, time, manager, apiVersion, subresource', () => {
+    const entries = [
+      entry('b', 'Update', '2026-01-01T00:00:02Z', { 'f:data': { 'f:b': {} } }),
+      entry('a', 'Update', '2026-01-01T00:00:02Z', { 'f:data': { 'f:a': {} } }),
+      entry('z', 'Apply', '2026-01-01T00:00:09Z', { 'f:data': { '.': {}, 'f:z': {} } }),
+      entry('c', 'Update', '2026-01-01T00:00:01Z', { 'f:status': { 'f:x': {} } }, { subresource: 'status' }),
+    ];
+    const managed = decodeManagedFields(entries);
+    expect([...managed.fields.keys()]).toContain(managerIdentifier({ manager: 'z', operation: 'Apply' }));
+    expect(
+      managed.fields.get(managerIdentifier({ manager: 'a', operation: 'Update', apiVersion: 'v1' }))?.set.has(makePath('data', 'a')),
+    ).toBe(true);
+    const out = encodeManagedFields(managed);
+    expect(out?.map((e) => e.manager)).toEqual(['z', 'c', 'a', 'b']);
+    expect(out?.[0]).toEqual(entries[2]);
+    expect(out?.[1]).toEqual(entries[3]);
+  });
+
+  it('nothing managed encodes as no field at all', () => {
+    expect(encodeManagedFields(decodeManagedFields([]))).toBeUndefined();
+    expect(encodeManagedFields(decodeManagedFields(undefined))).toBeUndefined();
+  });
+
+  it('refuses entries kube refuses, with its words', () => {
+    const bad = (e: Record<string, unknown>) => () => decodeManagedFields([e as ManagedFieldsEntry]);
+    expect(bad({ manager: 'm', operation: 'Delete', apiVersion: 'v1', fieldsType: 'FieldsV1' })).toThrow(
+      'operation must be `Apply` or `Update`',
+    );
+    expect(bad({ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1' })).toThrow('apiVersion must not be empty');
+    expect(bad({ manager: 'm', operation: 'Update', apiVersion: 'v1' })).toThrow('missing fieldsType in managed fields entry 0');
+    expect(bad({ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV2' })).toThrow(
+      'invalid fieldsType "FieldsV2" in managed fields entry 0',
+    );
+    expect(bad({ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'k:{bad': {} } })).toThrow(
+      'error decoding versioned set',
+    );
+  });
+});
+
+describe('isResetManagedFields', () => {
+  it('[] and [{}] reset; absent or real entries do not', () => {
+    expect(isResetManagedFields([])).toBe(true);
+    expect(isResetManagedFields([{}])).toBe(true);
+    expect(isResetManagedFields(undefined)).toBe(false);
+    expect(isResetManagedFields([{}, {}])).toBe(false);
+    expect(isResetManagedFields([{ manager: 'a' }])).toBe(false);
+  });
+});
+
+describe('capUpdateManagers', () => {
+  it('merges the oldest Update entries per version into ancient-changes until ten are left', () => {
+    const managed: Managed = { fields: new Map(), times: new Map() };
+    for (let i = 0; i < 12; i++) {
+      const id = managerIdentifier({ manager: `m${String(i).padStart(2, '0')}`, operation: 'Update', apiVersion: 'v1' });
+      managed.fields.set(id, { set: FieldSet.fromPaths([makePath('data', `k${i}`)]), apiVersion: 'v1', applied: false });
+      managed.times.set(id, `2026-01-01T00:00:${String(10 + i).padStart(2, '0')}Z`);
+    }
+    const applier = managerIdentifier({ manager: 'ap', operation: 'Apply' });
+    managed.fields.set(applier, { set: FieldSet.fromPaths([makePath('data', 'ap')]), apiVersion: 'v1', applied: true });
+    capUpdateManagers(managed, 10);
+    const ancient = managerIdentifier({ manager: 'ancient-changes', operation: 'Update', apiVersion: 'v1' });
+    const updaters = [...managed.fields.entries()].filter(([, vs]) => !vs.applied);
+    expect(updaters).toHaveLength(10);
+    // The three oldest (m00, m01, m02) are in the bucket, which takes the newest of their times.
+    expect(
+      managed.fields
+        .get(ancient)
+        ?.set.paths()
+        .map((p) => p.map((e) => ('fieldName' in e ? e.fieldName : '')).join('.')),
+    ).toEqual(['data.k0', 'data.k1', 'data.k2']);
+    expect(managed.times.get(ancient)).toBe('2026-01-01T00:00:12Z');
+    expect(managed.fields.has(applier)).toBe(true);
+  });
+});

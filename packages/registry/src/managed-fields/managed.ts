@@ -1,0 +1,85 @@
+import { type FieldSet, fieldSetFromFieldsV1, fieldSetToFieldsV1, type ManagedFields, type ManagedFieldsEntry } from '@kapi/apimachinery';
+import { managerIdentifier, parseManagerIdentifier } from './manager-id.ts';
+
+/** What `metadata.managedFields` says, decoded: each manager's set and the time of its last change (RFC 3339). */
+export interface Managed {
+  fields: ManagedFields;
+  times: Map<string, string | undefined>;
+}
+
+export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
+
+/**
+ * kube's DecodeManagedFields: the entries as manager id → set. Throws an Error (kube's words) for an entry with
+ * another operation than Apply or Update, no apiVersion, a fieldsType other than FieldsV1, or fieldsV1 that do not
+ * decode; the caller decides what that means (an update falls back to the live object's entries).
+ */
+export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
+  const out = emptyManaged();
+  if (!entries) return out;
+  entries.forEach((e, i) => {
+    if (e === null || typeof e !== 'object') throw new Error(`managed fields entry ${i} is not an object`);
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new Error('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new Error('apiVersion must not be empty');
+    if (!e.fieldsType) throw new Error(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    const id = managerIdentifier(e);
+    let set: FieldSet;
+    try {
+      set = fieldSetFromFieldsV1(e.fieldsV1 ?? {});
+    } catch (err) {
+      throw new Error(`error decoding versioned set from ${JSON.stringify(e)}: error decoding set: ${(err as Error).message}`);
+    }
+    out.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
+    out.times.set(id, typeof e.time === 'string' ? e.time : undefined);
+  });
+  return out;
+}
+
+/** Whole seconds of an RFC 3339 time (0 without one), as kube compares entry times. */
+export function timeSeconds(t: string | undefined): number {
+  if (!t) return 0;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * kube's encodeManagedFields: one entry per manager, sorted by operation (Apply first), time, manager, apiVersion
+ * and subresource. Undefined when nobody manages anything (the field is then left out).
+ */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  if (managed.fields.size === 0) return undefined;
+  const entries: ManagedFieldsEntry[] = [];
+  for (const [id, vs] of managed.fields) {
+    const parsed = parseManagerIdentifier(id) ?? {};
+    const e: ManagedFieldsEntry = {};
+    if (parsed.manager) e.manager = parsed.manager;
+    e.operation = vs.applied ? 'Apply' : (parsed.operation ?? 'Update');
+    e.apiVersion = vs.apiVersion;
+    const time = managed.times.get(id);
+    if (time) e.time = time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = fieldSetToFieldsV1(vs.set);
+    if (parsed.subresource) e.subresource = parsed.subresource;
+    entries.push(e);
+  }
+  return entries.sort(
+    (p, q) =>
+      cmp(p.operation ?? '', q.operation ?? '') ||
+      timeSeconds(p.time) - timeSeconds(q.time) ||
+      cmp(p.manager ?? '', q.manager ?? '') ||
+      cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
+      cmp(p.subresource ?? '', q.subresource ?? ''),
+  );
+}
+
+/** kube's isResetManagedFields: a request whose managedFields is `[]` or `[{}]` asks for tracking to start over. */
+export function isResetManagedFields(entries: unknown): boolean {
+  if (!Array.isArray(entries)) return false;
+  if (entries.length === 0) return true;
+  if (entries.length !== 1) return false;
+  const only = entries[0];
+  return only !== null && typeof only === 'object' && !Array.isArray(only) && Object.keys(only).length === 0;
+}
