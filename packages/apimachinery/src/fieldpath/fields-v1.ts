@@ -28,20 +28,14 @@ function emit(s: FieldSet, self: boolean): Record<string, unknown> {
   while (i < m.length || j < ce.length) {
     const c = i === m.length ? 1 : j === ce.length ? -1 : compareElems(m[i] as Elem, ce[j] as Elem);
     if (c < 0) {
-      defineKey(out, (m[i++] as Elem).s, {});
+      out[(m[i++] as Elem).s] = {}; // keys are `x:...` or `.`, never `__proto__`
     } else {
-      defineKey(out, (ce[j] as Elem).s, emit(s.cs[j] as FieldSet, c === 0));
+      out[(ce[j] as Elem).s] = emit(s.cs[j] as FieldSet, c === 0);
       if (c === 0) i++;
       j++;
     }
   }
   return out;
-}
-
-/** Plain assignment, except for `__proto__`, which must stay a data key (a field may be called that). */
-function defineKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }
 
 function emitJson(s: FieldSet, self: boolean): string {
@@ -74,6 +68,17 @@ export function fieldSetFromFieldsV1(json: unknown): FieldSet {
   if (json === null || json === undefined) return FieldSet.empty();
   if (!isJsonObject(json)) throw new Error(`managedFields parsing: expected a JSON object, got ${describe(json)}`);
   return read(json).children ?? FieldSet.empty();
+}
+
+/** Decodes FieldsV1 JSON text (SMD's Set.FromJSON): JSON errors and trailing data throw, as decoding errors do. */
+export function fieldSetFromFieldsV1Json(text: string): FieldSet {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`managedFields parsing: ${(err as Error).message}`);
+  }
+  return fieldSetFromFieldsV1(json);
 }
 
 function describe(v: unknown): string {

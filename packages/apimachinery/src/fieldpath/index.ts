@@ -1,4 +1,4 @@
-export { fieldSetFromFieldsV1, fieldSetToFieldsV1, fieldSetToFieldsV1Json } from './fields-v1.ts';
+export { fieldSetFromFieldsV1, fieldSetFromFieldsV1Json, fieldSetToFieldsV1, fieldSetToFieldsV1Json } from './fields-v1.ts';
 export {
   type Conflict,
   ConflictsError,

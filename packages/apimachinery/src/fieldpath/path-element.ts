@@ -79,7 +79,7 @@ export function compareValues(a: unknown, b: unknown): number {
   }
 }
 
-/** value.MapCompare: keys zipped in lexical order; a key only one side has makes that side the greater. */
+/** value.MapCompare: keys zipped in lexical order; at the first key only one side has, that side is the lesser. */
 function compareMaps(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): number {
   const ka = Object.keys(a).sort();
   const kb = Object.keys(b).sort();
@@ -88,8 +88,8 @@ function compareMaps(a: Readonly<Record<string, unknown>>, b: Readonly<Record<st
   while (i < ka.length && j < kb.length) {
     const x = ka[i] as string;
     const y = kb[j] as string;
-    if (x < y) return 1; // b lacks x
-    if (x > y) return -1; // a lacks y
+    if (x < y) return -1; // b lacks x
+    if (x > y) return 1; // a lacks y
     const c = compareValues(a[x], b[y]);
     if (c !== 0) return c;
     i++;
@@ -198,9 +198,21 @@ const HTML_ESCAPES: Record<string, string> = {
   '\u2029': '\\u2029',
 };
 
-/** JSON as Go's encoding/json writes a decoded value: JSON.stringify's text with <, >, & and U+2028/9 escaped. */
+/**
+ * JSON as Go's encoding/json writes a decoded value: object keys sorted, and <, >, & and U+2028/9 escaped in
+ * strings (JSON.stringify's numbers are already Go's).
+ */
 function goJson(v: unknown): string {
-  const s = JSON.stringify(v === undefined ? null : v);
+  let s: string;
+  if (typeof v !== 'object' || v === null) s = JSON.stringify(v === undefined ? null : v);
+  else if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
+  else {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${goJson(k)}:${goJson(o[k])}`)
+      .join(',')}}`;
+  }
   return HTML_CHARS.test(s) ? s.replace(/[<>&\u2028\u2029]/g, (c) => HTML_ESCAPES[c] as string) : s;
 }
 
