@@ -53,7 +53,9 @@ describe('fromOpenAPI (as kube-openapi schemaconv.ToSchemaFromOpenAPI)', () => {
     const ports = atom('ports')?.list;
     expect(ports?.elementRelationship).toBe('associative');
     expect(ports?.keys).toEqual(['port', 'protocol']);
-    expect(ports && schema.resolve(ports.elementType)?.map?.fields?.find((f) => f.name === 'protocol')?.default).toBe('TCP');
+    expect(ports && schema.resolve(ports.elementType)?.map?.fields?.find((f: { name: string }) => f.name === 'protocol')?.default).toBe(
+      'TCP',
+    );
     expect(atom('finalizers')?.list).toMatchObject({ elementRelationship: 'associative' });
     expect(atom('finalizers')?.list?.keys).toBeUndefined();
     expect(atom('args')?.list?.elementRelationship).toBe('atomic');

@@ -28,6 +28,7 @@ import {
   Schema,
   type StructField,
   type TypeDef,
+  type TypedSchema,
   type TypeRef,
   UNTYPED_ATOMIC,
   UNTYPED_DEDUCED,
@@ -46,18 +47,14 @@ export interface OpenAPISchemaObject {
   [keyword: string]: unknown;
 }
 
-/** A schema and the type of the values it describes (the root). */
-export interface TypedSchema {
-  readonly schema: Schema;
-  readonly typeRef: TypeRef;
-}
-
 export interface FromOpenAPIOptions {
   /** Named schemas `$ref`s point at (`#/components/schemas/<name>` or `#/definitions/<name>`). */
   definitions?: Readonly<Record<string, OpenAPISchemaObject>>;
   /** Preserve unknown fields everywhere (a CRD's legacy `spec.preserveUnknownFields`). */
   preserveUnknownFields?: boolean;
 }
+
+export type { TypedSchema };
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const RAW_EXTENSION = 'io.k8s.apimachinery.pkg.runtime.RawExtension';

@@ -166,6 +166,12 @@ export class Schema {
 /** SMD's `TypeRef{}`: the type of a key a map does not allow. */
 export const EMPTY_TYPE_REF: TypeRef = Object.freeze({});
 
+/** A schema and the type of the values it describes (the root); what the typed operations take. */
+export interface TypedSchema {
+  readonly schema: Schema;
+  readonly typeRef: TypeRef;
+}
+
 /** A human name for a TypeRef in errors, as SMD prints it. */
 export function typeRefName(tr: TypeRef): string {
   return tr.namedType ?? 'inlined type';

@@ -1,0 +1,182 @@
+/**
+ * What the typed walkers share (SMD typed/helpers.go): validation errors, picking the part of an Atom a value
+ * has (deduceAtom), scalar checks with SMD's messages, and the PathElement of an associative-list item.
+ *
+ * Values are plain JSON as JSON.parse returns them; `undefined` means absent (SMD's nil Value), `null` is a
+ * present null.
+ */
+import type { PathElement } from '../fieldpath/path-element.ts';
+import type { Atom, ListType, Scalar, Schema, TypeRef } from './schema.ts';
+
+/** One problem found while walking a value, at a path as SMD prints it (`.spec.ports[port=80]`). */
+export interface ValidationError {
+  path: string;
+  message: string;
+}
+
+export function validationErrorString(e: ValidationError): string {
+  return e.path ? `${e.path}: ${e.message}` : e.message;
+}
+
+/** The errors of a walk, thrown by toFieldSet / compare / merge; the message is SMD's ValidationErrors.Error(). */
+export class ValidationErrors extends Error {
+  readonly errors: readonly ValidationError[];
+  constructor(errors: readonly ValidationError[]) {
+    super(
+      errors.length === 1
+        ? validationErrorString(errors[0] as ValidationError)
+        : ['errors:', ...errors.map((e) => `  ${validationErrorString(e)}`)].join('\n'),
+    );
+    this.name = 'ValidationErrors';
+    this.errors = errors;
+  }
+}
+
+export const errorf = (message: string): ValidationError[] => [{ path: '', message }];
+
+/** Prefixes the paths of `errs` in place (SMD's WithPrefix while unwinding); returns them. */
+export function withPrefix(errs: ValidationError[], prefix: string): ValidationError[] {
+  for (const e of errs) e.path = prefix + e.path;
+  return errs;
+}
+
+export const isMapValue = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Bits of an Atom's parts. */
+export const SCALAR = 1;
+export const LIST = 2;
+export const MAP = 4;
+
+/** The parts an Atom has, as bits. */
+export function atomMask(a: Atom): number {
+  return (a.scalar ? SCALAR : 0) | (a.list ? LIST : 0) | (a.map ? MAP : 0);
+}
+
+/**
+ * SMD's deduceAtom as bits: the one part of `a` that fits `v`, or all of `a`'s parts when `v` is absent, null
+ * or fits none (validation then reports the mismatch). Two deduced atoms are equal when their bits are.
+ */
+export function deduceMask(a: Atom, v: unknown): number {
+  if (v === undefined || v === null) return atomMask(a);
+  if (Array.isArray(v)) return a.list ? LIST : atomMask(a);
+  if (typeof v === 'object') return a.map ? MAP : atomMask(a);
+  return a.scalar ? SCALAR : atomMask(a);
+}
+
+/** Which handler runs for deduced bits (SMD's handleAtom tries map, then scalar, then list). */
+export function handlerOf(mask: number): 'map' | 'scalar' | 'list' | undefined {
+  if (mask & MAP) return 'map';
+  if (mask & SCALAR) return 'scalar';
+  if (mask & LIST) return 'list';
+  return undefined;
+}
+
+export function invalidAtomError(tr: TypeRef): ValidationError[] {
+  return errorf(`schema error: invalid atom: ${tr.namedType !== undefined ? `named type: ${tr.namedType}` : 'inlined'}`);
+}
+
+export function noTypeError(tr: TypeRef): ValidationError[] {
+  return errorf(`schema error: no type found matching: ${tr.namedType ?? 'inlined type'}`);
+}
+
+// Go's formatting of a decoded JSON value, for the messages SMD prints with %v / %#v / %T.
+function goV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `map[${Object.keys(o)
+      .sort()
+      .map((k) => `${k}:${goV(o[k])}`)
+      .join(' ')}]`;
+  }
+  return String(v);
+}
+
+function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `map[string]interface {}{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${goSharpV(o[k])}`)
+      .join(', ')}}`;
+  }
+  return String(v);
+}
+
+function goType(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+/** SMD's validateScalar: absent and null pass; otherwise the value's kind must be the scalar's. */
+export function validateScalar(t: Scalar, v: unknown, prefix: string): ValidationError[] {
+  if (v === undefined || v === null) return [];
+  switch (t) {
+    case 'numeric':
+      return typeof v === 'number' ? [] : errorf(`${prefix}expected numeric (int or float), got ${goType(v)}`);
+    case 'string':
+      return typeof v === 'string' ? [] : errorf(`${prefix}expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`);
+    case 'boolean':
+      return typeof v === 'boolean' ? [] : errorf(`${prefix}expected boolean, got &{${goV(v)}}`);
+    case 'untyped':
+      return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
+        ? []
+        : errorf(`${prefix}expected any scalar, got &{${goV(v)}}`);
+    default:
+      return errorf(`${prefix}unexpected scalar type in schema: ${String(t)}`);
+  }
+}
+
+/** "expected list/map, got …" for a value of the wrong kind (SMD's listValue / mapValue). */
+export function wrongKind(expected: 'list' | 'map', v: unknown): string {
+  return v === undefined ? `expected ${expected}, got nil` : `expected ${expected}, got &{${goV(v)}}`;
+}
+
+function goQuoteList(keys: readonly string[]): string {
+  return `[${keys.map((k) => JSON.stringify(k)).join(' ')}]`;
+}
+
+/**
+ * The PathElement of an item of an associative list (SMD's listItemToPathElement): a map-list item's key fields
+ * (a missing key field takes its schema default; one without a default is left out), a set item's value.
+ * Returns an error message for items that cannot be identified.
+ */
+export function listItemToPathElement(schema: Schema, list: ListType, child: unknown): PathElement | string {
+  if (list.elementRelationship !== 'associative') return 'invalid indexing of non-associative list';
+  const keys = list.keys;
+  if (keys && keys.length > 0) {
+    if (child === null || child === undefined) return 'associative list with keys may not have a null element';
+    if (!isMapValue(child)) return 'associative list with keys may not have non-map elements';
+    const key: Record<string, unknown> = {};
+    let n = 0;
+    for (const name of keys) {
+      if (Object.hasOwn(child, name)) {
+        key[name] = child[name];
+        n++;
+        continue;
+      }
+      const atom = schema.resolve(list.elementType);
+      if (!atom) return `couldn't find default value for ${name}: invalid elementType for list`;
+      if (!atom.map) return `couldn't find default value for ${name}: associative list may not have non-map types`;
+      const def = schema.findField(atom.map, name)?.default;
+      if (def !== undefined && def !== null) {
+        key[name] = def;
+        n++;
+      }
+    }
+    if (n === 0)
+      return `associative list with keys has an element that omits all key fields ${goQuoteList(keys)} (and doesn't have default values for any key fields)`;
+    return { key };
+  }
+  if (isMapValue(child)) return "associative list without keys has an element that's a map type";
+  if (Array.isArray(child)) return 'not supported: associative list with lists as elements';
+  if (child === null || child === undefined) return "associative list without keys has an element that's an explicit null";
+  return { value: child };
+}
