@@ -22,7 +22,7 @@ import type { ManagedFields, VersionedSet } from '../fieldpath/managed-fields.ts
 import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpath/managed-fields.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { jsonEqual } from '../json-data.ts';
-import { type TypedVersion, typedOps } from './typed-ops.ts';
+import { type Comparison, type TypedVersion, typedOps } from './typed-ops.ts';
 
 /**
  * Converts values between the API versions of one kind. `from` is the version `value` is in. Throw an error for
@@ -65,12 +65,6 @@ export interface ApplyResult {
   /** The merged object; undefined when it equals `live` (unless `returnInputOnNoop`). */
   object: unknown;
   managers: ManagedFields;
-}
-
-interface Comparison {
-  added: FieldSet;
-  modified: FieldSet;
-  removed: FieldSet;
 }
 
 export class Updater {
@@ -215,6 +209,10 @@ export class Updater {
   ): unknown {
     if (!lastSet || lastSet.set.isEmpty()) return merged;
     const lastVersion = lastSet.apiVersion;
+    // The common re-apply: nothing applied last time is missing from this configuration, so whatever prune
+    // removes comes back as owned by the applier itself, and the walks below would return `merged` unchanged.
+    const now = managers.get(applier) as VersionedSet;
+    if (lastVersion === version && lastSet.set.difference(now.set).isEmpty()) return merged;
     let mergedAt: unknown;
     try {
       mergedAt = this.converter.convert(merged, version, lastVersion);

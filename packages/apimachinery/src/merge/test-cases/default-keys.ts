@@ -226,6 +226,7 @@ export const testDefaultKeysFlat: Table = {
 
 export const testDefaultKeysFlatErrors: Table = {
   parser: portListParser,
+  expectError: true,
   cases: {
     apply_missing_defaulted_key_ambiguous_A: {
       ops: [

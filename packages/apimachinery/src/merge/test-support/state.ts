@@ -13,6 +13,7 @@ import { makePath, type Path, pathString, pathsEqual } from '../../fieldpath/pat
 import type { PathElement } from '../../fieldpath/path-element.ts';
 import { FieldSet } from '../../fieldpath/set.ts';
 import { jsonEqual } from '../../json-data.ts';
+import { extractItems } from '../../typed/remove.ts';
 import { Schema, type SchemaDefinition, type TypedSchema, UNTYPED_DEDUCED } from '../../typed/schema.ts';
 import { typedOps } from '../typed-ops.ts';
 import { type Converter, Updater } from '../updater.ts';
@@ -274,6 +275,28 @@ export class State {
     this.liveVersion = version;
   }
 
+  /**
+   * SMD's ExtractApply: what `manager` owns of the live object (its set's leaves), with `yaml` merged onto it,
+   * force-applied — the client-side extract / modify / apply loop.
+   */
+  extractApply(yaml: string, version: string, manager: string): void {
+    const config = parseObject(this.parser, version, yaml, false);
+    if (this.liveVersion === undefined) {
+      this.applyObject(config, version, manager, true);
+      return;
+    }
+    const type = typeOf(this.parser, version);
+    const current = this.liveAt(version);
+    const mine = this.managers.get(manager);
+    if (mine && mine.apiVersion !== version) {
+      throw new Error(
+        `existing managed fieldpath set APIVersion (${mine.apiVersion}) differs from desired (${version}), unable to extract`,
+      );
+    }
+    const extracted = extractItems(type, current, mine ? mine.set.leaves() : FieldSet.empty());
+    this.applyObject(typedOps.merge(extracted, config, type), version, manager, true);
+  }
+
   /** Empty when the live object (in `version`) equals `yaml`; else both, for the failure message. */
   compareLive(yaml: string, version: string): string {
     const expected = parseObject(this.parser, version, yaml, true);
@@ -310,7 +333,8 @@ function runOperation(state: State, op: Operation): void {
       return;
     }
     case 'extractApply':
-      throw new Error('extractApply is not supported by this runner');
+      state.extractApply(op.object, version, op.manager);
+      return;
   }
 }
 
