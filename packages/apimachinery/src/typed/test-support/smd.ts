@@ -35,6 +35,13 @@ export function typeOf(schemaYaml: string, rootTypeName: string): TypedSchema {
 
 /** A YAML value as SMD's FromYAML reads it; the empty document is absent (undefined). */
 export function y(text: string): unknown {
-  const v: unknown = parseYaml(text);
+  let v: unknown;
+  try {
+    v = parseYaml(text);
+  } catch (err) {
+    // A few of SMD's values end in a stray `}` that Go's yaml.v2 ignores.
+    if (!text.endsWith('}}')) throw err;
+    v = parseYaml(text.slice(0, -1));
+  }
   return v === null && text.trim() === '' ? undefined : v;
 }
