@@ -13,6 +13,7 @@ import { setOwn } from '../json-data.ts';
 import { isEmptyObject } from './compare.ts';
 import { deduceMask, handlerOf, isMapValue, listItemToPathElement } from './helpers.ts';
 import { EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
+import { toFieldSet } from './to-field-set.ts';
 
 /** `value` without the fields of `toRemove`. */
 export function removeItems(type: TypedSchema, value: unknown, toRemove: FieldSet): unknown {
@@ -24,17 +25,29 @@ export interface ExtractOptions {
   appendKeyFields?: boolean;
 }
 
-/** Only the fields of `items` of `value` (entries and items kept whole when they are members). */
+/**
+ * Only the fields of `items` of `value` (entries and items kept whole when they are members). With
+ * `appendKeyFields`, the key fields of the map-list items on the paths of `items` that `value` has are kept too.
+ */
 export function extractItems(type: TypedSchema, value: unknown, items: FieldSet, options: ExtractOptions = {}): unknown {
   let set = items;
-  if (options.appendKeyFields) set = withKeyFields(set);
+  if (options.appendKeyFields) {
+    let present: FieldSet | undefined;
+    try {
+      present = toFieldSet(type, value);
+    } catch {
+      // SMD appends no key fields when the value's own field set cannot be computed.
+    }
+    if (present) set = withKeyFields(set, present);
+  }
   return walk(type.schema, type.typeRef, value, set, true);
 }
 
-/** `set` plus, under every key path element of it, that key's field names. */
-function withKeyFields(set: FieldSet): FieldSet {
+/** `set` plus, under every key path element of its paths that `present` has, that key's field names. */
+function withKeyFields(set: FieldSet, present: FieldSet): FieldSet {
   let out = set;
   set.forEachPath((path) => {
+    if (!present.has(path)) return;
     for (let i = 0; i < path.length; i++) {
       const pe = path[i] as PathElement;
       if (!('key' in pe)) continue;
