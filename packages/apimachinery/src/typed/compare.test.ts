@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldSet } from '../fieldpath/set.ts';
-import { compare } from './compare.ts';
+import { type Comparison, compare, excludeFields } from './compare.ts';
 import { KBF, NS, P, typeOf, V, y } from './test-support/smd.ts';
 import { validate } from './validate.ts';
 
@@ -742,6 +742,37 @@ describe('compare (SMD symdiff_test)', () => {
           expect(back.added.equals(got.removed), `reverse added${show(back.added)}`).toBe(true);
         });
       });
+    });
+  }
+});
+
+// SMD typed/comparison_test.go.
+describe('excludeFields (SMD comparison_test)', () => {
+  const c = (a: FieldSet, m: FieldSet, r: FieldSet): Comparison => ({ added: a, modified: m, removed: r });
+  const cases: { name: string; comparison: Comparison; remove: FieldSet | undefined; expect: Comparison }[] = [
+    {
+      name: 'works on nil set',
+      comparison: c(NS(P('a')), NS(P('b')), NS(P('c'))),
+      remove: undefined,
+      expect: c(NS(P('a')), NS(P('b')), NS(P('c'))),
+    },
+    {
+      name: 'works on empty set',
+      comparison: c(NS(P('a')), NS(P('b')), NS(P('c'))),
+      remove: NS(),
+      expect: c(NS(P('a')), NS(P('b')), NS(P('c'))),
+    },
+    {
+      name: 'removes from entire object',
+      comparison: c(NS(P('a', 'aa')), NS(P('b', 'ba')), NS(P('c', 'ca'))),
+      remove: NS(P('a'), P('b'), P('c')),
+      expect: c(NS(), NS(), NS()),
+    },
+  ];
+  for (const t of cases) {
+    it(t.name, () => {
+      const got = excludeFields(t.comparison, t.remove);
+      expect(got.added.equals(t.expect.added) && got.modified.equals(t.expect.modified) && got.removed.equals(t.expect.removed)).toBe(true);
     });
   }
 });

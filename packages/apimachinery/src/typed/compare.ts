@@ -39,6 +39,16 @@ export function isSameComparison(c: Comparison): boolean {
   return c.removed.isEmpty() && c.modified.isEmpty() && c.added.isEmpty();
 }
 
+/** `c` without the fields under `fields` (SMD's Comparison.ExcludeFields: a recursive difference of each set). */
+export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comparison {
+  if (!fields || fields.isEmpty()) return c;
+  return {
+    removed: c.removed.recursiveDifference(fields),
+    modified: c.modified.recursiveDifference(fields),
+    added: c.added.recursiveDifference(fields),
+  };
+}
+
 /** Compares `lhs` (before) with `rhs` (after), both of `type`. */
 export function compare(type: TypedSchema, lhs: unknown, rhs: unknown): Comparison {
   const w = new CompareWalker(type.schema);
