@@ -75,6 +75,7 @@ export {
 export { applyJsonPatch, applyMergePatch, createMergePatch, type JsonPatchOperation } from './patch.ts';
 export { formatResourceVersion, parseResourceVersion } from './resource-version.ts';
 export * from './status-error.ts';
+export { type FromOpenAPIOptions, fromOpenAPI, type OpenAPISchemaObject, type TypedSchema } from './typed/from-openapi.ts';
 export type {
   KubeObject,
   ListMeta,

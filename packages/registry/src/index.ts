@@ -38,6 +38,7 @@ export {
   manifestsToYAML,
 } from './crd-manifest.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
+export { managerOrUserAgent, prefixFromUserAgent } from './managed-fields/user-agent.ts';
 export { invalidError } from './invalid-error.ts';
 export {
   atomicList,

@@ -516,11 +516,11 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
       expect(merge.object.metadata.finalizers).toEqual(['example.kapi.dev/c']);
     });
 
-    it('answers 415 for apply patches', async () => {
+    it('takes apply patches (server-side apply: see managed-fields.test.ts); one of another kind is a 400', async () => {
       await store.create(ns, widget('w1'));
-      const apply = await failure(store.patch(ns, 'w1', {}, 'apply'));
-      expect(apply.code).toBe(415);
-      expect(apply.message).toBe('apply-patch (server-side apply) is not supported yet');
+      const apply = await failure(store.patch(ns, 'w1', {}, 'apply', { fieldManager: 'm' }));
+      expect(apply.code).toBe(400);
+      expect(apply.message).toBe('invalid object type: /, Kind=');
     });
   });
 

@@ -14,7 +14,6 @@ import {
   newConflict,
   newGenerateNameConflict,
   newNotFound,
-  newUnsupportedMediaTypeMessage,
   OPTIMISTIC_LOCK_ERROR_MSG,
   realClock,
   StatusError,
@@ -24,6 +23,8 @@ import {
 import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch } from '@kapi/storage';
 import { ConversionError, convertObjects, convertOne } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
+import { FieldManager } from '../managed-fields/field-manager.ts';
+import { resetFieldsOf, typedSchemaOf } from '../managed-fields/typed-schema.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
 import type { StrategyContext } from '../strategy.ts';
@@ -108,6 +109,8 @@ export class Store<T extends KubeObject = KubeObject> {
   readonly #apiVersion: string;
   readonly #beforeCreate: StoreOptions['beforeCreate'];
   readonly #shouldDeleteDuringUpdate: (obj: KubeObject, old: KubeObject) => boolean;
+  /** Field managers by version and subresource, built on first use (the typed schema of a version once). */
+  readonly #fieldManagers = new Map<string, FieldManager>();
 
   constructor(def: ResourceDefinition<T>, options: StoreOptions) {
     this.definition = def;
@@ -129,6 +132,9 @@ export class Store<T extends KubeObject = KubeObject> {
     const decoded = decodedBody.object;
     let warnings = decodedBody.warnings;
     this.#matchNamespace(ctx, decoded);
+    // The request's fields become its manager's (kube records them before admission, on the request's object).
+    const tracked = this.#fieldManager(other).update(null, decoded, opts.fieldManager ?? '');
+    decoded.metadata = tracked.metadata;
     // The storage layer refuses it too. kube-apiserver lets that plain error surface as a 500; it is the client's
     // mistake, so it is a 400 here (bad input never answers 5xx), with kube's words.
     if (decoded.metadata.resourceVersion) throw newBadRequest(MESSAGES.rvOnCreate);
@@ -295,13 +301,13 @@ export class Store<T extends KubeObject = KubeObject> {
       // Create-on-update is a create: admission (the namespace lifecycle) runs as create() runs it, for every try.
       if (!current && this.#beforeCreate && this.#def.strategy.allowCreateOnUpdate() && !sctx.subresource)
         await this.#beforeCreate(ctx, obj, this.#def);
-      return this.#admitUpdate(ctx, sctx, name, obj, current, opts.admission, true, other);
+      const tracked = await this.#trackUpdate(current, obj, other, opts.subresource, opts.fieldManager);
+      return this.#admitUpdate(ctx, sctx, name, tracked, current, opts.admission, true, other);
     });
     return other ? { ...res, object: (await this.#out(res.object, other)) as T } : res;
   }
 
   async patch(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: StorePatchOptions = {}): Promise<UpdateResult<T>> {
-    if (type === 'apply') throw newUnsupportedMediaTypeMessage('apply-patch (server-side apply) is not supported yet');
     // Decoded by the caller: held to the JSON decoder's depth limit before any walk (kube's decoder refuses it).
     checkJsonDepth(patch, 'the patch');
     this.#checkSubresource(opts.subresource);
@@ -309,17 +315,34 @@ export class Store<T extends KubeObject = KubeObject> {
     const version = other ?? this.#def.storageVersion.name;
     const key = this.#key(ctx.namespace, name);
     let warnings: string[] = [];
+    const apply = type === 'apply';
+    // kube's patcher creates on apply (forceAllowCreate), but not through a subresource.
+    const createOnApply = apply && !opts.subresource;
     const res = await this.#runUpdate(
       key,
       name,
-      false,
+      createOnApply,
       opts.dryRun,
       () => warnings,
       async (current) => {
-        if (!current) throw newNotFound(this.#def.groupResource, name);
+        if (!current && !createOnApply) throw newNotFound(this.#def.groupResource, name);
         // Applied to the stored object (as the request's version sees it, as kube's patcher does), so its
         // resourceVersion makes the update conditional unless the patch sets another.
-        const target = await this.#out(current, other);
+        const target = current && (await this.#out(current, other));
+        const manager = opts.fieldManager ?? '';
+        const fieldManager = this.#fieldManager(other, opts.subresource);
+        if (!target || apply) {
+          // Server-side apply: merged by ownership onto the stored object (or onto nothing: created from the patch).
+          const applied = fieldManager.apply(target, patch, manager, opts.force ?? false);
+          const decoded = decodeBody(this.#def, applied, opts.fieldValidation, opts.version, 'patch');
+          warnings = decoded.warnings;
+          checkName(decoded.object.metadata.name, name);
+          this.#matchName(decoded.object, name);
+          this.#matchNamespace(ctx, decoded.object);
+          const sctx = this.#strategyContext(decoded.object, opts.subresource);
+          if (!current && this.#beforeCreate) await this.#beforeCreate(ctx, decoded.object, this.#def);
+          return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, true, other, true);
+        }
         const patched =
           type === 'json'
             ? applyJsonPatch(target, patch)
@@ -333,7 +356,8 @@ export class Store<T extends KubeObject = KubeObject> {
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
         const sctx = this.#strategyContext(decoded.object, opts.subresource);
-        return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false, other);
+        const tracked = fieldManager.update(target, decoded.object, manager);
+        return this.#admitUpdate(ctx, sctx, name, tracked, current, opts.admission, true, other);
       },
     );
     return other ? { ...res, object: (await this.#out(res.object, other)) as T } : res;
@@ -401,6 +425,7 @@ export class Store<T extends KubeObject = KubeObject> {
     admission: WriteAdmission | undefined,
     shared: boolean,
     other?: string,
+    forceAllowCreate = false,
   ): Promise<UpdateOutcome> {
     let obj = input;
     if (admission?.mutate) {
@@ -411,7 +436,7 @@ export class Store<T extends KubeObject = KubeObject> {
       this.#matchNamespace(ctx, obj);
     }
     if (other) obj = await this.#toStorage(obj, other);
-    const outcome = await this.#computeUpdate(sctx, obj, current, other);
+    const outcome = await this.#computeUpdate(sctx, obj, current, other, forceAllowCreate);
     if (admission?.validate)
       await admission.validate(
         await this.#out(outcome.object, other),
@@ -421,13 +446,19 @@ export class Store<T extends KubeObject = KubeObject> {
   }
 
   /** The body of Store.Update's tryUpdate: create-on-update, optimistic concurrency, rest.BeforeUpdate and validation. */
-  async #computeUpdate(sctx: StrategyContext, input: KubeObject, current: KubeObject | null, other?: string): Promise<UpdateOutcome> {
+  async #computeUpdate(
+    sctx: StrategyContext,
+    input: KubeObject,
+    current: KubeObject | null,
+    other?: string,
+    forceAllowCreate = false,
+  ): Promise<UpdateOutcome> {
     const def = this.#def;
     const strategy = def.strategy;
     const name = input.metadata.name ?? '';
     let obj = copyJson(input);
     if (!current) {
-      if (!strategy.allowCreateOnUpdate() || sctx.subresource) throw newNotFound(def.groupResource, name);
+      if (!(forceAllowCreate || strategy.allowCreateOnUpdate()) || sctx.subresource) throw newNotFound(def.groupResource, name);
       // Storage would clear it, as etcd3's PrepareObjectForStorage does.
       delete obj.metadata.resourceVersion;
       const created = await this.#prepareCreate(sctx, obj, other);
@@ -442,10 +473,13 @@ export class Store<T extends KubeObject = KubeObject> {
       throw newConflict(def.groupResource, name, OPTIMISTIC_LOCK_ERROR_MSG);
     }
     if (sctx.subresource === 'status') {
-      // The status subresource takes status and nothing else (the custom-resource status strategy).
+      // The status subresource takes status and nothing else (the custom-resource status strategy), and the
+      // managedFields that recorded it.
       const next = copyJson(old) as KubeObject;
       if (obj.status === undefined) delete next.status;
       else next.status = obj.status;
+      if (obj.metadata.managedFields === undefined) delete next.metadata.managedFields;
+      else next.metadata.managedFields = obj.metadata.managedFields;
       obj = next;
     } else {
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
@@ -688,6 +722,41 @@ export class Store<T extends KubeObject = KubeObject> {
       if (inVersion && !inVersion.ok) return inVersion.errors;
     }
     return parsed.ok ? [] : parsed.errors;
+  }
+
+  /**
+   * The field manager of requests in `other` (undefined: the storage version) on the main resource or a subresource:
+   * built once, with the version's typed schema and the endpoint's reset fields.
+   */
+  #fieldManager(other: string | undefined, subresource?: string): FieldManager {
+    const version = other ?? this.#def.storageVersion.name;
+    const key = `${version}/${subresource ?? ''}`;
+    let fm = this.#fieldManagers.get(key);
+    if (!fm) {
+      const typed = this.#fieldManagers.get(`${version}/`)?.typed ?? typedSchemaOf(this.#def, version);
+      fm = new FieldManager({
+        apiVersion: this.#apiVersionOf(other),
+        kind: this.#def.kind,
+        ...(subresource ? { subresource } : {}),
+        typed,
+        resetFields: resetFieldsOf(this.#def, version, subresource),
+        now: () => rfc3339Seconds(this.#clock.now()),
+      });
+      this.#fieldManagers.set(key, fm);
+    }
+    return fm;
+  }
+
+  /** `obj` (in `other`) with managedFields recording the update of `current` (stored) by `manager`. */
+  async #trackUpdate(
+    current: KubeObject | null,
+    obj: KubeObject,
+    other: string | undefined,
+    subresource: string | undefined,
+    manager: string | undefined,
+  ): Promise<KubeObject> {
+    const live = current && (await this.#out(current, other));
+    return this.#fieldManager(other, subresource).update(live, obj, manager ?? '');
   }
 
   #strategyContext(obj: KubeObject, subresource?: string): StrategyContext {

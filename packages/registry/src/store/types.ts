@@ -33,6 +33,11 @@ export interface StoreCreateOptions {
   /** Default Warn, as kube-apiserver's. */
   fieldValidation?: FieldValidation;
   admission?: WriteAdmission;
+  /**
+   * The manager of the write, recorded in metadata.managedFields (server-core passes the fieldManager parameter, else
+   * the User-Agent's prefix). Unset or empty: "unknown", as kube names a nameless manager.
+   */
+  fieldManager?: string;
 }
 
 export interface StoreUpdateOptions extends StoreCreateOptions {
@@ -40,7 +45,10 @@ export interface StoreUpdateOptions extends StoreCreateOptions {
   subresource?: 'status';
 }
 
-export type StorePatchOptions = StoreUpdateOptions;
+export interface StorePatchOptions extends StoreUpdateOptions {
+  /** An apply patch takes the fields other managers own instead of failing with a conflict (PatchOptions.force). */
+  force?: boolean;
+}
 
 /** json = application/json-patch+json, merge = merge-patch, strategic = strategic-merge-patch, apply = apply-patch. */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';

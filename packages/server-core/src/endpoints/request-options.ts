@@ -1,11 +1,12 @@
 import { type FieldError, fieldErrors, newBadRequest, newInvalid, OMIT_VALUE, type StatusError } from '@kapi/apimachinery';
-import type {
-  FieldValidation,
-  PatchType,
-  PropagationPolicy,
-  StoreDeleteOptions,
-  StoreListOptions,
-  StoreWatchOptions,
+import {
+  type FieldValidation,
+  managerOrUserAgent,
+  type PatchType,
+  type PropagationPolicy,
+  type StoreDeleteOptions,
+  type StoreListOptions,
+  type StoreWatchOptions,
 } from '@kapi/registry';
 
 /**
@@ -147,6 +148,14 @@ export function writeOptionsOf(
     ...(fieldManager !== undefined ? { fieldManager } : {}),
     ...(force !== undefined ? { force } : {}),
   };
+}
+
+/**
+ * The manager a write records in managedFields: its fieldManager parameter, else the User-Agent up to its first "/"
+ * (kube's managerOrUserAgent).
+ */
+export function fieldManagerOf(ctx: { req: { headers: { 'user-agent'?: string | undefined } } }, w: WriteOptions): string {
+  return managerOrUserAgent(w.fieldManager, ctx.req.headers['user-agent']);
 }
 
 const POLICIES: readonly PropagationPolicy[] = ['Orphan', 'Background', 'Foreground'];

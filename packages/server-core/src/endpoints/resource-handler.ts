@@ -9,7 +9,7 @@ import { type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
 import { storeVersion, transform } from './output-transform.ts';
 import { admitDeletion, writeAdmission } from './request-admission.ts';
 import { auditable, patchTypeOf, readDeleteBody, readObjectBody, readPatchBody } from './request-body.ts';
-import { deleteOptionsOf, listOptionsOf, writeOptionsOf } from './request-options.ts';
+import { deleteOptionsOf, fieldManagerOf, listOptionsOf, writeOptionsOf } from './request-options.ts';
 import { methodNotAllowed, writeObject } from './response.ts';
 import { handleSubresource } from './subresource-handler.ts';
 import type { SubresourceStorage } from './subresource-storage.ts';
@@ -105,6 +105,7 @@ export async function handleResource(
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
+        fieldManager: fieldManagerOf(ctx, w),
       });
       for (const warning of res.warnings) addWarning(ctx, warning);
       return respond(201, res.object);
@@ -118,6 +119,7 @@ export async function handleResource(
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
+        fieldManager: fieldManagerOf(ctx, w),
       });
       for (const warning of res.warnings) addWarning(ctx, warning);
       return respond(res.created ? 201 : 200, res.object);
@@ -132,9 +134,12 @@ export async function handleResource(
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
+        fieldManager: fieldManagerOf(ctx, w),
+        ...(w.force !== undefined ? { force: w.force } : {}),
       });
       for (const warning of res.warnings) addWarning(ctx, warning);
-      return respond(200, res.object);
+      // An apply that created the object answers 201, as kube's PatchResource.
+      return respond(res.created ? 201 : 200, res.object);
     }
     case 'delete': {
       const opts = await admitDeletion(ctx, def, info, deleteOptionsOf(q, await readDeleteBody(ctx)), options);

@@ -1,9 +1,12 @@
-import type { Store, StoreUpdateOptions } from '@kapi/registry';
+import type { Store, StorePatchOptions } from '@kapi/registry';
+import { fieldManagerOf } from '../request-options.ts';
 import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource-storage.ts';
 
 /** The Store options of a status write: the request's version and write options, status only, the request's admission. */
-function statusWrite({ info, options, storeAdmission }: SubresourceWriteRequest): StoreUpdateOptions {
+function statusWrite({ ctx, info, options, storeAdmission }: SubresourceWriteRequest): StorePatchOptions {
   return {
+    fieldManager: fieldManagerOf(ctx, options),
+    ...(options.force !== undefined ? { force: options.force } : {}),
     version: info.apiVersion,
     dryRun: options.dryRun,
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),

@@ -1,0 +1,267 @@
+import { FakeClock, type KubeObject, type ManagedFieldsEntry, StatusError } from '@kapi/apimachinery';
+import { MemoryStorage } from '@kapi/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigMap } from '../builtins/configmap.ts';
+import { defineResource } from '../define-resource.ts';
+import { Store } from './store.ts';
+
+/** managedFields on every write, and server-side apply, through the Store (kube's field manager in front of storage). */
+
+const Widget = defineResource({
+  group: 'example.kapi.dev',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+  versions: [{ name: 'v1' }],
+  schema: z.object({
+    spec: z.object({ replicas: z.int().min(0), color: z.string().optional() }),
+    status: z.object({ replicas: z.int().optional(), phase: z.string().optional() }).optional(),
+  }),
+  subresources: { status: true },
+});
+
+const ctx = { namespace: 'ns' };
+let clock: FakeClock;
+let storage: MemoryStorage;
+let cms: Store;
+let widgets: Store;
+
+beforeEach(() => {
+  clock = new FakeClock(Date.UTC(2026, 0, 1));
+  storage = new MemoryStorage({ compaction: false });
+  cms = new Store(ConfigMap, { storage, clock });
+  widgets = new Store(Widget, { storage, clock });
+});
+afterEach(() => storage.close());
+
+const cm = (name: string, data: Record<string, string>, meta: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', ...meta },
+  data,
+});
+
+const entries = (obj: KubeObject): ManagedFieldsEntry[] => obj.metadata.managedFields ?? [];
+const managers = (obj: KubeObject): string[] =>
+  entries(obj).map((e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ''}`);
+
+async function statusOf(p: Promise<unknown>): Promise<StatusError['status']> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof StatusError) return err.status;
+    throw err;
+  }
+  throw new Error('expected a StatusError');
+}
+
+describe('managedFields on Update operations', () => {
+  it('create records the creator: manager, operation, apiVersion, time from the clock, FieldsV1', async () => {
+    const { object } = await cms.create(ctx, cm('a', { x: '1' }, { labels: { l: 'v' } }), { fieldManager: 'kubectl-create' });
+    expect(object.metadata.managedFields).toEqual([
+      {
+        manager: 'kubectl-create',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T00:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { '.': {}, 'f:x': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:l': {} } } },
+      },
+    ]);
+  });
+
+  it('a nameless manager is "unknown"; the group is in apiVersion', async () => {
+    const { object } = await widgets.create(ctx, {
+      apiVersion: 'example.kapi.dev/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { replicas: 1 },
+    });
+    expect(entries(object)).toMatchObject([{ manager: 'unknown', operation: 'Update', apiVersion: 'example.kapi.dev/v1' }]);
+  });
+
+  it('updates and patches move the fields they change to their manager, with the time of the change', async () => {
+    await cms.create(ctx, cm('a', { x: '1', y: '1' }), { fieldManager: 'one' });
+    clock.advance(5000);
+    const updated = await cms.patch(ctx, 'a', { data: { y: '2' } }, 'merge', { fieldManager: 'two' });
+    expect(managers(updated.object)).toEqual(['one/Update', 'two/Update']);
+    const [one, two] = entries(updated.object);
+    expect(one?.fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:x': {} } });
+    expect(one?.time).toBe('2026-01-01T00:00:00Z');
+    expect(two?.fieldsV1).toEqual({ 'f:data': { 'f:y': {} } });
+    expect(two?.time).toBe('2026-01-01T00:00:05Z');
+  });
+
+  it('a write that changes nothing keeps the entries and the resourceVersion', async () => {
+    const created = await cms.create(ctx, cm('a', { x: '1' }), { fieldManager: 'one' });
+    clock.advance(5000);
+    const same = await cms.update(ctx, 'a', created.object, { fieldManager: 'two' });
+    expect(same.object.metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
+    expect(same.object.metadata.managedFields).toEqual(created.object.metadata.managedFields);
+    const patched = await cms.patch(ctx, 'a', { data: { x: '1' } }, 'strategic', { fieldManager: 'three' });
+    expect(patched.object.metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
+  });
+
+  it('an empty managedFields in the request resets tracking; invalid ones are ignored', async () => {
+    const created = await cms.create(ctx, cm('a', { x: '1' }), { fieldManager: 'one' });
+    const reset = await cms.update(
+      ctx,
+      'a',
+      { ...created.object, metadata: { ...created.object.metadata, managedFields: [] } },
+      { fieldManager: 'two' },
+    );
+    // Nothing changed, so nobody is recorded after the reset.
+    expect(reset.object.metadata.managedFields).toBeUndefined();
+    const again = await cms.update(ctx, 'a', { ...reset.object, data: { x: '2' } }, { fieldManager: 'two' });
+    expect(managers(again.object)).toEqual(['two/Update']);
+    const invalid = await cms.update(
+      ctx,
+      'a',
+      { ...again.object, data: { x: '3' }, metadata: { ...again.object.metadata, managedFields: [{ manager: 'x', operation: 'Delete' }] } },
+      { fieldManager: 'three' },
+    );
+    // The live entries stay the base: two loses .data.x to three.
+    expect(managers(invalid.object)).toEqual(['three/Update']);
+  });
+
+  it('the status subresource records its manager with subresource status, and never from the request', async () => {
+    await widgets.create(
+      ctx,
+      { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1 } },
+      { fieldManager: 'user' },
+    );
+    clock.advance(1000);
+    const cur = await widgets.get(ctx, 'w');
+    const res = await widgets.update(ctx, 'w', { ...cur, status: { replicas: 1 } }, { subresource: 'status', fieldManager: 'ctl' });
+    expect(managers(res.object)).toEqual(['user/Update', 'ctl/Update/status']);
+    expect(entries(res.object)[1]?.fieldsV1).toEqual({ 'f:status': { '.': {}, 'f:replicas': {} } });
+    // The main resource ignores status: an update of spec and status records only spec.
+    const main = await widgets.patch(ctx, 'w', { spec: { replicas: 2 }, status: { replicas: 9 } }, 'merge', { fieldManager: 'other' });
+    expect(main.object.status).toEqual({ replicas: 1 });
+    expect(entries(main.object).find((e) => e.manager === 'other')?.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+  });
+
+  it('keeps at most ten Update managers, the oldest merged into ancient-changes', async () => {
+    await cms.create(ctx, cm('a', { k0: '0' }), { fieldManager: 'm00' });
+    for (let i = 1; i <= 11; i++) {
+      clock.advance(1000);
+      await cms.patch(ctx, 'a', { data: { [`k${i}`]: `${i}` } }, 'merge', { fieldManager: `m${String(i).padStart(2, '0')}` });
+    }
+    const obj = await cms.get(ctx, 'a');
+    const names = entries(obj).map((e) => e.manager);
+    expect(names).toHaveLength(10);
+    expect(names).toContain('ancient-changes');
+    expect(names).not.toContain('m00');
+    expect(names).not.toContain('m01');
+    expect(entries(obj).find((e) => e.manager === 'ancient-changes')?.fieldsV1).toEqual({
+      'f:data': { '.': {}, 'f:k0': {}, 'f:k1': {}, 'f:k2': {} },
+    });
+  });
+});
+
+describe('server-side apply', () => {
+  const applied = (data: Record<string, string>, meta: Record<string, unknown> = {}) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'a', ...meta },
+    data,
+  });
+
+  it('creates the object when it is missing, owned by the applier', async () => {
+    const res = await cms.patch(ctx, 'a', applied({ x: '1' }), 'apply', { fieldManager: 'kubectl' });
+    expect(res.created).toBe(true);
+    expect(res.object.data).toEqual({ x: '1' });
+    expect(res.object.metadata.managedFields).toEqual([
+      {
+        manager: 'kubectl',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: '2026-01-01T00:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:x': {} } },
+      },
+    ]);
+  });
+
+  it('conflicts with another manager over a different value: 409 with kube causes; force takes the field', async () => {
+    await cms.create(ctx, cm('a', { a: '1' }), { fieldManager: 'mgr' });
+    const st = await statusOf(cms.patch(ctx, 'a', applied({ a: '2' }), 'apply', { fieldManager: 'kubectl' }));
+    expect(st.code).toBe(409);
+    expect(st.reason).toBe('Conflict');
+    expect(st.message).toBe('Apply failed with 1 conflict: conflict with "mgr" using v1: .data.a');
+    expect(st.details?.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "mgr" using v1', field: '.data.a' }]);
+    const forced = await cms.patch(ctx, 'a', applied({ a: '2' }), 'apply', { fieldManager: 'kubectl', force: true });
+    expect(forced.object.data).toEqual({ a: '2' });
+    // mgr keeps the map itself it created (`.data`), as in kube; the field is kubectl's now.
+    expect(managers(forced.object)).toEqual(['kubectl/Apply', 'mgr/Update']);
+    expect(entries(forced.object)[1]?.fieldsV1).toEqual({ 'f:data': {} });
+  });
+
+  it('shares fields applied with the same value, and removes a field its only applier stops applying', async () => {
+    await cms.patch(ctx, 'a', applied({ a: '1', b: '1' }), 'apply', { fieldManager: 'one' });
+    const shared = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'two' });
+    // An apply that changes nothing records its manager without a time (kube's managedFieldsUpdater), so it sorts first.
+    expect(managers(shared.object)).toEqual(['two/Apply', 'one/Apply']);
+    expect(entries(shared.object)[0]?.time).toBeUndefined();
+    const dropped = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'one' });
+    expect(dropped.object.data).toEqual({ a: '1' });
+    const droppedA = await cms.patch(ctx, 'a', applied({}), 'apply', { fieldManager: 'one' });
+    // two still applies .data.a: it stays.
+    expect(droppedA.object.data).toEqual({ a: '1' });
+  });
+
+  it('a no-op apply keeps the resourceVersion', async () => {
+    const first = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'one' });
+    clock.advance(3000);
+    const again = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'one' });
+    expect(again.object.metadata.resourceVersion).toBe(first.object.metadata.resourceVersion);
+    expect(again.object.metadata.managedFields).toEqual(first.object.metadata.managedFields);
+  });
+
+  it('a patch of another kind or version, or with managedFields, is a 400 as kube says it', async () => {
+    expect((await statusOf(cms.patch(ctx, 'a', { ...applied({}), kind: 'Secret' }, 'apply', { fieldManager: 'm' }))).message).toBe(
+      'invalid object type: /v1, Kind=Secret',
+    );
+    expect((await statusOf(cms.patch(ctx, 'a', { ...applied({}), apiVersion: 'v2' }, 'apply', { fieldManager: 'm' }))).message).toBe(
+      'invalid object type: /v2, Kind=ConfigMap',
+    );
+    expect((await statusOf(cms.patch(ctx, 'a', applied({}, { managedFields: [] }), 'apply', { fieldManager: 'm' }))).message).toBe(
+      'metadata.managedFields must be nil',
+    );
+    expect((await statusOf(cms.patch(ctx, 'a', applied({}, { name: 'b' }), 'apply', { fieldManager: 'm' }))).message).toBe(
+      'the name of the object (b) does not match the name on the URL (a)',
+    );
+  });
+
+  it('dryRun answers the result and stores nothing', async () => {
+    const res = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'm', dryRun: true });
+    expect(res.object.data).toEqual({ a: '1' });
+    expect((await statusOf(cms.get(ctx, 'a'))).code).toBe(404);
+  });
+
+  it('status apply by a controller never conflicts with the spec applier, and the main resource ignores status', async () => {
+    const w = (extra: Record<string, unknown>) => ({
+      apiVersion: 'example.kapi.dev/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      ...extra,
+    });
+    await widgets.patch(ctx, 'w', w({ spec: { replicas: 1 } }), 'apply', { fieldManager: 'user' });
+    const st = await widgets.patch(ctx, 'w', w({ status: { phase: 'Ready' } }), 'apply', { fieldManager: 'ctl', subresource: 'status' });
+    expect(st.object.status).toEqual({ phase: 'Ready' });
+    expect(managers(st.object)).toEqual(['ctl/Apply/status', 'user/Apply']);
+    // The user applies status too: reset on the main resource, so neither a conflict nor a change.
+    const main = await widgets.patch(ctx, 'w', w({ spec: { replicas: 2 }, status: { phase: 'Nope' } }), 'apply', { fieldManager: 'user' });
+    expect(main.object.status).toEqual({ phase: 'Ready' });
+    expect(main.object.spec).toEqual({ replicas: 2 });
+    // A status apply to a missing object is a 404 (no create through a subresource).
+    expect(
+      (
+        await statusOf(
+          widgets.patch(ctx, 'x', { ...w({}), metadata: { name: 'x' } }, 'apply', { fieldManager: 'c', subresource: 'status' }),
+        )
+      ).code,
+    ).toBe(404);
+  });
+});
