@@ -11,6 +11,7 @@ import * as leaf from './test-cases/leaf.ts';
 import * as multipleAppliers from './test-cases/multiple-appliers.ts';
 import * as nested from './test-cases/nested.ts';
 import * as preserveUnknown from './test-cases/preserve-unknown.ts';
+import * as schemaChange from './test-cases/schema-change.ts';
 import * as set from './test-cases/set.ts';
 import { runCase, type Table } from './test-support/state.ts';
 
@@ -38,6 +39,7 @@ const modules = {
   multipleAppliers,
   nested,
   preserveUnknown,
+  schemaChange,
   set,
 };
 

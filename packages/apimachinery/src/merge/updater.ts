@@ -14,14 +14,15 @@
  * mutated (the `managers` map included): results are new. Managers whose API version no longer converts
  * (`Converter.isMissingVersionError`) are dropped, as SMD drops them.
  *
- * Left out: SMD's `reconcileManagedFieldsWithSchemaChanges` (rewriting recorded sets after a type changed between
- * atomic and granular) — kapi's schemas do not change under stored objects except through CRD updates.
+ * Before each write the recorded sets are reconciled with the schema (reconcile-schema.ts), as SMD does: a CRD
+ * update can turn a granular struct, map or list atomic under stored objects.
  */
 
 import type { ManagedFields, VersionedSet } from '../fieldpath/managed-fields.ts';
 import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpath/managed-fields.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { jsonEqual } from '../json-data.ts';
+import { reconcileFieldSetWithSchema } from './reconcile-schema.ts';
 import { type Comparison, type TypedVersion, typedOps } from './typed-ops.ts';
 
 /**
@@ -86,7 +87,7 @@ export class Updater {
    * object about to be stored, both in `version`.
    */
   update(live: unknown, next: unknown, version: string, managers: ManagedFields, manager: string): UpdateResult {
-    const current = this.dropObsolete(live, version, managers);
+    const current = this.reconcile(live, version, managers);
     const { managers: after, compare } = this.updateOwnership(live, next, version, current, manager, true);
     const previous = after.get(manager)?.set ?? FieldSet.empty();
     const set = this.filter(version, previous.difference(compare.removed).union(compare.modified).union(compare.added));
@@ -100,7 +101,7 @@ export class Updater {
    * manager owns a field the apply changes.
    */
   apply(live: unknown, config: unknown, version: string, managers: ManagedFields, manager: string, force: boolean): ApplyResult {
-    const current = this.dropObsolete(live, version, managers);
+    const current = this.reconcile(live, version, managers);
     const type = this.typeFor(version);
     let merged = typedOps.merge(live, config, type);
     const lastSet = current.get(manager);
@@ -178,8 +179,12 @@ export class Updater {
     return ignored && !ignored.isEmpty() ? set.recursiveDifference(ignored) : set;
   }
 
-  /** A copy of `managers` without those whose version no longer converts (SMD drops them before each write). */
-  private dropObsolete(live: unknown, version: string, managers: ManagedFields): Map<string, VersionedSet> {
+  /**
+   * A copy of `managers` ready for a write (SMD's reconcileManagedFieldsWithSchemaChanges): managers whose version
+   * no longer converts are dropped, and each set is brought in line with its version's schema (containers that
+   * became atomic are owned whole).
+   */
+  private reconcile(live: unknown, version: string, managers: ManagedFields): Map<string, VersionedSet> {
     const out = new Map<string, VersionedSet>();
     for (const [name, vs] of managers) {
       if (vs.apiVersion !== version) {
@@ -190,7 +195,8 @@ export class Updater {
           throw err;
         }
       }
-      out.set(name, vs);
+      const set = reconcileFieldSetWithSchema(vs.set, this.typeFor(vs.apiVersion));
+      out.set(name, set ? { ...vs, set } : vs);
     }
     return out;
   }

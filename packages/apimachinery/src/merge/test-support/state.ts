@@ -50,7 +50,7 @@ export interface ParserSpec {
 
 export const deducedParser: ParserSpec = { deduced: true };
 
-export interface Operation {
+export interface ObjectOperation {
   op: 'apply' | 'forceApply' | 'update' | 'extractApply';
   manager: string;
   apiVersion?: string;
@@ -58,6 +58,14 @@ export interface Operation {
   /** For apply: the conflicts expected (an empty list: none); absent, any conflict fails the case. */
   conflicts?: { manager: string; path: Path }[];
 }
+
+/** SMD's ChangeParser: the schema changes under the live object (a CRD update); the live object must still fit. */
+export interface ChangeParserOperation {
+  op: 'changeParser';
+  parser: ParserSpec;
+}
+
+export type Operation = ObjectOperation | ChangeParserOperation;
 
 export interface ExpectedVersionedSet {
   set: Path[];
@@ -234,7 +242,8 @@ export class State {
   liveVersion: string | undefined;
   managers: ManagedFields = new Map();
 
-  readonly parser: ParserSpec;
+  /** Mutable: a changeParser operation swaps it (the Updater's typeFor reads it). */
+  parser: ParserSpec;
   readonly updater: Updater;
   readonly converter: Converter;
 
@@ -311,6 +320,11 @@ function conflictsMatch(expected: readonly Conflict[], got: readonly Conflict[])
 }
 
 function runOperation(state: State, op: Operation): void {
+  if (op.op === 'changeParser') {
+    state.parser = op.parser;
+    if (state.liveVersion !== undefined) typedOps.validate(state.live, typeOf(op.parser, state.liveVersion), true);
+    return;
+  }
   const version = op.apiVersion ?? '';
   switch (op.op) {
     case 'update':
@@ -374,29 +388,31 @@ export function runCase(table: Table, tc: TestCase): void {
   for (const [v, f] of Object.entries(tc.ignoreFilter ?? {})) ignored.set(v, FieldSet.fromPaths(f.exclude));
   for (const [v, paths] of Object.entries(tc.ignoredFields ?? {})) ignored.set(v, FieldSet.fromPaths(paths));
   const converter = converterFor(table);
+  let state: State | undefined;
   const updater = new Updater({
-    typeFor: (version) => typeOf(table.parser, version),
+    typeFor: (version) => typeOf(state?.parser ?? table.parser, version),
     converter,
     ignored,
     returnInputOnNoop: tc.returnInputOnNoop ?? false,
   });
-  const state = new State(table.parser, updater, converter);
+  const st = new State(table.parser, updater, converter);
+  state = st;
   tc.ops.forEach((op, i) => {
     try {
-      runOperation(state, op);
+      runOperation(st, op);
     } catch (err) {
       throw new Error(`failed operation ${i}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   });
   if (tc.object !== undefined && tc.object !== '') {
-    const diff = state.compareLive(tc.object, tc.apiVersion ?? '');
+    const diff = st.compareLive(tc.object, tc.apiVersion ?? '');
     if (diff !== '') throw new Error(`expected live and config to be the same:\n${diff}`);
   }
   if (tc.managed) {
-    const diff = managersDifference(state.managers, toManagedFields(tc.managed));
+    const diff = managersDifference(st.managers, toManagedFields(tc.managed));
     if (diff.length > 0) throw new Error(`managers differ:\n${diff.join('\n')}`);
   }
-  for (const [name, vs] of state.managers) {
+  for (const [name, vs] of st.managers) {
     if (vs.set.isEmpty()) throw new Error(`expected Managers to have no empty sets, but found one managed by ${name}`);
   }
 }
