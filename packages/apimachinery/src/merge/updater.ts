@@ -227,14 +227,23 @@ export class Updater {
       throw err;
     }
     const lastType = this.typeFor(lastVersion);
-    let pruned = typedOps.removeItems(mergedAt, typedOps.ensureNamedFieldsAreMembers(lastSet.set, lastType), lastType);
-    pruned = this.addBackOwnedItems(mergedAt, pruned, lastVersion, managers);
-    pruned = this.addBackDanglingItems(mergedAt, pruned, lastVersion, lastSet);
+    const last = typedOps.ensureNamedFieldsAreMembers(lastSet.set, lastType);
+    // The walks below ask for the field set of the same merged value more than once.
+    const sets = new FieldSetMemo(this.typeFor);
+    let pruned = typedOps.removeItems(mergedAt, last, lastType);
+    pruned = this.addBackOwnedItems(mergedAt, pruned, lastVersion, managers, sets);
+    pruned = this.addBackDanglingItems(mergedAt, pruned, lastVersion, last, sets);
     return this.converter.convert(pruned, lastVersion, version);
   }
 
   /** Puts back what prune removed but some manager (any version) owns. */
-  private addBackOwnedItems(merged: unknown, pruned: unknown, prunedVersion: string, managers: Map<string, VersionedSet>): unknown {
+  private addBackOwnedItems(
+    merged: unknown,
+    pruned: unknown,
+    prunedVersion: string,
+    managers: Map<string, VersionedSet>,
+    sets: FieldSetMemo,
+  ): unknown {
     const managedAt = new Map<string, FieldSet>();
     for (const vs of managers.values()) {
       const prev = managedAt.get(vs.apiVersion);
@@ -257,8 +266,8 @@ export class Updater {
       }
       const type = this.typeFor(version);
       const managed = managedAt.get(version) as FieldSet;
-      const mergedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(m, type), type);
-      const prunedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(p, type), type);
+      const mergedSet = sets.of(m, version);
+      const prunedSet = sets.of(p, version);
       const keep = prunedSet.union(typedOps.ensureNamedFieldsAreMembers(managed, type));
       mergedCur = m;
       prunedCur = typedOps.removeItems(m, mergedSet.difference(keep), type);
@@ -271,12 +280,34 @@ export class Updater {
    * Removes only what the applier owned last time: fields that prune took away but that were not in `lastSet`
    * (unowned, or owned by updaters) stay.
    */
-  private addBackDanglingItems(merged: unknown, pruned: unknown, version: string, lastSet: VersionedSet): unknown {
-    const type = this.typeFor(version);
-    const prunedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(pruned, type), type);
-    const mergedSet = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(merged, type), type);
-    const last = typedOps.ensureNamedFieldsAreMembers(lastSet.set, type);
-    return typedOps.removeItems(merged, mergedSet.difference(prunedSet).intersection(last), type);
+  private addBackDanglingItems(merged: unknown, pruned: unknown, version: string, last: FieldSet, sets: FieldSetMemo): unknown {
+    const removed = sets.of(merged, version).difference(sets.of(pruned, version));
+    return typedOps.removeItems(merged, removed.intersection(last), this.typeFor(version));
+  }
+}
+
+/** The field sets (named fields made members) of the values one prune looks at, each computed once. */
+class FieldSetMemo {
+  private readonly typeFor: (version: string) => TypedVersion;
+  private readonly byVersion = new Map<string, Map<unknown, FieldSet>>();
+
+  constructor(typeFor: (version: string) => TypedVersion) {
+    this.typeFor = typeFor;
+  }
+
+  of(value: unknown, version: string): FieldSet {
+    let memo = this.byVersion.get(version);
+    if (!memo) {
+      memo = new Map();
+      this.byVersion.set(version, memo);
+    }
+    let set = memo.get(value);
+    if (!set) {
+      const type = this.typeFor(version);
+      set = typedOps.ensureNamedFieldsAreMembers(typedOps.toFieldSet(value, type), type);
+      memo.set(value, set);
+    }
+    return set;
   }
 }
 
