@@ -6,7 +6,7 @@
  */
 import { isJsonObject } from '../json-data.ts';
 import { ElementKind, parsePathElement, UnknownPathElementTypeError } from './path-element.ts';
-import { compareElems, type Elem, elemOf, FieldSet } from './set.ts';
+import { compareElems, type Elem, elemOf, FieldSet, keyOf } from './set.ts';
 
 /** The FieldsV1 object of a set. */
 export function fieldSetToFieldsV1(set: FieldSet): Record<string, unknown> {
@@ -28,9 +28,9 @@ function emit(s: FieldSet, self: boolean): Record<string, unknown> {
   while (i < m.length || j < ce.length) {
     const c = i === m.length ? 1 : j === ce.length ? -1 : compareElems(m[i] as Elem, ce[j] as Elem);
     if (c < 0) {
-      out[(m[i++] as Elem).s] = {}; // keys are `x:...` or `.`, never `__proto__`
+      out[keyOf(m[i++] as Elem)] = {}; // keys are `x:...` or `.`, never `__proto__`
     } else {
-      out[(ce[j] as Elem).s] = emit(s.cs[j] as FieldSet, c === 0);
+      out[keyOf(ce[j] as Elem)] = emit(s.cs[j] as FieldSet, c === 0);
       if (c === 0) i++;
       j++;
     }
@@ -129,7 +129,7 @@ function elemOfKey(key: string): Elem {
   // written again canonically (sorted key fields, Go's JSON), as SMD does.
   const e: Elem =
     key.charCodeAt(0) === 0x66 /* f */ && key.charCodeAt(1) === 0x3a /* : */
-      ? { pe: { fieldName: key.slice(2) }, s: key, k: ElementKind.Field }
+      ? { pe: { fieldName: key.slice(2) }, k: ElementKind.Field, s: key }
       : elemOf(parsePathElement(key));
   if (key.length <= ELEM_KEY_MAX) {
     if (ELEMS.size >= ELEMS_MAX) ELEMS.clear();

@@ -190,6 +190,7 @@ export function pathElementString(pe: PathElement): string {
 // ---- FieldsV1 keys ----
 
 const HTML_CHARS = /[<>&\u2028\u2029]/;
+const HTML_CHARS_G = /[<>&\u2028\u2029]/g;
 const HTML_ESCAPES: Record<string, string> = {
   '<': '\\u003c',
   '>': '\\u003e',
@@ -203,17 +204,27 @@ const HTML_ESCAPES: Record<string, string> = {
  * strings (JSON.stringify's numbers are already Go's).
  */
 function goJson(v: unknown): string {
-  let s: string;
-  if (typeof v !== 'object' || v === null) s = JSON.stringify(v === undefined ? null : v);
-  else if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
-  else {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${goJson(k)}:${goJson(o[k])}`)
-      .join(',')}}`;
+  switch (typeof v) {
+    case 'string': {
+      const s = JSON.stringify(v);
+      return HTML_CHARS.test(s) ? s.replace(HTML_CHARS_G, (c) => HTML_ESCAPES[c] as string) : s;
+    }
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
+      const o = v as Record<string, unknown>;
+      return `{${Object.keys(o)
+        .sort()
+        .map((k) => `${goJson(k)}:${goJson(o[k])}`)
+        .join(',')}}`;
+    }
+    default:
+      return 'null';
   }
-  return HTML_CHARS.test(s) ? s.replace(/[<>&\u2028\u2029]/g, (c) => HTML_ESCAPES[c] as string) : s;
 }
 
 /**
@@ -226,12 +237,12 @@ export function serializePathElement(pe: PathElement): string {
       return `f:${(pe as { fieldName: string }).fieldName}`;
     case ElementKind.Key: {
       const key = (pe as { key: Record<string, unknown> }).key;
-      const names = Object.keys(key).sort();
+      const names = Object.keys(key);
+      if (names.length > 1) names.sort();
       let out = 'k:{';
       for (let i = 0; i < names.length; i++) {
         const name = names[i] as string;
-        if (i > 0) out += ',';
-        out += `${goJson(name)}:${goJson(key[name])}`;
+        out += `${i > 0 ? ',' : ''}${goJson(name)}:${goJson(key[name])}`;
       }
       return `${out}}`;
     }

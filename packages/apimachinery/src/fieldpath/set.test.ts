@@ -1,7 +1,7 @@
 // Cases from structured-merge-diff's fieldpath/set_test.go (EnsureNamedFieldsAreMembers is schema-aware: typed/).
 import { describe, expect, it } from 'vitest';
 import { makePath as P, pathString } from './path.ts';
-import { keyElement as K, valueElement as V } from './path-element.ts';
+import { keyElement as K, type PathElement, valueElement as V } from './path-element.ts';
 import { FieldSet, FieldSetBuilder } from './set.ts';
 
 const NS = (...paths: ReturnType<typeof P>[]) => FieldSet.fromPaths(paths);
@@ -49,6 +49,23 @@ describe('insert and has (TestSetInsertHas)', () => {
     expect(b.toString()).toBe('.d\n.a.b\n.a.c');
     expect(b.insert(P('a', 'c'))).toBe(b);
     expect(b.equals(NS(P('d'), P('a', 'c'), P('a', 'b')))).toBe(true);
+  });
+
+  it('the builder reuses the descent of a shared prefix, and keeps going after build()', () => {
+    const spec = { fieldName: 'spec' };
+    const ports = { fieldName: 'ports' };
+    const b = new FieldSetBuilder();
+    const path: PathElement[] = [spec, ports];
+    for (const port of [80, 443, 8080]) b.insert([...path, K({ port }), { fieldName: 'port' }]);
+    b.insert(path)
+      .insert([spec])
+      .insert(P('spec', 'ports', K({ port: 80 }), 'name'));
+    const first = b.build();
+    b.insert(P('status'));
+    expect(first.toString()).toBe(
+      '.spec\n.spec.ports\n.spec.ports[port=80].name\n.spec.ports[port=80].port\n.spec.ports[port=443].port\n.spec.ports[port=8080].port',
+    );
+    expect(b.build().size()).toBe(first.size() + 1);
   });
 
   it('the builder inserts in any order', () => {

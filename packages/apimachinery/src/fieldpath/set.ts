@@ -8,8 +8,8 @@
  * - A FieldSet is immutable. `insert` returns a new set; the operations return new sets that may share subtrees
  *   with their inputs (safe because nothing mutates them). Building a set one path at a time is done with
  *   `FieldSetBuilder` (mutable, then `build()`), or `FieldSet.fromPaths`.
- * - Every element carries its FieldsV1 key (`f:name`, `k:{...}`) computed once, when it enters a set: encoding
- *   reuses it, decoding takes it from the JSON, and equality compares it.
+ * - Elements compare without serializing (field names and indexes directly); an element's FieldsV1 key
+ *   (`f:name`, `k:{...}`) is computed once, when a set is first encoded, and decoding takes it from the JSON.
  * - SMD's path-walking helpers are here as `members()`, `children()`, `child(pe)` / `withPrefix(pe)`,
  *   `hasMember(pe)`; schema-aware ones (EnsureNamedFieldsAreMembers) belong in typed/.
  */
@@ -17,24 +17,61 @@
 import { type Path, pathString } from './path.ts';
 import { comparePathElements, ElementKind, elementKind, type PathElement, serializePathElement } from './path-element.ts';
 
-/** A path element with its FieldsV1 key; what the set's nodes hold. Not exported from the package. */
+/** A path element as the set's nodes hold it: its kind, and its FieldsV1 key once something asked for it. */
 export interface Elem {
   readonly pe: PathElement;
-  /** serializePathElement(pe). */
-  readonly s: string;
   readonly k: ElementKind;
+  /** serializePathElement(pe), filled in by keyOf (decoding fills it from the JSON key). */
+  s: string | undefined;
 }
 
 export function elemOf(pe: PathElement): Elem {
-  return { pe, s: serializePathElement(pe), k: elementKind(pe) };
+  return { pe, k: elementKind(pe), s: undefined };
 }
 
-/** PathElement order on Elems; field names (nearly every element) compare by their keys, which share the `f:` prefix. */
+/** The element's FieldsV1 key, serialized once. */
+export function keyOf(e: Elem): string {
+  if (e.s === undefined) e.s = serializePathElement(e.pe);
+  return e.s;
+}
+
+/** PathElement order on Elems; field names (nearly every element) compare directly. */
 export function compareElems(a: Elem, b: Elem): number {
   if (a.k !== b.k) return a.k < b.k ? -1 : 1;
-  if (a.k === ElementKind.Field) return a.s < b.s ? -1 : a.s > b.s ? 1 : 0;
-  if (a.s === b.s) return 0;
+  if (a.k === ElementKind.Field) {
+    const x = (a.pe as { fieldName: string }).fieldName;
+    const y = (b.pe as { fieldName: string }).fieldName;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (a.k === ElementKind.Index) {
+    const x = (a.pe as { index: number }).index;
+    const y = (b.pe as { index: number }).index;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (a.s !== undefined && a.s === b.s) return 0;
   return comparePathElements(a.pe, b.pe);
+}
+
+/** Index of the element equal to `pe` in the sorted `list`, or a negative number; lookups need no serialized form. */
+function find(list: readonly Elem[], pe: PathElement): number {
+  const k = elementKind(pe);
+  const name = k === ElementKind.Field ? (pe as { fieldName: string }).fieldName : '';
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = list[mid] as Elem;
+    let c: number;
+    if (e.k !== k) c = e.k < k ? -1 : 1;
+    else if (k === ElementKind.Field) {
+      const n = (e.pe as { fieldName: string }).fieldName;
+      c = n < name ? -1 : n > name ? 1 : 0;
+    } else c = comparePathElements(e.pe, pe);
+    if (c < 0) lo = mid + 1;
+    else if (c > 0) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /** Index of `e` in the sorted `list`, or -(insertion point) - 1. */
@@ -118,21 +155,21 @@ export class FieldSet {
     if (path.length === 0) return false;
     let s: FieldSet = this;
     for (let i = 0; i < path.length - 1; i++) {
-      const at = search(s.ce, elemOf(path[i] as PathElement));
+      const at = find(s.ce, path[i] as PathElement);
       if (at < 0) return false;
       s = s.cs[at] as FieldSet;
     }
-    return search(s.m, elemOf(path[path.length - 1] as PathElement)) >= 0;
+    return find(s.m, path[path.length - 1] as PathElement) >= 0;
   }
 
   /** Whether `pe` is a member of this node (SMD's Members.Has). */
   hasMember(pe: PathElement): boolean {
-    return search(this.m, elemOf(pe)) >= 0;
+    return find(this.m, pe) >= 0;
   }
 
   /** The subset under `pe`, without the prefix; undefined when nothing is under it (SMD's Children.Get). */
   child(pe: PathElement): FieldSet | undefined {
-    const at = search(this.ce, elemOf(pe));
+    const at = find(this.ce, pe);
     return at < 0 ? undefined : this.cs[at];
   }
 
@@ -322,9 +359,9 @@ export class FieldSet {
   equals(o: FieldSet): boolean {
     if (o === this) return true;
     if (this.m.length !== o.m.length || this.ce.length !== o.ce.length) return false;
-    for (let i = 0; i < this.m.length; i++) if ((this.m[i] as Elem).s !== (o.m[i] as Elem).s) return false;
+    for (let i = 0; i < this.m.length; i++) if (compareElems(this.m[i] as Elem, o.m[i] as Elem) !== 0) return false;
     for (let i = 0; i < this.ce.length; i++) {
-      if ((this.ce[i] as Elem).s !== (o.ce[i] as Elem).s) return false;
+      if (compareElems(this.ce[i] as Elem, o.ce[i] as Elem) !== 0) return false;
       if (!(this.cs[i] as FieldSet).equals(o.cs[i] as FieldSet)) return false;
     }
     return true;
@@ -442,14 +479,33 @@ interface BuilderNode {
  * returns the immutable set. Inserting in sorted order is cheapest (appends).
  */
 export class FieldSetBuilder {
-  private root: BuilderNode = { m: [], ce: [], cb: [] };
+  private readonly root: BuilderNode = { m: [], ce: [], cb: [] };
+  /**
+   * The parent elements of the last insert and the nodes they led to (`nodes[i]` is under `trail[0..i)`): a walk
+   * that inserts `[...prefix, x]` for many x with the same element objects in the prefix descends only once.
+   */
+  private readonly trail: PathElement[] = [];
+  private readonly nodes: BuilderNode[] = [this.root];
+  /** How many entries of `trail` are current (the arrays are overwritten, not shrunk). */
+  private depth = 0;
 
   /** Adds the field at `path` (not its parents). */
   insert(path: Path): this {
-    if (path.length === 0) return this;
-    let node = this.root;
-    for (let i = 0; i < path.length - 1; i++) node = descend(node, elemOf(path[i] as PathElement));
-    insertElem(node.m, elemOf(path[path.length - 1] as PathElement));
+    const n = path.length - 1;
+    if (n < 0) return this;
+    const { trail, nodes } = this;
+    let d = 0;
+    const shared = Math.min(n, this.depth);
+    while (d < shared && trail[d] === path[d]) d++;
+    let node = nodes[d] as BuilderNode;
+    for (let i = d; i < n; i++) {
+      const pe = path[i] as PathElement;
+      node = descend(node, elemOf(pe));
+      trail[i] = pe;
+      nodes[i + 1] = node;
+    }
+    this.depth = n;
+    insertElem(node.m, elemOf(path[n] as PathElement));
     return this;
   }
 
@@ -464,33 +520,39 @@ export class FieldSetBuilder {
   }
 }
 
-function insertElem(list: Elem[], e: Elem): number {
+function insertElem(list: Elem[], e: Elem): void {
   const last = list[list.length - 1];
   if (last === undefined || compareElems(last, e) < 0) {
     list.push(e);
-    return list.length - 1;
+    return;
   }
   const at = search(list, e);
-  if (at >= 0) return at;
-  list.splice(-at - 1, 0, e);
-  return -at - 1;
+  if (at < 0) list.splice(-at - 1, 0, e);
 }
 
 function descend(node: BuilderNode, e: Elem): BuilderNode {
-  const last = node.ce[node.ce.length - 1];
-  if (last !== undefined && compareElems(last, e) === 0) return node.cb[node.cb.length - 1] as BuilderNode;
-  const at = search(node.ce, e);
-  if (at >= 0) return node.cb[at] as BuilderNode;
+  const { ce, cb } = node;
+  const last = ce[ce.length - 1];
+  const c = last === undefined ? -1 : compareElems(last, e);
+  if (c === 0) return cb[cb.length - 1] as BuilderNode;
   const child: BuilderNode = { m: [], ce: [], cb: [] };
-  node.ce.splice(-at - 1, 0, e);
-  node.cb.splice(-at - 1, 0, child);
+  if (c < 0) {
+    ce.push(e);
+    cb.push(child);
+    return child;
+  }
+  const at = search(ce, e);
+  if (at >= 0) return cb[at] as BuilderNode;
+  ce.splice(-at - 1, 0, e);
+  cb.splice(-at - 1, 0, child);
   return child;
 }
 
+/** The immutable set of a builder's tree; arrays are copied, so the builder may go on inserting. */
 function freeze(node: BuilderNode): FieldSet {
   return make(
-    node.m,
-    node.ce,
+    node.m.slice(),
+    node.ce.slice(),
     node.cb.map((c) => freeze(c)),
   );
 }
