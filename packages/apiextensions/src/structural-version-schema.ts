@@ -2,6 +2,7 @@ import type { FieldError } from '@kapi/apimachinery';
 import { type JSONSchema, type PatchMeta, patchMetaForOpenAPI, type VersionSchema } from '@kapi/registry';
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './schema/defaulting.ts';
 import { validateEmbeddedResources } from './schema/embedded-object-meta.ts';
+import { addEmbeddedProperties } from './schema/embedded-properties.ts';
 import type { JSONSchemaProps } from './schema/json-schema-props.ts';
 import { newStructural } from './schema/new-structural.ts';
 import { prune } from './schema/pruning.ts';
@@ -88,6 +89,8 @@ export function structuralVersionSchema(openAPIV3Schema: JSONSchemaProps): Versi
     openAPI() {
       if (!openAPI) {
         const props = toJSONSchemaProps(structural);
+        // Embedded resources get kube's TypeMeta and ObjectMeta (a fresh copy: toJSONSchemaProps builds new objects).
+        addEmbeddedProperties(props);
         const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = props.properties ?? {};
         openAPI = { ...props, properties: rest } as JSONSchema;
       }
