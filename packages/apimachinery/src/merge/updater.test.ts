@@ -1,7 +1,14 @@
 // SMD's merge/conflict_test.go and obsolete_versions_test.go (and the typename test of multiple_appliers_test.go),
 // which drive the Updater or the conflicts text directly instead of through tables.
 import { describe, expect, it } from 'vitest';
-import { conflictsFromManagers, conflictsString, type ManagedFields, managedFieldsEqual } from '../fieldpath/managed-fields.ts';
+import {
+  ConflictsError,
+  conflictsFromManagers,
+  conflictsString,
+  type ManagedFields,
+  managedFieldsEqual,
+} from '../fieldpath/managed-fields.ts';
+import { pathString } from '../fieldpath/path.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { _KBF, _P, deducedParser, MissingVersionError, managersDifference, type ParserSpec, State, typeOf } from './test-support/state.ts';
 import { type Converter, Updater } from './updater.ts';
@@ -161,5 +168,55 @@ describe('versions whose type names differ (TestVersionDoesntMatchTypename)', ()
       ['v1_applier', vs([_P('common_field')], 'v1', true)],
     ]);
     expect(managedFieldsEqual(r.managers, want)).toBe(true);
+  });
+});
+
+describe('Updater API', () => {
+  const typeFor = (v: string) => typeOf(deducedParser, v);
+
+  it('apply answers object undefined when nothing changes, unless returnInputOnNoop', () => {
+    const live = { a: 1, b: { c: 'x' } };
+    const first = new Updater({ typeFor }).apply(null, live, 'v1', new Map(), 'm', false);
+    expect(first.object).toEqual(live);
+    const again = new Updater({ typeFor }).apply(live, { a: 1 }, 'v1', first.managers, 'm', false);
+    expect(again.object).toEqual({ a: 1 });
+    const same = new Updater({ typeFor }).apply(live, live, 'v1', first.managers, 'm', false);
+    expect(same.object).toBeUndefined();
+    const always = new Updater({ typeFor, returnInputOnNoop: true }).apply(live, live, 'v1', first.managers, 'm', false);
+    expect(always.object).toEqual(live);
+  });
+
+  it('a conflict throws ConflictsError with the conflicts and SMD’s text; the managers given are not changed', () => {
+    const u = new Updater({ typeFor });
+    const one = u.apply(null, { a: 1, b: 2 }, 'v1', new Map(), 'one', false);
+    const before = new Map(one.managers);
+    let caught: unknown;
+    try {
+      u.apply({ a: 1, b: 2 }, { a: 3, b: 4 }, 'v1', one.managers, 'two', false);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConflictsError);
+    const err = caught as ConflictsError;
+    expect(err.conflicts.map((c) => [c.manager, pathString(c.path)])).toEqual([
+      ['one', '.a'],
+      ['one', '.b'],
+    ]);
+    expect(err.message).toBe('conflicts with "one":\n- .a\n- .b');
+    expect(managedFieldsEqual(one.managers, before)).toBe(true);
+    const forced = u.apply({ a: 1, b: 2 }, { a: 3 }, 'v1', one.managers, 'two', true);
+    expect(forced.object).toEqual({ a: 3, b: 2 });
+    expect(forced.managers.get('one')?.set.paths().map(pathString)).toEqual(['.b']);
+    expect(forced.managers.get('two')?.set.paths().map(pathString)).toEqual(['.a']);
+    expect(managedFieldsEqual(one.managers, before)).toBe(true);
+  });
+
+  it('ignored fields (a plain record per version) are never owned nor conflict', () => {
+    const u = new Updater({ typeFor, ignored: { v1: FieldSet.fromPaths([_P('status')]) } });
+    const created = u.update(null, { spec: { x: 1 }, status: { y: 1 } }, 'v1', new Map(), 'ctrl');
+    // As kube records a create: the new struct itself too (FieldsV1 `"f:spec": {".": {}, "f:x": {}}`).
+    expect(created.managers.get('ctrl')?.set.paths().map(pathString)).toEqual(['.spec', '.spec.x']);
+    const r = u.apply({ spec: { x: 1 }, status: { y: 1 } }, { status: { y: 2 } }, 'v1', created.managers, 'applier', false);
+    expect(r.managers.has('applier')).toBe(false);
   });
 });

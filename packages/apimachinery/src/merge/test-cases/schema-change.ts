@@ -1,7 +1,6 @@
 // Ported as data from structured-merge-diff merge/schema_change_test.go (Apache-2.0): the table-driven
 // cases for the Updater, run by ../merge.test.ts through test-support/state.ts.
 import { _KBF, _NS, _P, type ParserSpec, type Table } from '../test-support/state.ts';
-import { associativeListParser } from './key.ts';
 
 export const structParser: ParserSpec = {
   schema: `types:
