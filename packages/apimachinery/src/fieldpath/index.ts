@@ -27,3 +27,11 @@ export {
   valueString,
 } from './path-element.ts';
 export { FieldSet, FieldSetBuilder } from './set.ts';
+export {
+  excludeSetFilter,
+  type FieldSetFilter,
+  includeMatcherFilter,
+  MATCH_ANY_ELEMENT,
+  type PathElementMatcher,
+  SetMatcher,
+} from './set-matcher.ts';
