@@ -9,7 +9,7 @@
  * unidentifiable list items).
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
-import { pathElementString, serializePathElement } from '../fieldpath/path-element.ts';
+import { pathElementString } from '../fieldpath/path-element.ts';
 import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
 import { getOwn, jsonEqual } from '../json-data.ts';
 import {
@@ -18,6 +18,7 @@ import {
   handlerOf,
   invalidAtomError,
   isMapValue,
+  itemIdentity,
   listItemToPathElement,
   noTypeError,
   type ValidationError,
@@ -142,7 +143,7 @@ class CompareWalker {
           errs.push(...errorf(`element ${i}: ${pe}`));
           continue;
         }
-        const key = serializePathElement(pe);
+        const key = itemIdentity(pe);
         let e = items.get(key);
         if (!e) {
           e = { pe, l: [], r: [] };

@@ -180,3 +180,28 @@ export function listItemToPathElement(schema: Schema, list: ListType, child: unk
   if (child === null || child === undefined) return "associative list without keys has an element that's an explicit null";
   return { value: child };
 }
+
+/**
+ * A cheap identity for a list item's path element, equal exactly when the elements are (SMD compares keys and
+ * values as values), to match items and find repeated ones without serializing FieldsV1 keys.
+ */
+export function itemIdentity(pe: PathElement): string {
+  if ('value' in pe) return scalarIdentity(pe.value);
+  const key = (pe as { key: Record<string, unknown> }).key;
+  let out = '';
+  for (const name of Object.keys(key).sort()) out += `${name}\u0000${scalarIdentity(key[name])}\u0000`;
+  return out;
+}
+
+function scalarIdentity(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return `s${v}`;
+    case 'number':
+      return `n${v}`;
+    case 'boolean':
+      return v ? 't' : 'f';
+    default:
+      return `j${JSON.stringify(v)}`;
+  }
+}

@@ -15,7 +15,7 @@
  * inputs (treat it as read-only, or copy it before changing it). Throws ValidationErrors as SMD reports them.
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
-import { pathElementString, serializePathElement } from '../fieldpath/path-element.ts';
+import { pathElementString } from '../fieldpath/path-element.ts';
 import { getOwn, setOwn } from '../json-data.ts';
 import { isEmptyObject } from './compare.ts';
 import {
@@ -24,6 +24,7 @@ import {
   handlerOf,
   invalidAtomError,
   isMapValue,
+  itemIdentity,
   listItemToPathElement,
   noTypeError,
   type ValidationError,
@@ -113,7 +114,7 @@ class MergeWalker {
         errs.push(...errorf(`element ${i}: ${pe}`));
         continue;
       }
-      const key = serializePathElement(pe);
+      const key = itemIdentity(pe);
       if (observed.has(key)) {
         if (!allowDuplicates) {
           errs.push(...errorf(`duplicate entries for key ${pathElementString(pe)}`));

@@ -9,13 +9,13 @@
  * ValidationErrors only for schema errors (a missing named type); validate() first to reject invalid values.
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
-import { serializePathElement } from '../fieldpath/path-element.ts';
-import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
+import { compareElems, type Elem, elemOf, FieldSet } from '../fieldpath/set.ts';
 import {
   deduceMask,
   handlerOf,
   invalidAtomError,
   isMapValue,
+  itemIdentity,
   listItemToPathElement,
   noTypeError,
   type ValidationError,
@@ -26,92 +26,128 @@ import { EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSch
 /** The fields `value` sets, typed by `type`. */
 export function toFieldSet(type: TypedSchema, value: unknown): FieldSet {
   const w = new ToSetWalker(type.schema);
-  w.walk(type.typeRef, value);
+  const root = w.walk(type.typeRef, value); // the root itself (the empty path) is never a member
   if (w.errors.length) throw new ValidationErrors(w.errors);
-  return w.out.build();
+  return root instanceof FieldSet ? root : FieldSet.empty();
 }
 
+/**
+ * The set under one path, built bottom-up: each path element becomes an Elem once and each node is sorted once,
+ * instead of inserting whole paths from the root.
+ */
+class Node {
+  readonly m: Elem[] = [];
+  readonly ce: Elem[] = [];
+  readonly cs: FieldSet[] = [];
+
+  build(): FieldSet {
+    const { m, ce, cs } = this;
+    if (m.length === 0 && ce.length === 0) return FieldSet.empty();
+    sortElems(m, undefined);
+    sortElems(ce, cs);
+    return new FieldSet(m, ce, cs);
+  }
+}
+
+/** Sorts `elems` in SMD's order (and `sets` alongside): an insertion sort, as a node rarely has many unsorted keys. */
+function sortElems(elems: Elem[], sets: FieldSet[] | undefined): void {
+  for (let i = 1; i < elems.length; i++) {
+    const e = elems[i] as Elem;
+    if (compareElems(elems[i - 1] as Elem, e) <= 0) continue;
+    const s = sets?.[i];
+    let j = i - 1;
+    while (j >= 0 && compareElems(elems[j] as Elem, e) > 0) {
+      elems[j + 1] = elems[j] as Elem;
+      if (sets) sets[j + 1] = sets[j] as FieldSet;
+      j--;
+    }
+    elems[j + 1] = e;
+    if (sets) sets[j + 1] = s as FieldSet;
+  }
+}
+
+/** What walking a value gives its parent: a leaf (its path is a member), the set under it, or nothing. */
+type Walked = true | FieldSet | undefined;
+
 class ToSetWalker {
-  readonly out = new FieldSetBuilder();
   readonly errors: ValidationError[] = [];
-  private readonly path: PathElement[] = [];
   private readonly schema: Schema;
   constructor(schema: Schema) {
     this.schema = schema;
   }
 
-  walk(tr: TypeRef, v: unknown): void {
+  walk(tr: TypeRef, v: unknown): Walked {
     const atom = this.schema.resolve(tr);
     if (!atom) {
       this.errors.push(...noTypeError(tr));
-      return;
+      return undefined;
     }
     switch (handlerOf(deduceMask(atom, v))) {
       case 'scalar':
-        this.out.insert(this.path);
-        return;
+        return true;
       case 'list':
-        this.doList(atom.list as ListType, v);
-        return;
+        return this.doList(atom.list as ListType, v);
       case 'map':
-        this.doMap(atom.map as MapType, v);
-        return;
+        return this.doMap(atom.map as MapType, v);
       default:
         this.errors.push(...invalidAtomError(tr));
+        return undefined;
     }
   }
 
-  private doList(t: ListType, v: unknown): void {
-    if (t.elementRelationship === 'atomic') {
-      this.out.insert(this.path);
-      return;
-    }
-    if (!Array.isArray(v) || v.length === 0) return;
+  private doList(t: ListType, v: unknown): Walked {
+    if (t.elementRelationship === 'atomic') return true;
+    if (!Array.isArray(v) || v.length === 0) return undefined;
+    const node = new Node();
     // Items whose key or value repeats are recorded once, as a leaf, and not walked into.
     const pes: (PathElement | undefined)[] = new Array(v.length);
-    const keys: string[] = new Array(v.length);
+    const ids: string[] = new Array(v.length);
     const seen = new Set<string>();
     let dups: Set<string> | undefined;
     for (let i = 0; i < v.length; i++) {
       const pe = listItemToPathElement(this.schema, t, v[i]);
       if (typeof pe === 'string') continue; // invalid items are validate()'s to report
-      const key = serializePathElement(pe);
+      const id = itemIdentity(pe);
       pes[i] = pe;
-      keys[i] = key;
-      if (!seen.has(key)) seen.add(key);
-      else if (!dups?.has(key)) {
+      ids[i] = id;
+      if (!seen.has(id)) seen.add(id);
+      else if (!dups?.has(id)) {
         dups ??= new Set();
-        dups.add(key);
-        this.path.push(pe);
-        this.out.insert(this.path);
-        this.path.pop();
+        dups.add(id);
+        node.m.push(elemOf(pe));
       }
     }
     for (let i = 0; i < v.length; i++) {
       const pe = pes[i];
-      if (!pe || dups?.has(keys[i] as string)) continue;
-      this.path.push(pe);
-      this.walk(t.elementType, v[i]);
-      this.out.insert(this.path);
-      this.path.pop();
+      if (!pe || dups?.has(ids[i] as string)) continue;
+      const e = elemOf(pe);
+      node.m.push(e); // an item is always a member
+      const sub = this.walk(t.elementType, v[i]);
+      if (sub instanceof FieldSet && !sub.isEmpty()) {
+        node.ce.push(e);
+        node.cs.push(sub);
+      }
     }
+    return node.build();
   }
 
-  private doMap(t: MapType, v: unknown): void {
-    if (t.elementRelationship === 'atomic') {
-      this.out.insert(this.path);
-      return;
-    }
-    if (!isMapValue(v)) return;
+  private doMap(t: MapType, v: unknown): Walked {
+    if (t.elementRelationship === 'atomic') return true;
+    if (!isMapValue(v)) return undefined;
+    const node = new Node();
     for (const key of Object.keys(v)) {
       const field = this.schema.findField(t, key);
-      const child = v[key];
-      this.path.push({ fieldName: key });
-      this.walk(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), child);
-      // A struct field is a member only when it is null or an empty map; a map entry always is.
-      if (!field || child === null || (isMapValue(child) && isEmptyObject(child))) this.out.insert(this.path);
-      this.path.pop();
+      const val = v[key];
+      const sub = this.walk(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), val);
+      const e = elemOf({ fieldName: key });
+      // A struct field is a member only when it is a leaf, null or an empty map; a map entry always is.
+      if (sub === true || !field || val === null || (isMapValue(val) && isEmptyObject(val))) node.m.push(e);
+      if (sub instanceof FieldSet && !sub.isEmpty()) {
+        node.ce.push(e);
+        node.cs.push(sub);
+      }
     }
+    return node.build();
   }
 }
 

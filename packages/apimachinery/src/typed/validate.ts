@@ -7,7 +7,7 @@
  *
  * Inputs are plain JSON values (from JSON.parse) and are never mutated.
  */
-import { pathElementString, serializePathElement } from '../fieldpath/path-element.ts';
+import { pathElementString } from '../fieldpath/path-element.ts';
 import { getOwn } from '../json-data.ts';
 import {
   deduceMask,
@@ -15,6 +15,7 @@ import {
   handlerOf,
   invalidAtomError,
   isMapValue,
+  itemIdentity,
   listItemToPathElement,
   noTypeError,
   type ValidationError,
@@ -66,7 +67,7 @@ function doList(schema: Schema, t: ListType, v: unknown, allowDuplicates: boolea
         return errs;
       }
       prefix = pathElementString(pe);
-      const key = serializePathElement(pe);
+      const key = itemIdentity(pe);
       if (seen.has(key) && !allowDuplicates) errs.push(...errorf(`duplicate entries for key ${prefix}`));
       seen.add(key);
     }
