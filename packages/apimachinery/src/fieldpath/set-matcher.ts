@@ -30,10 +30,13 @@ function matches(p: PathElementMatcher, pe: PathElement): boolean {
 
 /** Which paths of a set a pattern keeps; a wildcard matcher keeps everything. */
 export class SetMatcher {
-  private constructor(
-    readonly wildcard: boolean,
-    private readonly members: readonly MemberMatcher[],
-  ) {}
+  readonly wildcard: boolean;
+  private readonly members: readonly MemberMatcher[];
+
+  private constructor(wildcard: boolean, members: readonly MemberMatcher[]) {
+    this.wildcard = wildcard;
+    this.members = members;
+  }
 
   private static readonly ANY = new SetMatcher(true, []);
 
