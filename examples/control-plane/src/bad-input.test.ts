@@ -217,7 +217,7 @@ describe('request bodies', () => {
     for (const [method, path, contentType] of [
       ['POST', CMS, 'application/yaml'],
       ['PUT', `${CMS}/bomb`, 'application/yaml'],
-      ['PATCH', `${CMS}/cm`, 'application/apply-patch+yaml'],
+      ['PATCH', `${CMS}/cm?fieldManager=t`, 'application/apply-patch+yaml'],
     ] as const) {
       const reply = await expectAnswered(method, path, bomb, { 'content-type': contentType });
       expect(reply.status, reply.text).toBe(400);
@@ -242,7 +242,7 @@ describe('request bodies', () => {
     for (const yaml of [flow, block])
       for (const [method, path, contentType] of [
         ['POST', CMS, 'application/yaml'],
-        ['PATCH', `${CMS}/cm`, 'application/apply-patch+yaml'],
+        ['PATCH', `${CMS}/cm?fieldManager=t`, 'application/apply-patch+yaml'],
       ] as const) {
         const reply = await expectAnswered(method, path, yaml, { 'content-type': contentType });
         expect(reply.status, `${method} ${path}: ${reply.text.slice(0, 200)}`).toBe(400);
