@@ -396,5 +396,20 @@ describe.each(BACKENDS)('server-side apply with kubectl on %s', (backendName) =>
     });
     // The spec appliers never conflict over status: a re-applies its spec unchanged.
     await applyOK(gadget('g1', { replicas: 1, ports: [{ name: 'http' }], labels: { team: 'a' } }), ['--server-side', '--field-manager=a']);
+
+    // kubectl scale writes .spec.replicas through the scale subresource (an Update): a's next apply of another value
+    // conflicts with that manager, named with its subresource and the custom resource's version.
+    expect(succeeded(['scale'], await kubectl(['scale', `gadget.${GADGET_GROUP}/g1`, '--replicas=3']))).toBe(
+      `gadget.${GADGET_GROUP}/g1 scaled\n`,
+    );
+    expect(((await read()).spec as { replicas: number }).replicas).toBe(3);
+    const scaled = await apply(gadget('g1', { replicas: 1, ports: [{ name: 'http' }], labels: { team: 'a' } }), [
+      '--server-side',
+      '--field-manager=a',
+    ]);
+    expect(scaled.code).toBe(1);
+    expect(scaled.stderr).toBe(
+      `error: Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using ${gv}: .spec.replicas\n${ADVICE}`,
+    );
   });
 });

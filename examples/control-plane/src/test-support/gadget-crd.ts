@@ -1,7 +1,7 @@
 /**
  * Dev-only (excluded from the build): a CRD whose spec has one list of each kind server-side apply distinguishes —
  * `ports` a map list keyed by name, `tags` a set, `args` atomic — plus a granular map, an atomic struct and a status
- * subresource with conditions keyed by type, for the apply end-to-end suites.
+ * subresource with conditions keyed by type, for the apply end-to-end suites; replicas through a scale subresource.
  */
 export const GADGET_GROUP = 'apply.example.com';
 export const GADGET_CRD_NAME = `gadgets.${GADGET_GROUP}`;
@@ -18,7 +18,9 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
     schema:
       openAPIV3Schema:
         type: object
@@ -57,6 +59,7 @@ spec:
           status:
             type: object
             properties:
+              replicas: {type: integer}
               observedGeneration: {type: integer}
               conditions:
                 type: array
