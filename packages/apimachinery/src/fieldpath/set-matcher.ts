@@ -95,7 +95,7 @@ export class SetMatcher {
       const pm = this.members.find((c) => matches(c.path, e.pe));
       if (pm === undefined) continue;
       const sub = pm.child.filter(set.cs[i] as FieldSet);
-      if (sub.size() > 0) {
+      if (!sub.isEmpty()) {
         ce.push(e);
         cs.push(sub);
       }

@@ -11,7 +11,13 @@
  * - Elements compare without serializing (field names and indexes directly); an element's FieldsV1 key
  *   (`f:name`, `k:{...}`) is computed once, when a set is first encoded, and decoding takes it from the JSON.
  * - SMD's path-walking helpers are here as `members()`, `children()`, `child(pe)` / `withPrefix(pe)`,
- *   `hasMember(pe)`; schema-aware ones (EnsureNamedFieldsAreMembers) belong in typed/.
+ *   `hasMember(pe)`; schema-aware ones (EnsureNamedFieldsAreMembers) belong in typed/. Matchers and filters
+ *   (PrefixMatcher, exclude / include filters) are in set-matcher.ts.
+ * - Inside this package (not exported from its index): the node arrays `m` / `ce` / `cs`, the constructor,
+ *   `Elem`, `elemOf`, `compareElems` and `keyOf`, for walks that build sets bottom-up (typed/to-field-set.ts).
+ *   A node's arrays must be sorted by compareElems, hold no duplicates, and `cs` must hold no empty set.
+ * - Known deviation: names compare by UTF-16 code unit, Go by UTF-8 byte; the orders differ only between
+ *   characters U+E000–U+FFFF and ones above U+FFFF.
  */
 
 import { type Path, pathString } from './path.ts';
