@@ -8,10 +8,11 @@
  * ValidationErrors for values that do not fit the schema where SMD reports them (both sides of a scalar wrong,
  * unidentifiable list items).
  */
+
+import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
-import { pathElementString } from '../fieldpath/path-element.ts';
 import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
-import { getOwn, jsonEqual } from '../json-data.ts';
+import { jsonEqual } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
@@ -24,7 +25,6 @@ import {
   type ValidationError,
   ValidationErrors,
   validateScalar,
-  withPrefix,
 } from './helpers.ts';
 import { type Atom, EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
 
@@ -53,94 +53,99 @@ export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comp
 /** Compares `lhs` (before) with `rhs` (after), both of `type`. */
 export function compare(type: TypedSchema, lhs: unknown, rhs: unknown): Comparison {
   const w = new CompareWalker(type.schema);
-  const errs = w.compare(type.typeRef, lhs, rhs);
-  if (errs.length) throw new ValidationErrors(errs);
+  w.compare(type.typeRef, lhs, rhs);
+  if (w.errors.length) throw new ValidationErrors(w.errors);
   return { removed: w.removed.build(), modified: w.modified.build(), added: w.added.build() };
 }
 
-interface Leaf {
-  inLeaf: boolean;
-}
+const NO_KEYS: readonly string[] = [];
 
+// Errors are collected on the walker with the path where they arose (SMD prefixes them while unwinding: the same text).
 class CompareWalker {
   readonly removed = new FieldSetBuilder();
   readonly modified = new FieldSetBuilder();
   readonly added = new FieldSetBuilder();
+  readonly errors: ValidationError[] = [];
   private readonly path: PathElement[] = [];
   private readonly schema: Schema;
   constructor(schema: Schema) {
     this.schema = schema;
   }
 
-  compare(tr: TypeRef, lhs: unknown, rhs: unknown): ValidationError[] {
-    if (lhs === undefined && rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
+  private fail(errs: ValidationError[]): void {
+    const at = pathString(this.path);
+    for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });
+  }
+
+  compare(tr: TypeRef, lhs: unknown, rhs: unknown): void {
+    if (lhs === undefined && rhs === undefined) return this.fail(errorf('at least one of lhs and rhs must be provided'));
     const atom = this.schema.resolve(tr);
-    if (!atom) return noTypeError(tr);
+    if (!atom) return this.fail(noTypeError(tr));
     const ml = deduceMask(atom, lhs);
     const mr = deduceMask(atom, rhs);
-    const leaf: Leaf = { inLeaf: false };
-    let errs: ValidationError[];
-    if (rhs === undefined) errs = this.handle(atom, ml, tr, lhs, rhs, leaf);
-    else if (lhs === undefined || ml === mr) errs = this.handle(atom, mr, tr, lhs, rhs, leaf);
+    let leaf: boolean;
+    if (rhs === undefined) leaf = this.handle(atom, ml, tr, lhs, rhs);
+    else if (lhs === undefined || ml === mr) leaf = this.handle(atom, mr, tr, lhs, rhs);
     else {
       // The value changed kind (possible where the type is deduced): each side is walked as its own kind.
-      errs = this.handle(atom, ml, tr, lhs, rhs, { inLeaf: false });
-      errs.push(...this.handle(atom, mr, tr, lhs, rhs, leaf));
+      this.handle(atom, ml, tr, lhs, rhs);
+      leaf = this.handle(atom, mr, tr, lhs, rhs);
     }
-    if (!leaf.inLeaf) {
+    if (!leaf) {
       if (lhs === undefined) this.added.insert(this.path);
       else if (rhs === undefined) this.removed.insert(this.path);
     }
-    return errs;
   }
 
-  private handle(atom: Atom, mask: number, tr: TypeRef, lhs: unknown, rhs: unknown, leaf: Leaf): ValidationError[] {
+  /** Walks one kind of the value; answers whether it was compared as a leaf. */
+  private handle(atom: Atom, mask: number, tr: TypeRef, lhs: unknown, rhs: unknown): boolean {
     switch (handlerOf(mask)) {
       case 'map':
-        return this.doMap(atom.map as MapType, lhs, rhs, leaf);
+        return this.doMap(atom.map as MapType, lhs, rhs);
       case 'scalar': {
         const t = atom.scalar ?? 'untyped';
         const lerrs = validateScalar(t, lhs, 'lhs: ');
-        const rerrs = validateScalar(t, rhs, 'rhs: ');
-        if (lerrs.length && rerrs.length) return [...lerrs, ...rerrs];
-        this.doLeaf(lhs, rhs, leaf);
-        return [];
+        const rerrs = lerrs.length ? validateScalar(t, rhs, 'rhs: ') : lerrs;
+        if (lerrs.length && rerrs.length) {
+          this.fail([...lerrs, ...rerrs]);
+          return false;
+        }
+        this.doLeaf(lhs, rhs);
+        return true;
       }
       case 'list':
-        return this.doList(atom.list as ListType, lhs, rhs, leaf);
+        return this.doList(atom.list as ListType, lhs, rhs);
       default:
-        return invalidAtomError(tr);
+        this.fail(invalidAtomError(tr));
+        return false;
     }
   }
 
-  private doLeaf(lhs: unknown, rhs: unknown, leaf: Leaf): void {
-    if (leaf.inLeaf) return;
-    leaf.inLeaf = true;
+  private doLeaf(lhs: unknown, rhs: unknown): void {
     if (lhs === undefined) this.added.insert(this.path);
     else if (rhs === undefined) this.removed.insert(this.path);
-    else if (!jsonEqual(lhs, rhs)) this.modified.insert(this.path);
+    else if (lhs !== rhs && !jsonEqual(lhs, rhs)) this.modified.insert(this.path);
   }
 
-  private doList(t: ListType, lhs: unknown, rhs: unknown, leaf: Leaf): ValidationError[] {
+  private doList(t: ListType, lhs: unknown, rhs: unknown): boolean {
     const l = Array.isArray(lhs) ? lhs : undefined;
     const r = Array.isArray(rhs) ? rhs : undefined;
     if (t.elementRelationship === 'atomic' || ((!l || l.length === 0) && (!r || r.length === 0))) {
-      this.doLeaf(lhs, rhs, leaf);
-      return [];
+      this.doLeaf(lhs, rhs);
+      return true;
     }
-    if (!l && !r) return [];
-    return this.visitListItems(t, l ?? [], r ?? []);
+    if (l || r) this.visitListItems(t, l ?? [], r ?? []);
+    return false;
   }
 
-  private visitListItems(t: ListType, l: unknown[], r: unknown[]): ValidationError[] {
-    const errs: ValidationError[] = [];
-    // Items by key, in lhs order then rhs's new ones; each key with every item that has it.
+  private visitListItems(t: ListType, l: unknown[], r: unknown[]): void {
+    // Items by identity, in lhs order then rhs's new ones; each with every item that has it on each side.
     const items = new Map<string, { pe: PathElement; l: unknown[]; r: unknown[] }>();
     const index = (list: unknown[], side: 'l' | 'r') => {
       for (let i = 0; i < list.length; i++) {
         const pe = listItemToPathElement(this.schema, t, list[i]);
         if (typeof pe === 'string') {
-          errs.push(...errorf(`element ${i}: ${pe}`));
+          this.fail(errorf(`element ${i}: ${pe}`));
           continue;
         }
         const key = itemIdentity(pe);
@@ -155,47 +160,44 @@ class CompareWalker {
     index(l, 'l');
     index(r, 'r');
     for (const { pe, l: ls, r: rs } of items.values()) {
-      if (ls.length <= 1 && rs.length <= 1) errs.push(...this.compareListItem(t, pe, ls[0], rs[0]));
+      if (ls.length <= 1 && rs.length <= 1) this.compareListItem(t, pe, ls[0], rs[0]);
       else if (ls.length >= 2 && rs.length >= 2) {
         if (ls.length !== rs.length || ls.some((x, i) => !jsonEqual(x, rs[i]))) this.modified.insert([...this.path, pe]);
       } else if (ls.length >= 2) {
-        if (rs.length) errs.push(...this.compareListItem(t, pe, undefined, rs[0]));
+        if (rs.length) this.compareListItem(t, pe, undefined, rs[0]);
         this.removed.insert([...this.path, pe]);
       } else {
-        if (ls.length) errs.push(...this.compareListItem(t, pe, ls[0], undefined));
+        if (ls.length) this.compareListItem(t, pe, ls[0], undefined);
         this.added.insert([...this.path, pe]);
       }
     }
-    return errs;
   }
 
-  private compareListItem(t: ListType, pe: PathElement, l: unknown, r: unknown): ValidationError[] {
+  private compareListItem(t: ListType, pe: PathElement, l: unknown, r: unknown): void {
     this.path.push(pe);
-    const errs = this.compare(t.elementType, l, r);
+    this.compare(t.elementType, l, r);
     this.path.pop();
-    return errs.length ? withPrefix(errs, pathElementString(pe)) : errs;
   }
 
-  private doMap(t: MapType, lhs: unknown, rhs: unknown, leaf: Leaf): ValidationError[] {
+  private doMap(t: MapType, lhs: unknown, rhs: unknown): boolean {
     const l = isMapValue(lhs) ? lhs : undefined;
     const r = isMapValue(rhs) ? rhs : undefined;
-    if (t.elementRelationship === 'atomic' || ((!l || isEmptyObject(l)) && (!r || isEmptyObject(r)))) {
-      this.doLeaf(lhs, rhs, leaf);
-      return [];
+    const lk = l ? Object.keys(l) : NO_KEYS;
+    const rk = r ? Object.keys(r) : NO_KEYS;
+    if (t.elementRelationship === 'atomic' || (lk.length === 0 && rk.length === 0)) {
+      this.doLeaf(lhs, rhs);
+      return true;
     }
-    if (!l && !r) return [];
-    const errs: ValidationError[] = [];
-    if (l) for (const key of Object.keys(l)) errs.push(...this.visitMapItem(t, key, l[key], getOwn(r, key)));
-    if (r) for (const key of Object.keys(r)) if (!l || !Object.hasOwn(l, key)) errs.push(...this.visitMapItem(t, key, undefined, r[key]));
-    return errs;
+    for (const key of lk) this.visitMapItem(t, key, (l as Record<string, unknown>)[key], r && Object.hasOwn(r, key) ? r[key] : undefined);
+    for (const key of rk) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, (r as Record<string, unknown>)[key]);
+    return false;
   }
 
-  private visitMapItem(t: MapType, key: string, l: unknown, r: unknown): ValidationError[] {
+  private visitMapItem(t: MapType, key: string, l: unknown, r: unknown): void {
     const field = this.schema.findField(t, key);
     this.path.push({ fieldName: key });
-    const errs = this.compare(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), l, r);
+    this.compare(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), l, r);
     this.path.pop();
-    return errs.length ? withPrefix(errs, `.${key}`) : errs;
   }
 }
 
