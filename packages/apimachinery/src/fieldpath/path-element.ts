@@ -135,12 +135,15 @@ export const pathElementsEqual = (a: PathElement, b: PathElement): boolean => co
 
 // ---- human-readable text (conflict messages) ----
 
-/** Go's `%v` of a number SMD holds: an integer as decimal, a float as strconv's shortest 'g' (exponent below 1e-4). */
+/**
+ * Go's `%v` of a number SMD holds: an integer (int64 in kube's decoded objects) as decimal; a float as strconv's
+ * shortest 'g', which switches to an exponent below 1e-4 and from 1e6 up (1.5e-05, 1.2345675e+06).
+ */
 function goNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
   const abs = Math.abs(n);
-  if (abs >= 1e-4 && abs < 1e21) return String(n);
+  if (abs >= 1e-4 && abs < 1e6) return String(n);
   // Go writes at least two exponent digits: 1e-05, 1.5e+21.
   return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
 }

@@ -49,6 +49,7 @@ describe('pathString (path_test.go TestPathString)', () => {
     expect(pathString(makePath('metadata', 'finalizers', V('a')))).toBe('.metadata.finalizers[="a"]');
     expect(pathString(makePath('spec', 'list', 0))).toBe('.spec.list[0]');
     expect(pathString(makePath('x', V(null), V(0.00001), V('a\nb')))).toBe('.x[=null][=1e-05][="a\\nb"]');
+    expect(pathString(makePath('x', V(1234567.5), V(1e21), V(123456.5), V(-0.5)))).toBe('.x[=1.2345675e+06][=1e+21][=123456.5][=-0.5]');
   });
 });
 
