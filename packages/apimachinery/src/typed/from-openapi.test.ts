@@ -108,6 +108,26 @@ describe('fromOpenAPI (as kube-openapi schemaconv.ToSchemaFromOpenAPI)', () => {
     });
   });
 
+  it('gives embedded resources apiVersion, kind and metadata when ObjectMeta is given', () => {
+    const meta = {
+      type: 'object',
+      properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+    };
+    const t = fromOpenAPI(
+      {
+        type: 'object',
+        properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+      { embeddedObjectMeta: meta },
+    );
+    const root = t.schema.resolve(t.typeRef)?.map;
+    const template = root && t.schema.resolve(t.schema.fieldType(root, 'template'))?.map;
+    if (!template) throw new Error('no template');
+    expect(template.fields?.map((f) => f.name)).toEqual(['apiVersion', 'kind', 'metadata']);
+    const metadata = t.schema.resolve(t.schema.fieldType(template, 'metadata'))?.map;
+    expect(metadata && t.schema.resolve(t.schema.fieldType(metadata, 'labels'))?.map?.elementType).toEqual({ scalar: 'string' });
+  });
+
   it('throws kube-style errors for unknown list and map types and missing keys', () => {
     expect(() => fromOpenAPI({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'bag' })).toThrow(
       'root: unknown list type bag',

@@ -52,6 +52,12 @@ export interface FromOpenAPIOptions {
   definitions?: Readonly<Record<string, OpenAPISchemaObject>>;
   /** Preserve unknown fields everywhere (a CRD's legacy `spec.preserveUnknownFields`). */
   preserveUnknownFields?: boolean;
+  /**
+   * ObjectMeta's schema: when given, an object marked `x-kubernetes-embedded-resource` gets `apiVersion`, `kind`
+   * and this `metadata` as properties, as kube's CRD OpenAPI builder adds them (addEmbeddedProperties) before
+   * the conversion.
+   */
+  embeddedObjectMeta?: OpenAPISchemaObject;
 }
 
 export type { TypedSchema };
@@ -64,12 +70,14 @@ export function fromOpenAPI(root: OpenAPISchemaObject, options: FromOpenAPIOptio
   const errors: string[] = [];
   const types: TypeDef[] = [];
   const preserve = options.preserveUnknownFields ?? false;
+  const embed = options.embeddedObjectMeta;
+  const prepare = (s: OpenAPISchemaObject) => (embed ? withEmbeddedProperties(s, embed) : s);
   for (const [name, spec] of Object.entries(options.definitions ?? {})) {
     if (refOf(spec)) continue; // top-level references are skipped, as kube does
     if (name === QUANTITY || name === RAW_EXTENSION) types.push({ name, scalar: 'untyped' });
-    else types.push({ name, ...visit(spec, preserve, name, errors) });
+    else types.push({ name, ...visit(prepare(spec), preserve, name, errors) });
   }
-  const typeRef: TypeRef = visit(root, preserve, 'root', errors);
+  const typeRef: TypeRef = visit(prepare(root), preserve, 'root', errors);
   if (errors.length) throw new Error(errors.join('\n'));
   types.push(...COMMON_TYPES);
   return { schema: new Schema({ types }), typeRef };
@@ -211,5 +219,35 @@ function parseList(s: OpenAPISchemaObject, preserve: boolean, name: string, repo
   }
   const out: ListType = { elementType, elementRelationship: rel };
   if (keys) out.keys = keys;
+  return out;
+}
+
+/** A copy of `s` where every embedded resource has apiVersion, kind and metadata properties (kube's addEmbeddedProperties). */
+function withEmbeddedProperties(s: OpenAPISchemaObject, meta: OpenAPISchemaObject): OpenAPISchemaObject {
+  let out = s;
+  const edit = (): OpenAPISchemaObject => {
+    if (out === s) out = { ...s };
+    return out;
+  };
+  if (s.properties) {
+    const props: Record<string, OpenAPISchemaObject> = {};
+    let changed = false;
+    for (const [k, v] of Object.entries(s.properties)) {
+      props[k] = withEmbeddedProperties(v, meta);
+      if (props[k] !== v) changed = true;
+    }
+    if (changed) edit().properties = props;
+  }
+  if (s.items && !Array.isArray(s.items)) {
+    const items = withEmbeddedProperties(s.items as OpenAPISchemaObject, meta);
+    if (items !== s.items) edit().items = items;
+  }
+  if (typeof s.additionalProperties === 'object') {
+    const ap = withEmbeddedProperties(s.additionalProperties, meta);
+    if (ap !== s.additionalProperties) edit().additionalProperties = ap;
+  }
+  if (s['x-kubernetes-embedded-resource'] === true) {
+    edit().properties = { ...out.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta };
+  }
   return out;
 }
