@@ -4,7 +4,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldSetFromFieldsV1, fieldSetFromFieldsV1Json, fieldSetToFieldsV1, fieldSetToFieldsV1Json } from './fields-v1.ts';
 import { comparePaths, makePath, type Path } from './path.ts';
-import { keyElement as K, type PathElement, valueElement as V } from './path-element.ts';
+import {
+  comparePathElements,
+  keyElement as K,
+  type PathElement,
+  parsePathElement,
+  serializePathElement,
+  valueElement as V,
+} from './path-element.ts';
 import { FieldSet } from './set.ts';
 
 const alphabet: PathElement[] = [
@@ -141,6 +148,39 @@ describe('FieldsV1 round trip (TestSerializeV1)', () => {
         expect(fieldSetToFieldsV1Json(back)).toBe(text);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('PathElement order and serialization over any JSON value', () => {
+  const value = fc.jsonValue({ maxDepth: 2 });
+  const element: fc.Arbitrary<PathElement> = fc.oneof(
+    fc.string().map((fieldName) => ({ fieldName })),
+    fc.dictionary(fc.string(), value, { minKeys: 1, maxKeys: 3 }).map((key) => ({ key })),
+    value.map((v) => ({ value: v })),
+    fc.nat().map((index) => ({ index })),
+  );
+
+  it('parse(serialize(pe)) is the same element, and serializes the same', () => {
+    fc.assert(
+      fc.property(element, (pe) => {
+        const text = serializePathElement(pe);
+        const back = parsePathElement(text);
+        expect(comparePathElements(back, pe)).toBe(0);
+        expect(serializePathElement(back)).toBe(text);
+      }),
+    );
+  });
+
+  it('the order is a total order', () => {
+    fc.assert(
+      fc.property(element, element, element, (a, b, c) => {
+        const ab = comparePathElements(a, b);
+        expect(comparePathElements(b, a)).toBe(-ab || 0);
+        if (ab <= 0 && comparePathElements(b, c) <= 0) expect(comparePathElements(a, c)).toBeLessThanOrEqual(0);
+        // equal elements serialize alike, so FieldsV1 never holds two keys for one element
+        if (ab === 0) expect(serializePathElement(a)).toBe(serializePathElement(b));
+      }),
     );
   });
 });
