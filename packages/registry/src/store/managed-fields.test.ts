@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigMap } from '../builtins/configmap.ts';
 import { defineResource } from '../define-resource.ts';
+import { ScaleREST } from './scale.ts';
 import { Store } from './store.ts';
 
 /** managedFields on every write, and server-side apply, through the Store (kube's field manager in front of storage). */
@@ -18,7 +19,7 @@ const Widget = defineResource({
     spec: z.object({ replicas: z.int().min(0), color: z.string().optional() }),
     status: z.object({ replicas: z.int().optional(), phase: z.string().optional() }).optional(),
   }),
-  subresources: { status: true },
+  subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
 });
 
 const ctx = { namespace: 'ns' };
@@ -263,5 +264,22 @@ describe('server-side apply', () => {
         )
       ).code,
     ).toBe(404);
+  });
+});
+
+describe('the scale subresource', () => {
+  it('records the replicas it sets as its manager (subresource scale, the parent version), taking them from the applier', async () => {
+    const w = { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1, color: 'red' } };
+    await widgets.patch(ctx, 'w', w, 'apply', { fieldManager: 'a' });
+    clock.advance(1000);
+    const scale = new ScaleREST(widgets);
+    await scale.patchScale(ctx, 'w', { spec: { replicas: 3 } }, 'merge', { fieldManager: 'kubectl' });
+    const obj = await widgets.get(ctx, 'w');
+    expect(managers(obj)).toEqual(['a/Apply', 'kubectl/Update/scale']);
+    expect(entries(obj)[1]).toMatchObject({ apiVersion: 'example.kapi.dev/v1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    const st = await statusOf(widgets.patch(ctx, 'w', w, 'apply', { fieldManager: 'a' }));
+    expect(st.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using example.kapi.dev/v1: .spec.replicas',
+    );
   });
 });

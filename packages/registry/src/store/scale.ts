@@ -36,6 +36,8 @@ export interface Scale {
 export interface ScaleUpdateOptions {
   /** Validate and return the result without storing it (dryRun=All). */
   dryRun?: boolean;
+  /** The manager recorded in the parent's managedFields for the replicas it sets (subresource "scale"). */
+  fieldManager?: string;
   /**
    * Admission of the Scale, as kube admits a scale write (kind autoscaling/v1 Scale): `mutate` sees the Scale asked
    * for (the body, or the patch applied to the current Scale) and the current Scale, and may change the first; its
@@ -299,7 +301,12 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
     };
     // An empty merge patch: the object as stored (its resourceVersion making the try conditional on the state read),
     // which the hooks above change.
-    const res = await this.store.patch(ctx, name, {}, 'merge', { ...(opts.dryRun ? { dryRun: true } : {}), admission });
+    const res = await this.store.patch(ctx, name, {}, 'merge', {
+      ...(opts.dryRun ? { dryRun: true } : {}),
+      admission,
+      subresource: 'scale',
+      fieldManager: opts.fieldManager ?? '',
+    });
     return scaleOf(res.object);
   }
 }

@@ -356,6 +356,11 @@ export class Store<T extends KubeObject = KubeObject> {
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
         const sctx = this.#strategyContext(decoded.object, opts.subresource);
+        // A scale write's change is made by admission (ScaleREST's hooks): recorded after it.
+        if (opts.subresource === 'scale')
+          return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false, other, false, (obj) =>
+            fieldManager.update(target, obj, manager),
+          );
         const tracked = fieldManager.update(target, decoded.object, manager);
         return this.#admitUpdate(ctx, sctx, name, tracked, current, opts.admission, true, other);
       },
@@ -426,6 +431,7 @@ export class Store<T extends KubeObject = KubeObject> {
     shared: boolean,
     other?: string,
     forceAllowCreate = false,
+    afterMutate?: (obj: KubeObject) => KubeObject,
   ): Promise<UpdateOutcome> {
     let obj = input;
     if (admission?.mutate) {
@@ -435,6 +441,7 @@ export class Store<T extends KubeObject = KubeObject> {
       this.#matchName(obj, name);
       this.#matchNamespace(ctx, obj);
     }
+    if (afterMutate) obj = afterMutate(obj);
     if (other) obj = await this.#toStorage(obj, other);
     const outcome = await this.#computeUpdate(sctx, obj, current, other, forceAllowCreate);
     if (admission?.validate)
@@ -777,6 +784,7 @@ export class Store<T extends KubeObject = KubeObject> {
   #checkSubresource(subresource: string | undefined): void {
     // Server-core routes only declared subresources; this guards direct callers.
     if (subresource === 'status' && !this.#def.subresources.status) throw newBadRequest(`${this.#resource} has no status subresource`);
+    if (subresource === 'scale' && !this.#def.subresources.scale) throw newBadRequest(`${this.#resource} has no scale subresource`);
   }
 
   /** rest.EnsureObjectNamespaceMatchesRequestNamespace; without a request namespace the object's own is kept. */

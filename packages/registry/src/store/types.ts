@@ -41,8 +41,11 @@ export interface StoreCreateOptions {
 }
 
 export interface StoreUpdateOptions extends StoreCreateOptions {
-  /** "status": only status changes (the status subresource). */
-  subresource?: 'status';
+  /**
+   * "status": only status changes (the status subresource). "scale": the write of the scale subresource (ScaleREST),
+   * whose changes admission makes: they are recorded in managedFields after mutating admission, as the scale's manager.
+   */
+  subresource?: 'status' | 'scale';
 }
 
 export interface StorePatchOptions extends StoreUpdateOptions {

@@ -1,13 +1,15 @@
 import { ScaleREST, type ScaleUpdateOptions, type Store } from '@kapi/registry';
 import { SCALE_KIND } from '../../discovery/documents.ts';
+import { fieldManagerOf } from '../request-options.ts';
 import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource-storage.ts';
 
 /**
  * A scale write's options: dryRun; admission of the Scale (the request's attributes with kind autoscaling/v1 Scale,
  * as kube admits it); the kind's write checks on the parent object the Scale changes.
  */
-function scaleWrite({ options, admission, writeChecks }: SubresourceWriteRequest): ScaleUpdateOptions {
+function scaleWrite({ ctx, options, admission, writeChecks }: SubresourceWriteRequest): ScaleUpdateOptions {
   return {
+    fieldManager: fieldManagerOf(ctx, options),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(admission ? { admission } : {}),
     ...(writeChecks ? { objectAdmission: writeChecks } : {}),
