@@ -38,7 +38,6 @@ export {
   manifestsToYAML,
 } from './crd-manifest.ts';
 export { defineResource, ResourceDefinitionError } from './define-resource.ts';
-export { managerOrUserAgent, prefixFromUserAgent } from './managed-fields/user-agent.ts';
 export { invalidError } from './invalid-error.ts';
 export {
   atomicList,
@@ -52,6 +51,7 @@ export {
   withKubeMeta,
 } from './kube-extensions.ts';
 export { goSharpV, validateListSetsAndMaps } from './list-type.ts';
+export { managerOrUserAgent, prefixFromUserAgent } from './managed-fields/user-agent.ts';
 export { labelSelectorSchema, OBJECT_META_OPENAPI } from './metav1.ts';
 export type { ObjectConversion } from './object-conversion.ts';
 export { type JSONSchema, toOpenAPISchema } from './openapi.ts';
