@@ -6,7 +6,8 @@
  *
  * Inputs are plain JSON values (from JSON.parse), `undefined` meaning absent; they are never mutated. Throws
  * ValidationErrors for values that do not fit the schema where SMD reports them (both sides of a scalar wrong,
- * unidentifiable list items).
+ * unidentifiable list items). A value identical on both sides (the same primitive, or the same object) is not
+ * walked: it changes nothing, and its validity is validate()'s to check.
  */
 
 import { pathString } from '../fieldpath/path.ts';
@@ -79,6 +80,8 @@ class CompareWalker {
 
   compare(tr: TypeRef, lhs: unknown, rhs: unknown): void {
     if (lhs === undefined && rhs === undefined) return this.fail(errorf('at least one of lhs and rhs must be provided'));
+    // The same value on both sides changes nothing (an update mostly rewrites equal fields; values are validated before).
+    if (lhs === rhs) return;
     const atom = this.schema.resolve(tr);
     if (!atom) return this.fail(noTypeError(tr));
     const ml = deduceMask(atom, lhs);
@@ -194,6 +197,7 @@ class CompareWalker {
   }
 
   private visitMapItem(t: MapType, key: string, l: unknown, r: unknown): void {
+    if (l === r) return; // unchanged (both present: a key is visited from the side that has it)
     const field = this.schema.findField(t, key);
     this.path.push({ fieldName: key });
     this.compare(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), l, r);
