@@ -75,7 +75,9 @@ export {
 export { applyJsonPatch, applyMergePatch, createMergePatch, type JsonPatchOperation } from './patch.ts';
 export { formatResourceVersion, parseResourceVersion } from './resource-version.ts';
 export * from './status-error.ts';
+export { type Comparison, compare as compareTyped } from './typed/compare.ts';
 export { type FromOpenAPIOptions, fromOpenAPI, type OpenAPISchemaObject, type TypedSchema } from './typed/from-openapi.ts';
+export { toFieldSet } from './typed/to-field-set.ts';
 export type {
   KubeObject,
   ListMeta,

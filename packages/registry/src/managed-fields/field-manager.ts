@@ -11,6 +11,7 @@ import {
 } from '@kapi/apimachinery';
 import { capUpdateManagers, MAX_UPDATE_MANAGERS } from './cap-managers.ts';
 import { newApplyConflictError } from './conflict-error.ts';
+import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, syncLastApplied } from './last-applied.ts';
 import { decodeManagedFields, emptyManaged, encodeManagedFields, isResetManagedFields, type Managed } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
@@ -154,19 +155,25 @@ export class FieldManager {
     }
     const base: KubeObject = live ? withoutManagedFields(live) : { apiVersion: this.#opts.apiVersion, kind: this.#opts.kind, metadata: {} };
     const id = this.#id(manager, 'Apply');
+    const run = (withForce: boolean) => this.#updater.apply(base, patch, this.#opts.apiVersion, managed.fields, id, withForce);
     let res: { object: unknown; managers: ManagedFields };
     try {
-      res = this.#updater.apply(base, patch, this.#opts.apiVersion, managed.fields, id, force);
+      res = run(force);
     } catch (err) {
-      if (err instanceof ConflictsError)
-        throw newApplyConflictError(err.conflicts.map((c) => ({ manager: c.manager, path: pathString(c.path) })));
-      throw err;
+      if (!(err instanceof ConflictsError)) throw err;
+      // kubectl taking over from client-side apply: the fields its last-applied annotation set are not conflicts.
+      const allowed =
+        manager === KUBECTL_MANAGER ? allowedConflictsFromLastApplied(live, this.#opts.typed, this.#opts.apiVersion) : undefined;
+      const remaining = allowed ? err.conflicts.filter((c) => !allowed.has(c.path)) : err.conflicts;
+      if (remaining.length) throw newApplyConflictError(remaining.map((c) => ({ manager: c.manager, path: pathString(c.path) })));
+      res = run(true);
     }
     managed = { fields: res.managers, times: managed.times };
     this.#strip(managed.fields, id);
     if (res.object !== undefined) managed.times.set(id, this.#opts.now());
-    const object = (res.object ?? base) as KubeObject;
-    return withManagedFields(object, managed);
+    const object = withManagedFields((res.object ?? base) as KubeObject, managed);
+    if (manager === KUBECTL_MANAGER) syncLastApplied(object, p);
+    return object;
   }
 
   #id(manager: string, operation: 'Apply' | 'Update'): string {

@@ -267,6 +267,28 @@ describe('server-side apply', () => {
   });
 });
 
+describe("kubectl's migration from client-side apply", () => {
+  const LAST = 'kubectl.kubernetes.io/last-applied-configuration';
+  it('kubectl may take what its last-applied annotation set, and the annotation follows its applies', async () => {
+    const last = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'a', namespace: 'ns' },
+      data: { p: '1', q: '2' },
+    });
+    await cms.create(ctx, cm('a', { p: '1', q: '2' }, { annotations: { [LAST]: last } }), { fieldManager: 'kubectl-client-side-apply' });
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' }, data: { p: '1', q: '3' } };
+    // Another manager conflicts over q; kubectl does not, since client-side apply set it.
+    const st = await statusOf(cms.patch(ctx, 'a', config, 'apply', { fieldManager: 'other' }));
+    expect(st.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.q');
+    const res = await cms.patch(ctx, 'a', config, 'apply', { fieldManager: 'kubectl' });
+    expect(res.object.data).toEqual({ p: '1', q: '3' });
+    expect(res.object.metadata.annotations?.[LAST]).toBe(
+      '{"apiVersion":"v1","data":{"p":"1","q":"3"},"kind":"ConfigMap","metadata":{"name":"a","namespace":"ns"}}\n',
+    );
+  });
+});
+
 describe('the scale subresource', () => {
   it('records the replicas it sets as its manager (subresource scale, the parent version), taking them from the applier', async () => {
     const w = { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1, color: 'red' } };
