@@ -235,6 +235,22 @@ describe('server-side apply', () => {
     );
   });
 
+  it('fieldValidation: Strict refuses undeclared fields, Warn drops them with a warning, Ignore drops them', async () => {
+    const config = { ...applied({ a: '1' }), foo: 1, metadata: { name: 'a', bogus: true } };
+    const st = await statusOf(cms.patch(ctx, 'a', config, 'apply', { fieldManager: 'm', fieldValidation: 'Strict' }));
+    expect(st.code).toBe(400);
+    expect(st.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.bogus", unknown field "foo"',
+    );
+    const warned = await cms.patch(ctx, 'a', config, 'apply', { fieldManager: 'm', fieldValidation: 'Warn' });
+    expect(warned.warnings.join('\n')).toMatch(/unknown field "foo"/);
+    expect(warned.object).not.toHaveProperty('foo');
+    expect(entries(warned.object)[0]?.fieldsV1).toEqual({ 'f:data': { 'f:a': {} } });
+    const ignored = await cms.patch(ctx, 'a', { ...config, data: { a: '2' } }, 'apply', { fieldManager: 'm', fieldValidation: 'Ignore' });
+    expect(ignored.warnings).toEqual([]);
+    expect(ignored.object.data).toEqual({ a: '2' });
+  });
+
   it('dryRun answers the result and stores nothing', async () => {
     const res = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'm', dryRun: true });
     expect(res.object.data).toEqual({ a: '1' });
