@@ -7,8 +7,9 @@
  *
  * Inputs are plain JSON values (from JSON.parse) and are never mutated.
  */
-import { pathElementString } from '../fieldpath/path-element.ts';
-import { getOwn } from '../json-data.ts';
+
+import { pathString } from '../fieldpath/path.ts';
+import { type PathElement, pathElementString } from '../fieldpath/path-element.ts';
 import {
   deduceMask,
   errorf,
@@ -20,7 +21,6 @@ import {
   noTypeError,
   type ValidationError,
   validateScalar,
-  withPrefix,
   wrongKind,
 } from './helpers.ts';
 import { isEmptyTypeRef, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
@@ -32,63 +32,81 @@ export interface ValidateOptions {
 
 /** The problems of `value` as a value of `type` (empty when it is valid). */
 export function validate(type: TypedSchema, value: unknown, options: ValidateOptions = {}): ValidationError[] {
-  return walk(type.schema, type.typeRef, value, options.allowDuplicates ?? false);
+  const w = new Validator(type.schema, options.allowDuplicates ?? false);
+  w.walk(type.typeRef, value);
+  return w.errors;
 }
 
-function walk(schema: Schema, tr: TypeRef, v: unknown, allowDuplicates: boolean): ValidationError[] {
-  const atom = schema.resolve(tr);
-  if (!atom) return noTypeError(tr);
-  switch (handlerOf(deduceMask(atom, v))) {
-    case 'map':
-      return doMap(schema, atom.map as MapType, v, allowDuplicates);
-    case 'scalar':
-      return validateScalar(atom.scalar ?? 'untyped', v, '');
-    case 'list':
-      return doList(schema, atom.list as ListType, v, allowDuplicates);
-    default:
-      return invalidAtomError(tr);
+// Errors are collected with the path where they arose (SMD prefixes them while unwinding: the same text).
+class Validator {
+  readonly errors: ValidationError[] = [];
+  private readonly path: PathElement[] = [];
+  private readonly schema: Schema;
+  private readonly allowDuplicates: boolean;
+  constructor(schema: Schema, allowDuplicates: boolean) {
+    this.schema = schema;
+    this.allowDuplicates = allowDuplicates;
   }
-}
 
-function doList(schema: Schema, t: ListType, v: unknown, allowDuplicates: boolean): ValidationError[] {
-  if (v === null) return [];
-  if (!Array.isArray(v)) return errorf(wrongKind('list', v));
-  const errs: ValidationError[] = [];
-  const associative = t.elementRelationship === 'associative';
-  const seen = associative ? new Set<string>() : undefined;
-  for (let i = 0; i < v.length; i++) {
-    const child: unknown = v[i];
-    let prefix: string;
-    if (!seen) prefix = `[${i}]`;
-    else {
-      const pe = listItemToPathElement(schema, t, child);
-      if (typeof pe === 'string') {
-        errs.push(...errorf(`element ${i}: ${pe}`));
-        return errs;
+  private fail(errs: ValidationError[]): void {
+    const at = pathString(this.path);
+    for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });
+  }
+
+  walk(tr: TypeRef, v: unknown): void {
+    const atom = this.schema.resolve(tr);
+    if (!atom) return this.fail(noTypeError(tr));
+    switch (handlerOf(deduceMask(atom, v))) {
+      case 'map':
+        return this.doMap(atom.map as MapType, v);
+      case 'scalar': {
+        const errs = validateScalar(atom.scalar ?? 'untyped', v, '');
+        if (errs.length) this.fail(errs);
+        return;
       }
-      prefix = pathElementString(pe);
-      const key = itemIdentity(pe);
-      if (seen.has(key) && !allowDuplicates) errs.push(...errorf(`duplicate entries for key ${prefix}`));
-      seen.add(key);
+      case 'list':
+        return this.doList(atom.list as ListType, v);
+      default:
+        return this.fail(invalidAtomError(tr));
     }
-    errs.push(...withPrefix(walk(schema, t.elementType, child, allowDuplicates), prefix));
   }
-  return errs;
-}
 
-function doMap(schema: Schema, t: MapType, v: unknown, allowDuplicates: boolean): ValidationError[] {
-  if (v === undefined) return errorf(wrongKind('map', v));
-  if (v === null) return [];
-  if (!isMapValue(v)) return errorf(wrongKind('map', v));
-  const errs: ValidationError[] = [];
-  for (const key of Object.keys(v)) {
-    const field = schema.findField(t, key);
-    if (!field && isEmptyTypeRef(t.elementType)) {
-      errs.push(...withPrefix(errorf('field not declared in schema'), `.${key}`));
-      break;
+  private doList(t: ListType, v: unknown): void {
+    if (v === null) return;
+    if (!Array.isArray(v)) return this.fail(errorf(wrongKind('list', v)));
+    const seen = t.elementRelationship === 'associative' ? new Set<string>() : undefined;
+    for (let i = 0; i < v.length; i++) {
+      const child: unknown = v[i];
+      let pe: PathElement;
+      if (!seen) pe = { index: i };
+      else {
+        const got = listItemToPathElement(this.schema, t, child);
+        if (typeof got === 'string') return this.fail(errorf(`element ${i}: ${got}`));
+        pe = got;
+        const key = itemIdentity(pe);
+        if (seen.has(key) && !this.allowDuplicates) this.fail(errorf(`duplicate entries for key ${pathElementString(pe)}`));
+        seen.add(key);
+      }
+      this.path.push(pe);
+      this.walk(t.elementType, child);
+      this.path.pop();
     }
-    const tr = field ? field.type : (t.elementType as TypeRef);
-    errs.push(...withPrefix(walk(schema, tr, getOwn(v, key), allowDuplicates), `.${key}`));
   }
-  return errs;
+
+  private doMap(t: MapType, v: unknown): void {
+    if (v === undefined) return this.fail(errorf(wrongKind('map', v)));
+    if (v === null) return;
+    if (!isMapValue(v)) return this.fail(errorf(wrongKind('map', v)));
+    for (const key of Object.keys(v)) {
+      const field = this.schema.findField(t, key);
+      this.path.push({ fieldName: key });
+      if (!field && isEmptyTypeRef(t.elementType)) {
+        this.fail(errorf('field not declared in schema'));
+        this.path.pop();
+        return;
+      }
+      this.walk(field ? field.type : (t.elementType as TypeRef), v[key]);
+      this.path.pop();
+    }
+  }
 }
