@@ -553,6 +553,7 @@ const symdiffCases: SymdiffTestCase[] = [
       {
         lhs: '{"setNumeric":[1,2,3.14159]}',
         rhs: '{"setNumeric":[1,2,3]}',
+        // biome-ignore lint/suspicious/noApproximativeNumericConstant: SMD's test value
         removed: NS(P('setNumeric', V(3.14159))),
         modified: NS(),
         added: NS(P('setNumeric', V(3))),
@@ -574,6 +575,7 @@ const symdiffCases: SymdiffTestCase[] = [
       {
         lhs: '{"setNumeric":[1,2,2,3.14159,1]}',
         rhs: '{"setNumeric":[1,2,3]}',
+        // biome-ignore lint/suspicious/noApproximativeNumericConstant: SMD's test value
         removed: NS(P('setNumeric', V(1)), P('setNumeric', V(2)), P('setNumeric', V(3.14159))),
         modified: NS(),
         added: NS(P('setNumeric', V(1)), P('setNumeric', V(2)), P('setNumeric', V(3))),

@@ -79,11 +79,17 @@ class CompareWalker {
   }
 
   compare(tr: TypeRef, lhs: unknown, rhs: unknown): void {
-    if (lhs === undefined && rhs === undefined) return this.fail(errorf('at least one of lhs and rhs must be provided'));
+    if (lhs === undefined && rhs === undefined) {
+      this.fail(errorf('at least one of lhs and rhs must be provided'));
+      return;
+    }
     // The same value on both sides changes nothing (an update mostly rewrites equal fields; values are validated before).
     if (lhs === rhs) return;
     const atom = this.schema.resolve(tr);
-    if (!atom) return this.fail(noTypeError(tr));
+    if (!atom) {
+      this.fail(noTypeError(tr));
+      return;
+    }
     const ml = deduceMask(atom, lhs);
     const mr = deduceMask(atom, rhs);
     let leaf: boolean;

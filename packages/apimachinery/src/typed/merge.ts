@@ -14,10 +14,11 @@
  * Inputs are plain JSON values (from JSON.parse), never mutated; the result shares unchanged subtrees of the
  * inputs (treat it as read-only, or copy it before changing it). Throws ValidationErrors as SMD reports them.
  */
+
+import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { pathElementString } from '../fieldpath/path-element.ts';
-import { getOwn, setOwn } from '../json-data.ts';
-import { isEmptyObject } from './compare.ts';
+import { setOwn } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
@@ -30,17 +31,15 @@ import {
   type ValidationError,
   ValidationErrors,
   validateScalar,
-  withPrefix,
 } from './helpers.ts';
 import { type Atom, EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
 
 /** `rhs` merged onto `lhs` (both of `type`); undefined when both are absent-like (an empty result). */
 export function merge(type: TypedSchema, lhs: unknown, rhs: unknown): unknown {
   const w = new MergeWalker(type.schema);
-  const st: Out = { inLeaf: false, out: undefined };
-  const errs = w.merge(type.typeRef, lhs, rhs, st);
-  if (errs.length) throw new ValidationErrors(errs);
-  return st.out;
+  const out = w.merge(type.typeRef, lhs, rhs);
+  if (w.errors.length) throw new ValidationErrors(w.errors);
+  return out;
 }
 
 interface Item {
@@ -48,101 +47,117 @@ interface Item {
   key: string;
 }
 
-/** One node's walk state: whether a leaf rule ran, and the merged value (undefined: leave the key out). */
-interface Out {
-  inLeaf: boolean;
-  out: unknown;
-}
-
+// Errors are collected with the path where they arose (SMD prefixes them while unwinding: the same text). SMD
+// drops the errors of a list item's merge (both sides were validated before): `muted` counts the list items
+// being walked.
 class MergeWalker {
+  readonly errors: ValidationError[] = [];
+  private readonly path: PathElement[] = [];
+  private muted = 0;
   private readonly schema: Schema;
   constructor(schema: Schema) {
     this.schema = schema;
   }
 
-  merge(tr: TypeRef, lhs: unknown, rhs: unknown, st: Out): ValidationError[] {
-    if (lhs === undefined && rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
-    const atom = this.schema.resolve(tr);
-    if (!atom) return noTypeError(tr);
-    const ml = deduceMask(atom, lhs);
-    const mr = deduceMask(atom, rhs);
-    if (rhs === undefined) return this.handle(atom, ml, tr, lhs, rhs, st);
-    if (lhs === undefined || ml === mr) return this.handle(atom, mr, tr, lhs, rhs, st);
-    // The value changed kind (deduced types): lhs's kind is walked for its errors, rhs's makes the result.
-    const errs = this.handle(atom, ml, tr, lhs, rhs, { inLeaf: st.inLeaf, out: st.out });
-    errs.push(...this.handle(atom, mr, tr, lhs, rhs, st));
-    return errs;
+  private fail(errs: ValidationError[]): void {
+    if (this.muted) return;
+    const at = pathString(this.path);
+    for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });
   }
 
-  private handle(atom: Atom, mask: number, tr: TypeRef, lhs: unknown, rhs: unknown, st: Out): ValidationError[] {
+  /** The merged value (undefined: leave the key or item out). */
+  merge(tr: TypeRef, lhs: unknown, rhs: unknown): unknown {
+    if (lhs === undefined && rhs === undefined) {
+      this.fail(errorf('at least one of lhs and rhs must be provided'));
+      return undefined;
+    }
+    const atom = this.schema.resolve(tr);
+    if (!atom) {
+      this.fail(noTypeError(tr));
+      return undefined;
+    }
+    const ml = deduceMask(atom, lhs);
+    const mr = deduceMask(atom, rhs);
+    if (rhs === undefined) return this.handle(atom, ml, tr, lhs, rhs);
+    if (lhs === undefined || ml === mr) return this.handle(atom, mr, tr, lhs, rhs);
+    // The value changed kind (deduced types): lhs's kind is walked for its errors, rhs's makes the result.
+    this.handle(atom, ml, tr, lhs, rhs);
+    return this.handle(atom, mr, tr, lhs, rhs);
+  }
+
+  private handle(atom: Atom, mask: number, tr: TypeRef, lhs: unknown, rhs: unknown): unknown {
     switch (handlerOf(mask)) {
       case 'map':
-        return this.doMap(atom.map as MapType, lhs, rhs, st);
+        return this.doMap(atom.map as MapType, lhs, rhs);
       case 'scalar': {
         const t = atom.scalar ?? 'untyped';
         const lerrs = validateScalar(t, lhs, 'lhs: ');
-        const rerrs = validateScalar(t, rhs, 'rhs: ');
-        if (lerrs.length && rerrs.length) return [...lerrs, ...rerrs];
-        doLeaf(lhs, rhs, st);
-        return [];
+        const rerrs = lerrs.length ? validateScalar(t, rhs, 'rhs: ') : lerrs;
+        if (lerrs.length && rerrs.length) {
+          this.fail([...lerrs, ...rerrs]);
+          return undefined;
+        }
+        return leaf(lhs, rhs);
       }
       case 'list':
-        return this.doList(atom.list as ListType, lhs, rhs, st);
+        return this.doList(atom.list as ListType, lhs, rhs);
       default:
-        return invalidAtomError(tr);
+        this.fail(invalidAtomError(tr));
+        return undefined;
     }
   }
 
-  private doList(t: ListType, lhs: unknown, rhs: unknown, st: Out): ValidationError[] {
+  private doList(t: ListType, lhs: unknown, rhs: unknown): unknown {
     const l = Array.isArray(lhs) ? lhs : undefined;
     const r = Array.isArray(rhs) ? rhs : undefined;
-    if (t.elementRelationship === 'atomic' || ((!l || l.length === 0) && (!r || r.length === 0))) {
-      doLeaf(lhs, rhs, st);
-      return [];
-    }
-    if (!l && !r) return [];
-    return this.visitListItems(t, l ?? [], r ?? [], st);
+    if (t.elementRelationship === 'atomic' || ((!l || l.length === 0) && (!r || r.length === 0))) return leaf(lhs, rhs);
+    if (!l && !r) return undefined;
+    return this.visitListItems(t, l ?? [], r ?? []);
   }
 
   /** Path elements of a list's items, and the item of each key (null for a key lhs repeats). */
-  private index(t: ListType, list: unknown[], allowDuplicates: boolean, errs: ValidationError[]) {
+  private index(t: ListType, list: unknown[], allowDuplicates: boolean) {
     const pes: Item[] = [];
     const observed = new Map<string, unknown>();
+    let ok = true;
     for (let i = 0; i < list.length; i++) {
       const pe = listItemToPathElement(this.schema, t, list[i]);
       if (typeof pe === 'string') {
-        errs.push(...errorf(`element ${i}: ${pe}`));
+        this.fail(errorf(`element ${i}: ${pe}`));
+        ok = false;
         continue;
       }
       const key = itemIdentity(pe);
       if (observed.has(key)) {
         if (!allowDuplicates) {
-          errs.push(...errorf(`duplicate entries for key ${pathElementString(pe)}`));
+          this.fail(errorf(`duplicate entries for key ${pathElementString(pe)}`));
+          ok = false;
           continue;
         }
         observed.set(key, null);
       } else observed.set(key, list[i]);
       pes.push({ pe, key });
     }
-    return { pes, observed };
+    return { pes, observed, ok };
   }
 
-  private visitListItems(t: ListType, l: unknown[], r: unknown[], st: Out): ValidationError[] {
-    const errs: ValidationError[] = [];
-    const { pes: rPEs, observed: rObs } = this.index(t, r, false, errs);
-    const { pes: lPEs, observed: lObs } = this.index(t, l, true, errs);
-    if (errs.length) return errs;
+  private visitListItems(t: ListType, l: unknown[], r: unknown[]): unknown {
+    const { pes: rPEs, observed: rObs, ok: rOk } = this.index(t, r, false);
+    const { pes: lPEs, observed: lObs, ok: lOk } = this.index(t, l, true);
+    if (!rOk || !lOk) return undefined;
     const out: unknown[] = [];
     // rhs's items that lhs has too, in rhs's order: they keep that relative order in the result.
     const shared = rPEs.filter((e) => lObs.has(e.key));
     let sharedAt = 0;
     let nextShared = shared[sharedAt++]?.key;
     const mergedR = new Set<string>();
-    const push = (lc: unknown, rc: unknown) => {
-      const item: Out = { inLeaf: false, out: undefined };
-      // SMD drops the errors of a list item's merge (validation of both sides ran before).
-      this.merge(t.elementType, lc, rc, item);
-      if (item.out !== undefined) out.push(item.out);
+    const push = (pe: PathElement, lc: unknown, rc: unknown) => {
+      this.path.push(pe);
+      this.muted++;
+      const item = this.merge(t.elementType, lc, rc);
+      this.muted--;
+      this.path.pop();
+      if (item !== undefined) out.push(item);
     };
     let lI = 0;
     let rI = 0;
@@ -152,7 +167,7 @@ class MergeWalker {
         const re = rPEs[rI] as Item;
         if (le.key === re.key) {
           mergedR.add(le.key);
-          push(lObs.get(le.key), rObs.get(le.key));
+          push(le.pe, lObs.get(le.key), rObs.get(le.key));
           lI++;
           rI++;
           nextShared = shared[sharedAt++]?.key;
@@ -167,7 +182,7 @@ class MergeWalker {
       if (lI < lPEs.length) {
         const le = lPEs[lI] as Item;
         if (!rObs.has(le.key)) {
-          push(l[lI], undefined); // lPEs matches l one to one: any unidentifiable item returned early
+          push(le.pe, l[lI], undefined); // lPEs matches l one to one: any unidentifiable item returned early
           lI++;
           continue;
         }
@@ -176,46 +191,46 @@ class MergeWalker {
       if (rI < rPEs.length) {
         const re = rPEs[rI] as Item;
         mergedR.add(re.key);
-        push(lObs.get(re.key), rObs.get(re.key));
+        push(re.pe, lObs.get(re.key), rObs.get(re.key));
         rI++;
         if (nextShared !== undefined && nextShared === re.key) nextShared = shared[sharedAt++]?.key;
       }
     }
-    if (out.length > 0) st.out = out;
-    return errs;
+    return out.length > 0 ? out : undefined;
   }
 
-  private doMap(t: MapType, lhs: unknown, rhs: unknown, st: Out): ValidationError[] {
+  private doMap(t: MapType, lhs: unknown, rhs: unknown): unknown {
     const l = isMapValue(lhs) ? lhs : undefined;
     const r = isMapValue(rhs) ? rhs : undefined;
-    if (t.elementRelationship === 'atomic' || ((!l || isEmptyObject(l)) && (!r || isEmptyObject(r)))) {
-      doLeaf(lhs, rhs, st);
-      return [];
-    }
-    if (!l && !r) return [];
-    const errs: ValidationError[] = [];
+    const lk = l ? Object.keys(l) : NO_KEYS;
+    const rk = r ? Object.keys(r) : NO_KEYS;
+    if (t.elementRelationship === 'atomic' || (lk.length === 0 && rk.length === 0)) return leaf(lhs, rhs);
     const out: Record<string, unknown> = {};
     let n = 0;
     const visit = (key: string, lv: unknown, rv: unknown) => {
-      const field = this.schema.findField(t, key);
-      const item: Out = { inLeaf: false, out: undefined };
-      const e = this.merge(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), lv, rv, item);
-      if (e.length) errs.push(...withPrefix(e, `.${key}`));
-      if (item.out !== undefined) {
-        setOwn(out, key, item.out);
+      let v: unknown;
+      if (lv === rv && (typeof lv !== 'object' || lv === null))
+        v = rv; // the same scalar: rhs's, as the leaf rule says
+      else {
+        const field = this.schema.findField(t, key);
+        this.path.push({ fieldName: key });
+        v = this.merge(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), lv, rv);
+        this.path.pop();
+      }
+      if (v !== undefined) {
+        setOwn(out, key, v);
         n++;
       }
     };
-    if (l) for (const key of Object.keys(l)) visit(key, l[key], getOwn(r, key));
-    if (r) for (const key of Object.keys(r)) if (!l || !Object.hasOwn(l, key)) visit(key, undefined, r[key]);
-    if (n > 0) st.out = out;
-    return errs;
+    for (const key of lk) visit(key, (l as Record<string, unknown>)[key], r && Object.hasOwn(r, key) ? r[key] : undefined);
+    for (const key of rk) if (!l || !Object.hasOwn(l, key)) visit(key, undefined, (r as Record<string, unknown>)[key]);
+    return n > 0 ? out : undefined;
   }
 }
 
+const NO_KEYS: readonly string[] = [];
+
 /** SMD's keep-rhs rule at a leaf: rhs's value when it has one, else lhs's. */
-function doLeaf(lhs: unknown, rhs: unknown, st: Out): void {
-  if (st.inLeaf) return;
-  st.inLeaf = true;
-  st.out = rhs !== undefined ? rhs : lhs;
+function leaf(lhs: unknown, rhs: unknown): unknown {
+  return rhs !== undefined ? rhs : lhs;
 }

@@ -33,6 +33,7 @@ const fieldsetCases: FieldsetTestCase[] = [
       'types:\n- name: myStruct\n  map:\n    fields:\n    - name: numeric\n      type:\n        scalar: numeric\n    - name: string\n      type:\n        scalar: string\n    - name: bool\n      type:\n        scalar: boolean\n    - name: setStr\n      type:\n        list:\n          elementType:\n            scalar: string\n          elementRelationship: associative\n    - name: setBool\n      type:\n        list:\n          elementType:\n            scalar: boolean\n          elementRelationship: associative\n    - name: setNumeric\n      type:\n        list:\n          elementType:\n            scalar: numeric\n          elementRelationship: associative\n    - name: color\n      type:\n        map:\n          fields:\n          - name: R\n            type:\n              scalar: numeric\n          - name: G\n            type:\n              scalar: numeric\n          - name: B\n            type:\n              scalar: numeric\n          elementRelationship: atomic\n    - name: arbitraryWavelengthColor\n      type:\n        map:\n          elementType:\n            scalar: numeric\n          elementRelationship: atomic\n    - name: args\n      type:\n        list:\n          elementType:\n            map:\n              fields:\n              - name: key\n                type:\n                  scalar: string\n              - name: value\n                type:\n                  scalar: string\n          elementRelationship: atomic\n',
     pairs: [
       ['{"numeric":1}', NS(P('numeric'))],
+      // biome-ignore lint/suspicious/noApproximativeNumericConstant: SMD's test value
       ['{"numeric":3.14159}', NS(P('numeric'))],
       ['{"string":"aoeu"}', NS(P('string'))],
       ['{"bool":true}', NS(P('bool'))],
@@ -42,6 +43,7 @@ const fieldsetCases: FieldsetTestCase[] = [
       ['{"setBool":[true,false,true]}', NS(P('setBool', V(true)), P('setBool', V(false)))],
       [
         '{"setNumeric":[1,2,3,3.14159]}',
+        // biome-ignore lint/suspicious/noApproximativeNumericConstant: SMD's test value
         NS(P('setNumeric', V(1)), P('setNumeric', V(2)), P('setNumeric', V(3)), P('setNumeric', V(3.14159))),
       ],
       ['{"color":{}}', NS(P('color'))],

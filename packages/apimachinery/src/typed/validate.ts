@@ -55,25 +55,34 @@ class Validator {
 
   walk(tr: TypeRef, v: unknown): void {
     const atom = this.schema.resolve(tr);
-    if (!atom) return this.fail(noTypeError(tr));
+    if (!atom) {
+      this.fail(noTypeError(tr));
+      return;
+    }
     switch (handlerOf(deduceMask(atom, v))) {
       case 'map':
-        return this.doMap(atom.map as MapType, v);
+        this.doMap(atom.map as MapType, v);
+        return;
       case 'scalar': {
         const errs = validateScalar(atom.scalar ?? 'untyped', v, '');
         if (errs.length) this.fail(errs);
         return;
       }
       case 'list':
-        return this.doList(atom.list as ListType, v);
+        this.doList(atom.list as ListType, v);
+        return;
       default:
-        return this.fail(invalidAtomError(tr));
+        this.fail(invalidAtomError(tr));
+        return;
     }
   }
 
   private doList(t: ListType, v: unknown): void {
     if (v === null) return;
-    if (!Array.isArray(v)) return this.fail(errorf(wrongKind('list', v)));
+    if (!Array.isArray(v)) {
+      this.fail(errorf(wrongKind('list', v)));
+      return;
+    }
     const seen = t.elementRelationship === 'associative' ? new Set<string>() : undefined;
     for (let i = 0; i < v.length; i++) {
       const child: unknown = v[i];
@@ -81,7 +90,10 @@ class Validator {
       if (!seen) pe = { index: i };
       else {
         const got = listItemToPathElement(this.schema, t, child);
-        if (typeof got === 'string') return this.fail(errorf(`element ${i}: ${got}`));
+        if (typeof got === 'string') {
+          this.fail(errorf(`element ${i}: ${got}`));
+          return;
+        }
         pe = got;
         const key = itemIdentity(pe);
         if (seen.has(key) && !this.allowDuplicates) this.fail(errorf(`duplicate entries for key ${pathElementString(pe)}`));
@@ -94,9 +106,15 @@ class Validator {
   }
 
   private doMap(t: MapType, v: unknown): void {
-    if (v === undefined) return this.fail(errorf(wrongKind('map', v)));
+    if (v === undefined) {
+      this.fail(errorf(wrongKind('map', v)));
+      return;
+    }
     if (v === null) return;
-    if (!isMapValue(v)) return this.fail(errorf(wrongKind('map', v)));
+    if (!isMapValue(v)) {
+      this.fail(errorf(wrongKind('map', v)));
+      return;
+    }
     for (const key of Object.keys(v)) {
       const field = this.schema.findField(t, key);
       this.path.push({ fieldName: key });
