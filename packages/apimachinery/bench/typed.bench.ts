@@ -4,7 +4,7 @@
  * toFieldSet of the new object, compare of old and new (one image changed), merge of an apply configuration onto
  * the live object, validate with duplicate detection — each against the JSON work a write does anyway on the same
  * object (JSON.stringify, and JSON.parse of that text).
- * Figures are ops/s (best of alternating rounds); ratio = kapi / reference. Run: `node --conditions=@kapi/source bench/typed.bench.ts`.
+ * Figures are ops/s (best of alternating rounds); ratio = kapi / reference. Run: `npm run bench` in packages/apimachinery.
  */
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { bestOfAlternating, printTable, timeOps } from '../../../scripts/bench-kit.ts';
