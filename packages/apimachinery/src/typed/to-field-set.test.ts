@@ -120,3 +120,11 @@ describe('toFieldSet (SMD toset_test)', () => {
     });
   }
 });
+
+describe('toFieldSet of values built in code', () => {
+  it('treats a key set to undefined as absent, as JSON does', () => {
+    const type = typeOf(fieldsetCases[0]?.schema ?? '', 'stringPair');
+    expect(toFieldSet(type, { key: 'foo', value: undefined }).equals(NS(P('key')))).toBe(true);
+    expect(validate(type, { key: 'foo', value: undefined })).toEqual([]);
+  });
+});

@@ -136,8 +136,9 @@ class ToSetWalker {
     if (!isMapValue(v)) return undefined;
     const node = new Node();
     for (const key of Object.keys(v)) {
-      const field = this.schema.findField(t, key);
       const val = v[key];
+      if (val === undefined) continue; // not JSON: a key set to undefined is absent (JSON.stringify drops it)
+      const field = this.schema.findField(t, key);
       const sub = this.walk(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), val);
       const e = elemOf({ fieldName: key });
       // A struct field is a member only when it is a leaf, null or an empty map; a map entry always is.

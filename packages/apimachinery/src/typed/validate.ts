@@ -116,6 +116,7 @@ class Validator {
       return;
     }
     for (const key of Object.keys(v)) {
+      if (v[key] === undefined) continue; // not JSON: a key set to undefined is absent (JSON.stringify drops it)
       const field = this.schema.findField(t, key);
       this.path.push({ fieldName: key });
       if (!field && isEmptyTypeRef(t.elementType)) {
