@@ -65,7 +65,7 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
 }
 
 /** "/v1, Kind=ConfigMap": Go's GroupVersionKind.String() of an apiVersion and kind (empty when it does not parse). */
-function gvkString(apiVersion: unknown, kind: unknown): string {
+export function gvkString(apiVersion: unknown, kind: unknown): string {
   const av = typeof apiVersion === 'string' ? apiVersion : '';
   const k = typeof kind === 'string' ? kind : '';
   const parts = av.split('/');

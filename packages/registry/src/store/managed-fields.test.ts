@@ -321,3 +321,27 @@ describe('the scale subresource', () => {
     );
   });
 });
+
+describe('apply on the scale subresource', () => {
+  it('owns the replicas as an Apply through scale, conflicts with their other manager, force takes them', async () => {
+    const w = { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1, color: 'red' } };
+    await widgets.patch(ctx, 'w', w, 'apply', { fieldManager: 'a' });
+    const scale = new ScaleREST(widgets);
+    const applyScale = (replicas: number, force = false) =>
+      scale.patchScale(ctx, 'w', { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'w' }, spec: { replicas } }, 'apply', {
+        fieldManager: 'hpa',
+        force,
+      });
+    const st = await statusOf(applyScale(4));
+    expect(st.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.replicas');
+    expect((await applyScale(4, true)).spec.replicas).toBe(4);
+    const obj = await widgets.get(ctx, 'w');
+    expect(managers(obj)).toEqual(['a/Apply', 'hpa/Apply/scale']);
+    expect(entries(obj)[1]).toMatchObject({ apiVersion: 'example.kapi.dev/v1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    expect(entries(obj)[0]?.fieldsV1).toEqual({ 'f:spec': { 'f:color': {} } });
+    const wrong = await statusOf(
+      scale.patchScale(ctx, 'w', { apiVersion: 'v1', kind: 'Scale', spec: { replicas: 1 } }, 'apply', { fieldManager: 'x' }),
+    );
+    expect(wrong.message).toBe('invalid object type: /v1, Kind=Scale');
+  });
+});

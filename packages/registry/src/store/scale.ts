@@ -8,10 +8,10 @@ import {
   newBadRequest,
   newInternalError,
   newInvalid,
-  newUnsupportedMediaTypeMessage,
   StatusError,
   stringifyJson,
 } from '@kapi/apimachinery';
+import { gvkString } from '../managed-fields/field-manager.ts';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
 import { checkName } from './check-name.ts';
@@ -38,6 +38,8 @@ export interface ScaleUpdateOptions {
   dryRun?: boolean;
   /** The manager recorded in the parent's managedFields for the replicas it sets (subresource "scale"). */
   fieldManager?: string;
+  /** An apply patch takes the replicas from other managers instead of a conflict (PatchOptions.force). */
+  force?: boolean;
   /**
    * Admission of the Scale, as kube admits a scale write (kind autoscaling/v1 Scale): `mutate` sees the Scale asked
    * for (the body, or the patch applied to the current Scale) and the current Scale, and may change the first; its
@@ -240,8 +242,8 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
    */
   async patchScale(ctx: RequestContext, name: string, patch: unknown, type: PatchType, opts: ScaleUpdateOptions = {}): Promise<Scale> {
     const paths = this.#scale;
-    if (type === 'apply') throw newUnsupportedMediaTypeMessage('apply-patch (server-side apply) is not supported yet');
     checkJsonDepth(patch, 'the patch');
+    if (type === 'apply') return this.#apply(ctx, name, paths, patch, opts);
     // Strategic merge of a Scale is a merge patch: it has no lists to merge by key.
     return this.#write(
       ctx,
@@ -249,6 +251,37 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
       paths,
       (current) => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch)),
       opts,
+    );
+  }
+
+  /**
+   * PATCH …/scale with an apply patch (an autoscaling/v1 Scale): its replicas set as a write would set them, owned by
+   * the applier in the parent's managedFields (subresource scale, at the spec replicas path), conflicting with
+   * another manager of the replicas unless forced. A Scale without spec.replicas leaves them as they are.
+   */
+  async #apply(ctx: RequestContext, name: string, paths: ScaleSubresource, patch: unknown, opts: ScaleUpdateOptions): Promise<Scale> {
+    if (!isRecord(patch)) throw newBadRequest('error decoding patch: the patch is not a JSON or YAML object');
+    if (patch.apiVersion !== 'autoscaling/v1' || patch.kind !== 'Scale')
+      throw newBadRequest(`invalid object type: ${gvkString(patch.apiVersion, patch.kind)}`);
+    const spec = isRecord(patch.spec) ? patch.spec : {};
+    const replicas = spec.replicas;
+    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas)))
+      throw newBadRequest('error decoding patch: spec.replicas must be an integer');
+    const steps = stepsOf(paths.specReplicasPath);
+    return this.#write(
+      ctx,
+      name,
+      paths,
+      (current) => {
+        const meta = isRecord(patch.metadata) ? patch.metadata : {};
+        return { ...current, metadata: { ...current.metadata, ...meta }, spec: { replicas: replicas ?? current.spec.replicas } };
+      },
+      opts,
+      (obj) => {
+        const config: Record<string, unknown> = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name } };
+        if (replicas !== undefined) setNested(config as KubeObject, steps, nestedInt(obj, paths.specReplicasPath));
+        return config;
+      },
     );
   }
 
@@ -263,6 +296,7 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
     paths: ScaleSubresource,
     requested: (current: Scale) => unknown,
     opts: ScaleUpdateOptions,
+    scaleApply?: (obj: KubeObject) => Record<string, unknown>,
   ): Promise<Scale> {
     const scaleOf = (obj: KubeObject): Scale => {
       try {
@@ -306,6 +340,7 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
       admission,
       subresource: 'scale',
       fieldManager: opts.fieldManager ?? '',
+      ...(scaleApply ? { scaleApply, force: opts.force ?? false } : {}),
     });
     return scaleOf(res.object);
   }

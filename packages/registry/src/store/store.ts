@@ -366,10 +366,16 @@ export class Store<T extends KubeObject = KubeObject> {
         this.#matchNamespace(ctx, decoded.object);
         const sctx = this.#strategyContext(decoded.object, opts.subresource);
         // A scale write's change is made by admission (ScaleREST's hooks): recorded after it.
-        if (opts.subresource === 'scale')
-          return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false, other, false, (obj) =>
-            fieldManager.update(target, obj, manager),
-          );
+        if (opts.subresource === 'scale') {
+          const scaleApply = opts.scaleApply;
+          const record = scaleApply
+            ? (obj: KubeObject): KubeObject => {
+                const res = fieldManager.apply(target, scaleApply(obj), manager, opts.force ?? false);
+                return { ...obj, metadata: { ...obj.metadata, managedFields: res.metadata.managedFields ?? [] } };
+              }
+            : (obj: KubeObject): KubeObject => fieldManager.update(target, obj, manager);
+          return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, false, other, false, record);
+        }
         const tracked = fieldManager.update(target, decoded.object, manager);
         return this.#admitUpdate(ctx, sctx, name, tracked, current, opts.admission, true, other);
       },

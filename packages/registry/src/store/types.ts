@@ -51,6 +51,12 @@ export interface StoreUpdateOptions extends StoreCreateOptions {
 export interface StorePatchOptions extends StoreUpdateOptions {
   /** An apply patch takes the fields other managers own instead of failing with a conflict (PatchOptions.force). */
   force?: boolean;
+  /**
+   * With subresource "scale": the write is an apply of the scale, recorded as this apply configuration of the parent
+   * (its replicas at the spec replicas path), made from the object admission left — ownership and conflicts as an
+   * apply of the parent through the subresource (kube's ScaleHandler maps them the same way).
+   */
+  scaleApply?: (obj: KubeObject) => Record<string, unknown>;
 }
 
 /** json = application/json-patch+json, merge = merge-patch, strategic = strategic-merge-patch, apply = apply-patch. */

@@ -10,6 +10,7 @@ import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource
 function scaleWrite({ ctx, options, admission, writeChecks }: SubresourceWriteRequest): ScaleUpdateOptions {
   return {
     fieldManager: fieldManagerOf(ctx, options),
+    ...(options.force !== undefined ? { force: options.force } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(admission ? { admission } : {}),
     ...(writeChecks ? { objectAdmission: writeChecks } : {}),
