@@ -12,7 +12,8 @@
  *   repeated in lhs that rhs has become rhs's one item. rhs may not repeat an item (an error).
  *
  * Inputs are plain JSON values (from JSON.parse), never mutated; the result shares unchanged subtrees of the
- * inputs (treat it as read-only, or copy it before changing it). Throws ValidationErrors as SMD reports them.
+ * inputs (treat it as read-only, or copy it before changing it). Throws ValidationErrors as SMD reports them
+ * (a scalar equal on both sides is taken as it is: validate() checks values).
  */
 
 import { pathString } from '../fieldpath/path.ts';

@@ -9,6 +9,7 @@
  * ValidationErrors only for schema errors (a missing named type); validate() first to reject invalid values.
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
+import { ElementKind } from '../fieldpath/path-element.ts';
 import { compareElems, type Elem, elemOf, FieldSet } from '../fieldpath/set.ts';
 import {
   deduceMask,
@@ -140,7 +141,7 @@ class ToSetWalker {
       if (val === undefined) continue; // not JSON: a key set to undefined is absent (JSON.stringify drops it)
       const field = this.schema.findField(t, key);
       const sub = this.walk(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), val);
-      const e = elemOf({ fieldName: key });
+      const e = fieldElem(key);
       // A struct field is a member only when it is a leaf, null or an empty map; a map entry always is.
       if (sub === true || !field || val === null || (isMapValue(val) && isEmptyObject(val))) node.m.push(e);
       if (sub instanceof FieldSet && !sub.isEmpty()) {
@@ -150,6 +151,23 @@ class ToSetWalker {
     }
     return node.build();
   }
+}
+
+/**
+ * Field-name elements, shared: the same names come back on every write (elements are immutable, and their
+ * FieldsV1 key, `f:` + name, is known up front, so encoding never serializes them). Bounded: cleared when full.
+ */
+const FIELD_ELEMS = new Map<string, Elem>();
+const FIELD_ELEMS_MAX = 20_000;
+
+function fieldElem(name: string): Elem {
+  let e = FIELD_ELEMS.get(name);
+  if (!e) {
+    if (FIELD_ELEMS.size >= FIELD_ELEMS_MAX) FIELD_ELEMS.clear();
+    e = { pe: { fieldName: name }, k: ElementKind.Field, s: `f:${name}` };
+    FIELD_ELEMS.set(name, e);
+  }
+  return e;
 }
 
 function isEmptyObject(o: object): boolean {
