@@ -1,5 +1,6 @@
 // End to end with the field-set model: the FieldsV1 kube-apiserver records for an apply configuration (kube's
-// server-side apply documentation shows these), from an OpenAPI schema through fromOpenAPI and toFieldSet.
+// server-side apply documentation shows these), from an OpenAPI schema through fromOpenAPI and toFieldSet — before
+// the field manager strips apiVersion, kind and metadata.name, which nobody owns.
 import { describe, expect, it } from 'vitest';
 import { fieldSetToFieldsV1 } from '../fieldpath/fields-v1.ts';
 import { compare } from './compare.ts';
