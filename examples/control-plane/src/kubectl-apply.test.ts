@@ -58,7 +58,8 @@ interface Entry {
 /**
  * An object's managedFields without their times, sorted by manager then operation. Each entry the server wrote has a
  * time (a Date from client-node's typed clients, RFC 3339 seconds from the custom objects API); entries a client
- * wrote itself keep what it sent (kubectl's managedFields migration sends none), so `untimed` names those.
+ * wrote itself keep what it sent (kubectl's managedFields migration sends none), so `untimed` names those. Sorted by
+ * code point, not locale (which would put "kubectl-last-applied" before "kubectl").
  */
 function managed(obj: KubernetesObject, untimed: readonly string[] = []): Entry[] {
   const entries: V1ManagedFieldsEntry[] = obj.metadata?.managedFields ?? [];
@@ -77,8 +78,10 @@ function managed(obj: KubernetesObject, untimed: readonly string[] = []): Entry[
       fieldsType,
       fieldsV1,
     }))
-    .sort((x, y) => `${x.manager}/${x.operation}`.localeCompare(`${y.manager}/${y.operation}`));
+    .sort((x, y) => byCodePoint(x.manager, y.manager) || byCodePoint(x.operation, y.operation));
 }
+
+const byCodePoint = (x = '', y = ''): number => (x < y ? -1 : x > y ? 1 : 0);
 
 const applied = (manager: string, apiVersion: string, fieldsV1: object, subresource?: string): Entry => ({
   manager,
