@@ -1,6 +1,7 @@
 import {
   ConflictsError,
   FieldSet,
+  jsonEqual,
   type KubeObject,
   type ManagedFields,
   makePath,
@@ -12,7 +13,14 @@ import {
 import { capUpdateManagers, MAX_UPDATE_MANAGERS } from './cap-managers.ts';
 import { newApplyConflictError } from './conflict-error.ts';
 import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, syncLastApplied } from './last-applied.ts';
-import { decodeManagedFields, emptyManaged, encodeManagedFields, isResetManagedFields, type Managed } from './managed.ts';
+import {
+  decodeManagedFields,
+  decodeManagedFieldsCached,
+  emptyManaged,
+  encodeManagedFields,
+  isResetManagedFields,
+  type Managed,
+} from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
 /** The identity the write's own changes are recorded under before they join the manager's entry (managedFieldsUpdater). */
@@ -113,7 +121,7 @@ export class FieldManager {
       const nextBare = withoutManagedFields(next);
       const id = this.#id(manager, 'Update');
       const res = this.#updater.update(liveBare, nextBare, this.#opts.apiVersion, managed.fields, CURRENT_OPERATION);
-      managed = { fields: res.managers, times: managed.times };
+      managed = { ...managed, fields: res.managers };
       this.#strip(managed.fields, CURRENT_OPERATION);
       // Only a write that changed something becomes (or refreshes) the manager's entry, with the time of this change.
       const own = managed.fields.get(CURRENT_OPERATION);
@@ -149,7 +157,7 @@ export class FieldManager {
       throw newBadRequest('metadata.managedFields must be nil');
     let managed: Managed;
     try {
-      managed = decodeManagedFields(live?.metadata?.managedFields);
+      managed = decodeManagedFieldsCached(live?.metadata?.managedFields);
     } catch (err) {
       throw new Error(`failed to decode managed fields: ${(err as Error).message}`);
     }
@@ -168,7 +176,7 @@ export class FieldManager {
       if (remaining.length) throw newApplyConflictError(remaining.map((c) => ({ manager: c.manager, path: pathString(c.path) })));
       res = run(true);
     }
-    managed = { fields: res.managers, times: managed.times };
+    managed = { ...managed, fields: res.managers };
     this.#strip(managed.fields, id);
     if (res.object !== undefined) managed.times.set(id, this.#opts.now());
     const object = withManagedFields((res.object ?? base) as KubeObject, managed);
@@ -194,9 +202,10 @@ export class FieldManager {
    * request's when it sends decodable, non-empty ones (`[]` or `[{}]`: none at all), else from the live ones.
    */
   #decodeLiveOrNew(live: KubeObject | null, next: KubeObject): Managed {
+    const liveEntries = live?.metadata?.managedFields;
     const liveManaged = (): Managed => {
       try {
-        return decodeManagedFields(live?.metadata?.managedFields);
+        return decodeManagedFieldsCached(liveEntries);
       } catch {
         return emptyManaged();
       }
@@ -204,6 +213,8 @@ export class FieldManager {
     if (this.#opts.subresource) return liveManaged();
     const sent = next.metadata?.managedFields;
     if (isResetManagedFields(sent)) return emptyManaged();
+    // A client that sends back the entries it read (a PUT of the object as got, a patch) sends the live ones.
+    if (sent === liveEntries || (sent && liveEntries && jsonEqual(sent, liveEntries))) return liveManaged();
     try {
       const managed = decodeManagedFields(sent);
       if (managed.fields.size > 0) return managed;

@@ -1,13 +1,40 @@
-import { type FieldSet, fieldSetFromFieldsV1, fieldSetToFieldsV1, type ManagedFields, type ManagedFieldsEntry } from '@kapi/apimachinery';
+import {
+  type FieldSet,
+  fieldSetFromFieldsV1,
+  fieldSetToFieldsV1,
+  type ManagedFields,
+  type ManagedFieldsEntry,
+  type VersionedSet,
+} from '@kapi/apimachinery';
 import { managerIdentifier, parseManagerIdentifier } from './manager-id.ts';
 
 /** What `metadata.managedFields` says, decoded: each manager's set and the time of its last change (RFC 3339). */
 export interface Managed {
   fields: ManagedFields;
   times: Map<string, string | undefined>;
+  /** The entries decoded, by manager id: encoding reuses one whose set and time did not change (no FieldsV1 walk). */
+  decoded?: ReadonlyMap<string, { vs: VersionedSet; entry: ManagedFieldsEntry }>;
 }
 
 export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
+
+/**
+ * Decodings of stored entry lists, by identity: stored objects are shared and never changed, so the entries of the
+ * object an update starts from are decoded once, not on every write.
+ */
+const decodedLists = new WeakMap<readonly ManagedFieldsEntry[], Managed>();
+
+/** decodeManagedFields, remembered for `entries` (a list that is never changed: a stored object's). */
+export function decodeManagedFieldsCached(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
+  if (!entries) return emptyManaged();
+  let hit = decodedLists.get(entries);
+  if (!hit) {
+    hit = decodeManagedFields(entries);
+    decodedLists.set(entries, hit);
+  }
+  // The pipeline changes the maps of what it is given; the sets and entries are immutable and shared.
+  return { fields: new Map(hit.fields), times: new Map(hit.times), ...(hit.decoded ? { decoded: hit.decoded } : {}) };
+}
 
 /**
  * kube's DecodeManagedFields: the entries as manager id → set. Throws an Error (kube's words) for an entry with
@@ -17,6 +44,8 @@ export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map(
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
   const out = emptyManaged();
   if (!entries) return out;
+  const decoded = new Map<string, { vs: VersionedSet; entry: ManagedFieldsEntry }>();
+  out.decoded = decoded;
   entries.forEach((e, i) => {
     if (e === null || typeof e !== 'object') throw new Error(`managed fields entry ${i} is not an object`);
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new Error('operation must be `Apply` or `Update`');
@@ -30,8 +59,10 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
     } catch (err) {
       throw new Error(`error decoding versioned set from ${JSON.stringify(e)}: error decoding set: ${(err as Error).message}`);
     }
-    out.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
+    const vs: VersionedSet = { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' };
+    out.fields.set(id, vs);
     out.times.set(id, typeof e.time === 'string' ? e.time : undefined);
+    decoded.set(id, { vs, entry: e });
   });
   return out;
 }
@@ -53,12 +84,17 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
+    const time = managed.times.get(id);
+    const before = managed.decoded?.get(id);
+    if (before && sameVersionedSet(before.vs, vs) && before.entry.time === time) {
+      entries.push(before.entry);
+      continue;
+    }
     const parsed = parseManagerIdentifier(id) ?? {};
     const e: ManagedFieldsEntry = {};
     if (parsed.manager) e.manager = parsed.manager;
     e.operation = vs.applied ? 'Apply' : (parsed.operation ?? 'Update');
     e.apiVersion = vs.apiVersion;
-    const time = managed.times.get(id);
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
     e.fieldsV1 = fieldSetToFieldsV1(vs.set);
@@ -73,6 +109,10 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
       cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
   );
+}
+
+function sameVersionedSet(a: VersionedSet, b: VersionedSet): boolean {
+  return a === b || (a.apiVersion === b.apiVersion && a.applied === b.applied && (a.set === b.set || a.set.equals(b.set)));
 }
 
 /** kube's isResetManagedFields: a request whose managedFields is `[]` or `[{}]` asks for tracking to start over. */
