@@ -260,6 +260,30 @@ describe.each(BACKENDS)('server-side apply with kubectl on %s', (backendName) =>
     ]);
   });
 
+  it('built-in list types as kube’s: ServiceAccount secrets merge by name (atomic items), imagePullSecrets are atomic', {
+    timeout: T,
+  }, async () => {
+    const sa = (manager: string, fields: Record<string, unknown>) =>
+      core.patchNamespacedServiceAccount(
+        {
+          name: 'ssa',
+          namespace: 'default',
+          fieldManager: manager,
+          body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'ssa' }, ...fields },
+        },
+        SSA,
+      );
+    await sa('one', { secrets: [{ name: 's1' }], imagePullSecrets: [{ name: 'p1' }] });
+    const merged = await sa('two', { secrets: [{ name: 's2', namespace: 'default' }] });
+    expect(merged.secrets).toEqual([{ name: 's1' }, { name: 's2', namespace: 'default' }]);
+    expect(managed(merged)).toEqual([
+      applied('one', 'v1', { 'f:imagePullSecrets': {}, 'f:secrets': { 'k:{"name":"s1"}': {} } }),
+      applied('two', 'v1', { 'f:secrets': { 'k:{"name":"s2"}': {} } }),
+    ]);
+    const status = await refused(sa('two', { secrets: [{ name: 's2', namespace: 'default' }], imagePullSecrets: [{ name: 'p2' }] }));
+    expect(status.message).toBe('Apply failed with 1 conflict: conflict with "one": .imagePullSecrets');
+  });
+
   it('custom resource: map, set and atomic lists merged by ownership; conflicts, force, removal; status applied by a controller', {
     timeout: T,
   }, async () => {
