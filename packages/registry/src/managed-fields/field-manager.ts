@@ -1,5 +1,6 @@
 import {
   ConflictsError,
+  type Converter,
   FieldSet,
   jsonEqual,
   type KubeObject,
@@ -52,6 +53,10 @@ export interface FieldManagerOptions {
   subresource?: string;
   /** The schema of the whole object in `apiVersion`. */
   typed: TypedSchema;
+  /** The schema of another API version of the kind, for managers recorded in it (default: `typed`). */
+  typeFor?: (apiVersion: string) => TypedSchema;
+  /** Converts objects between the kind's API versions (default: unchanged). */
+  converter?: Converter;
   /** The strategy's reset fields for this endpoint: nobody owns them through it (GetResetFields). */
   resetFields?: FieldSet;
   /** The time of a change, RFC 3339 in seconds (the Store's clock). */
@@ -96,8 +101,10 @@ export class FieldManager {
   constructor(opts: FieldManagerOptions) {
     this.#opts = opts;
     const typed = opts.typed;
+    const typeFor = opts.typeFor;
     this.#updater = new Updater({
-      typeFor: () => typed,
+      typeFor: typeFor ? (v) => (v === opts.apiVersion ? typed : typeFor(v)) : () => typed,
+      ...(opts.converter ? { converter: opts.converter } : {}),
       ...(opts.resetFields && !opts.resetFields.isEmpty() ? { ignored: new Map([[opts.apiVersion, opts.resetFields]]) } : {}),
     });
     this.#gvk = gvkString(opts.apiVersion, opts.kind);

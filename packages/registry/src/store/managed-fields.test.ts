@@ -345,3 +345,47 @@ describe('apply on the scale subresource', () => {
     expect(wrong.message).toBe('invalid object type: /v1, Kind=Scale');
   });
 });
+
+// Two versions naming the count differently: v1 (storage) spec.replicas, v1beta1 spec.size.
+const rename = (spec: Record<string, unknown>, from: string, to: string) => {
+  const { [from]: value, ...rest } = spec;
+  return value === undefined ? rest : { ...rest, [to]: value };
+};
+const Gizmo = defineResource({
+  group: 'example.kapi.dev',
+  kind: 'Gizmo',
+  plural: 'gizmos',
+  namespaced: true,
+  versions: [
+    { name: 'v1', storage: true, schema: z.object({ spec: z.object({ replicas: z.int(), color: z.string().optional() }) }) },
+    {
+      name: 'v1beta1',
+      schema: z.object({ spec: z.object({ size: z.int(), color: z.string().optional() }) }),
+      toHub: (o) => ({ ...o, spec: rename((o.spec ?? {}) as Record<string, unknown>, 'size', 'replicas') }),
+      fromHub: (o) => ({ ...o, spec: rename((o.spec ?? {}) as Record<string, unknown>, 'replicas', 'size') }),
+    },
+  ],
+});
+
+describe('managers of different versions', () => {
+  it('are compared in their own version: a v1beta1 apply of size conflicts with the v1 manager of replicas', async () => {
+    const gizmos = new Store(Gizmo, { storage, clock });
+    await gizmos.create(
+      ctx,
+      { apiVersion: 'example.kapi.dev/v1', kind: 'Gizmo', metadata: { name: 'g' }, spec: { replicas: 1 } },
+      {
+        fieldManager: 'v1-writer',
+      },
+    );
+    const config = { apiVersion: 'example.kapi.dev/v1beta1', kind: 'Gizmo', metadata: { name: 'g' }, spec: { size: 2, color: 'red' } };
+    const st = await statusOf(gizmos.patch(ctx, 'g', config, 'apply', { fieldManager: 'beta', version: 'v1beta1' }));
+    expect(st.message).toBe('Apply failed with 1 conflict: conflict with "v1-writer" using example.kapi.dev/v1: .spec.replicas');
+    const forced = await gizmos.patch(ctx, 'g', config, 'apply', { fieldManager: 'beta', version: 'v1beta1', force: true });
+    expect(forced.object.spec).toEqual({ size: 2, color: 'red' });
+    expect(entries(forced.object).map((e) => [e.manager, e.apiVersion, e.fieldsV1])).toEqual([
+      ['beta', 'example.kapi.dev/v1beta1', { 'f:spec': { 'f:color': {}, 'f:size': {} } }],
+      // The creator keeps the struct it made, in its version.
+      ['v1-writer', 'example.kapi.dev/v1', { 'f:spec': {} }],
+    ]);
+  });
+});

@@ -26,7 +26,8 @@ import { ConversionError, convertObjects, convertOne } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
 import { FieldManager } from '../managed-fields/field-manager.ts';
 import { pruneUndeclared } from '../managed-fields/prune-undeclared.ts';
-import { resetFieldsOf, typedSchemaOf } from '../managed-fields/typed-schema.ts';
+import { resetFieldsOf } from '../managed-fields/typed-schema.ts';
+import { KindVersions } from '../managed-fields/version-converter.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
 import type { StrategyContext } from '../strategy.ts';
@@ -113,6 +114,8 @@ export class Store<T extends KubeObject = KubeObject> {
   readonly #shouldDeleteDuringUpdate: (obj: KubeObject, old: KubeObject) => boolean;
   /** Field managers by version and subresource, built on first use (the typed schema of a version once). */
   readonly #fieldManagers = new Map<string, FieldManager>();
+  /** The kind's versions as field managers see them (typed schemas, conversion). */
+  readonly #versions: KindVersions;
 
   constructor(def: ResourceDefinition<T>, options: StoreOptions) {
     this.definition = def;
@@ -124,6 +127,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.#apiVersion = def.group ? `${def.group}/${def.storageVersion.name}` : def.storageVersion.name;
     this.#beforeCreate = options.beforeCreate;
     this.#shouldDeleteDuringUpdate = options.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate;
+    this.#versions = new KindVersions(def as ResourceDefinition);
   }
 
   // ---------------------------------------------------------------------------------------------- create
@@ -755,12 +759,14 @@ export class Store<T extends KubeObject = KubeObject> {
     const key = `${version}/${subresource ?? ''}`;
     let fm = this.#fieldManagers.get(key);
     if (!fm) {
-      const typed = this.#fieldManagers.get(`${version}/`)?.typed ?? typedSchemaOf(this.#def, version);
+      const typed = this.#versions.typed(version);
       fm = new FieldManager({
         apiVersion: this.#apiVersionOf(other),
         kind: this.#def.kind,
         ...(subresource ? { subresource } : {}),
         typed,
+        typeFor: (apiVersion) => this.#versions.typeFor(apiVersion, typed),
+        converter: this.#versions.converter,
         resetFields: resetFieldsOf(this.#def, version, subresource),
         now: () => rfc3339Seconds(this.#clock.now()),
       });
