@@ -175,7 +175,14 @@ export class FieldManager {
     try {
       res = run(force);
     } catch (err) {
-      if (!(err instanceof ConflictsError)) throw err;
+      // The typed merge refuses a configuration its schema cannot type (duplicate map-list keys, a list for a map):
+      // kube's words, as a 400 rather than kube's 500 (bad input never answers 5xx here).
+      if (!(err instanceof ConflictsError)) {
+        const m = (p.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+        throw newBadRequest(
+          `failed to create typed patch object (${String(m.namespace ?? '')}/${String(m.name ?? '')}; ${gvk}): ${(err as Error).message}`,
+        );
+      }
       // kubectl taking over from client-side apply: the fields its last-applied annotation set are not conflicts.
       const allowed =
         manager === KUBECTL_MANAGER ? allowedConflictsFromLastApplied(live, this.#opts.typed, this.#opts.apiVersion) : undefined;

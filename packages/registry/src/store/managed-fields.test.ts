@@ -251,6 +251,19 @@ describe('server-side apply', () => {
     expect(ignored.object.data).toEqual({ a: '2' });
   });
 
+  it('a configuration the schema cannot type is a 400', async () => {
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u1' };
+    const w = {
+      apiVersion: 'example.kapi.dev/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'ns', ownerReferences: [ref, ref] },
+      spec: { replicas: 1 },
+    };
+    const st = await statusOf(widgets.patch(ctx, 'w', w, 'apply', { fieldManager: 'm' }));
+    expect(st.code).toBe(400);
+    expect(st.message).toMatch(/^failed to create typed patch object \(ns\/w; example.kapi.dev\/v1, Kind=Widget\): /);
+  });
+
   it('dryRun answers the result and stores nothing', async () => {
     const res = await cms.patch(ctx, 'a', applied({ a: '1' }), 'apply', { fieldManager: 'm', dryRun: true });
     expect(res.object.data).toEqual({ a: '1' });
