@@ -220,3 +220,39 @@ describe('Updater API', () => {
     expect(r.managers.has('applier')).toBe(false);
   });
 });
+
+describe('an apply configuration is typed before it is merged (AsTyped in kube typeconverter)', () => {
+  const parser: ParserSpec = {
+    schema: `types:
+- name: obj
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: ports
+      type:
+        list:
+          elementType:
+            map:
+              fields:
+              - name: port
+                type:
+                  scalar: numeric
+          elementRelationship: associative
+          keys: [port]`,
+    typeName: 'obj',
+  };
+  const updater = new Updater({ typeFor: (v) => typeOf(parser, v) });
+  const apply = (config: unknown) => () => updater.apply(null, config, 'v1', new Map(), 'm', false);
+
+  it('an undeclared field is "field not declared in schema", not a schema error of the merge', () => {
+    expect(apply({ name: 'a', foo: 1 })).toThrow(/^\.foo: field not declared in schema$/);
+    expect(apply({ ports: [{ port: 80, proto: 'TCP' }] })).toThrow(/^\.ports\[port=80\]\.proto: field not declared in schema$/);
+  });
+
+  it('a repeated key and a scalar of the wrong kind are errors too', () => {
+    expect(apply({ ports: [{ port: 80 }, { port: 80 }] })).toThrow(/^\.ports: duplicate entries for key \[port=80\]$/);
+    expect(apply({ name: 1 })).toThrow(/^\.name: expected string, got &value\.valueUnstructured\{Value:1\}$/);
+  });
+});

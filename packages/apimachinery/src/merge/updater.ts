@@ -98,11 +98,14 @@ export class Updater {
 
   /**
    * Applies `config` (in `version`) by `manager` to `live`: throws ConflictsError without `force` when another
-   * manager owns a field the apply changes.
+   * manager owns a field the apply changes, and ValidationErrors when `config` is not a valid value of its type.
    */
   apply(live: unknown, config: unknown, version: string, managers: ManagedFields, manager: string, force: boolean): ApplyResult {
-    const current = this.reconcile(live, version, managers);
     const type = this.typeFor(version);
+    // The configuration is typed as kube's typeconverter types it (SMD's AsTyped validates): an undeclared field,
+    // a scalar of the wrong kind or a repeated list key is an error before anything is merged.
+    typedOps.validate(config, type, false);
+    const current = this.reconcile(live, version, managers);
     let merged = typedOps.merge(live, config, type);
     const lastSet = current.get(manager);
     const set = this.filter(version, typedOps.toFieldSet(config, type));

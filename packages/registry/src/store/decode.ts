@@ -81,23 +81,6 @@ function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<s
 }
 
 /**
- * fieldValidation of an apply configuration (a decoded YAML or JSON object, of `version`): its undeclared fields
- * refused (Strict: the decoder's 400 strict decoding error listing them) or answered as warnings (Warn), else none.
- */
-export function applyFieldValidation(
-  def: ResourceDefinition,
-  version: string | undefined,
-  config: Record<string, unknown>,
-  fieldValidation: FieldValidation = 'Warn',
-): string[] {
-  const name = (version === undefined ? def.storageVersion : def.version(version))?.name ?? def.storageVersion.name;
-  const messages = findUnknownFields(def, name, config).map(unknownFieldMessage);
-  if (fieldValidation === 'Strict' && messages.length)
-    throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
-  return fieldValidation === 'Warn' ? messages : [];
-}
-
-/**
  * What kube-apiserver's decoder does to a custom resource body before the Store sees it: fieldValidation on duplicate
  * keys (raw bodies only) and unknown fields (Strict → one 400 strict decoding error listing them all, Warn → one
  * warning each, Ignore → silent), then pruning and defaulting. As for kube's CRD handler, duplicates (found by the

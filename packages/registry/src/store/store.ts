@@ -8,7 +8,6 @@ import {
   type FieldError,
   fieldErrors,
   formatGroupVersion,
-  isJsonObject,
   isNotFound,
   type KubeObject,
   newBadRequest,
@@ -25,7 +24,6 @@ import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch 
 import { ConversionError, convertObjects, convertOne } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
 import { FieldManager } from '../managed-fields/field-manager.ts';
-import { pruneUndeclared } from '../managed-fields/prune-undeclared.ts';
 import { resetFieldsOf } from '../managed-fields/typed-schema.ts';
 import { KindVersions } from '../managed-fields/version-converter.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
@@ -34,7 +32,7 @@ import type { StrategyContext } from '../strategy.ts';
 import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type ValidateOptions } from '../validate-object.ts';
 import { checkName } from './check-name.ts';
 import { ConvertingStorage } from './converting-storage.ts';
-import { applyFieldValidation, decodeBody } from './decode.ts';
+import { decodeBody } from './decode.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
 import { validateObjectMetaUpdate } from './object-meta-update.ts';
@@ -339,16 +337,11 @@ export class Store<T extends KubeObject = KubeObject> {
         const fieldManager = this.#fieldManager(other, opts.subresource);
         if (!target || apply) {
           // Server-side apply: merged by ownership onto the stored object (or onto nothing: created from the patch).
-          // Undeclared fields are refused (Strict) or dropped before the typed merge, which takes none.
-          let config = patch;
-          let configWarnings: string[] = [];
-          if (isJsonObject(patch)) {
-            configWarnings = applyFieldValidation(this.#def, opts.version, patch, opts.fieldValidation);
-            config = pruneUndeclared(fieldManager.typed, patch);
-          }
-          const applied = fieldManager.apply(target, config, manager, opts.force ?? false);
+          // fieldValidation does not apply to the configuration's fields: as in kube, an undeclared one is always
+          // refused by the typed merge ('field not declared in schema'), whatever the directive.
+          const applied = fieldManager.apply(target, patch, manager, opts.force ?? false);
           const decoded = decodeBody(this.#def, applied, opts.fieldValidation, opts.version, 'patch');
-          warnings = [...configWarnings, ...decoded.warnings];
+          warnings = decoded.warnings;
           checkName(decoded.object.metadata.name, name);
           this.#matchName(decoded.object, name);
           this.#matchNamespace(ctx, decoded.object);
