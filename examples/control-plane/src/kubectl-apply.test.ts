@@ -141,7 +141,7 @@ describe.each(BACKENDS)('server-side apply with kubectl on %s', (backendName) =>
   }
   const readCM = (name: string) => core.readNamespacedConfigMap({ name, namespace: 'default' });
 
-  it('ConfigMap: two managers, a conflict, --force-conflicts, removal of what a manager stops applying, --dry-run=server', {
+  it('ConfigMap: two managers, a conflict, --force-conflicts, removal of what a manager stops applying, --dry-run=server, an undeclared field', {
     timeout: T,
   }, async () => {
     // Apply creates: the manager owns exactly what it applied (name and namespace are never owned).
@@ -213,6 +213,16 @@ describe.each(BACKENDS)('server-side apply with kubectl on %s', (backendName) =>
     const after = await readCM('ssa');
     expect(after.data).toEqual({ b: 'y', key: 'two' });
     expect(after.metadata?.resourceVersion).toBe(cm.metadata?.resourceVersion);
+
+    // A field the kind does not declare: the configuration cannot be typed (kube's typeconverter), a 400.
+    const unknown = await apply(`${JSON.stringify({ ...JSON.parse(configMap('ssa', { b: 'y' })), foo: 1 })}\n`, [
+      '--server-side',
+      '--field-manager=b',
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      'Error from server (BadRequest): failed to create typed patch object (default/ssa; /v1, Kind=ConfigMap): .foo: field not declared in schema\n',
+    );
   });
 
   it('ConfigMap: a conflict with an Update manager names its API version', { timeout: T }, async () => {
