@@ -86,4 +86,45 @@ describe('PATCH application/apply-patch+yaml', () => {
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.body.message).toBe('invalid object type: /v1, Kind=Secret');
   });
+
+  // kube's applyPatcher (fieldvalidation_test.go's apply cases): repeated keys are decoded leniently (the last wins),
+  // then refused under Strict with go-yaml's strict words, one warning each under Warn (the default), none under Ignore.
+  it('fieldValidation on an apply patch concerns repeated keys: Strict 400, Warn and the default warn, Ignore is silent', async () => {
+    const { url } = await start();
+    await call(`${url}/api/v1/namespaces`, 'POST', JSON.stringify({ metadata: { name: 'default' } }));
+    const cms = `${url}/api/v1/namespaces/default/configmaps`;
+    const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n  b: "2"\n  a: "3"\n';
+    const patch = (q: string, text = body) =>
+      fetch(`${cms}/c?fieldManager=m${q}`, { method: 'PATCH', headers: APPLY, body: text }).then(async (res) => ({
+        status: res.status,
+        warning: res.headers.get('warning'),
+        body: (await res.json()) as Answer['body'],
+      }));
+
+    const strict = await patch('&fieldValidation=Strict');
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe(
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 8: key "a" already set in map',
+    );
+    expect((await fetch(`${cms}/c`)).status).toBe(404);
+
+    const warned = await patch('');
+    expect(warned.status).toBe(201);
+    expect(warned.warning).toBe('299 - "line 8: key \\"a\\" already set in map"');
+    expect(warned.body.data).toEqual({ a: '3', b: '2' });
+    expect((await patch('&fieldValidation=Warn')).warning).toBe('299 - "line 8: key \\"a\\" already set in map"');
+    const ignored = await patch('&fieldValidation=Ignore');
+    expect(ignored.status).toBe(200);
+    expect(ignored.warning).toBeNull();
+
+    // JSON is YAML: its repeated keys are reported the same way, with their line.
+    const json = await patch(
+      '&fieldValidation=Strict',
+      '{"apiVersion": "v1", "kind": "ConfigMap",\n"metadata": {"name": "c"}, "kind": "ConfigMap"}',
+    );
+    expect(json.status).toBe(400);
+    expect(json.body.message).toBe(
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 2: key "kind" already set in map',
+    );
+  });
 });

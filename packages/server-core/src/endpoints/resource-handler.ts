@@ -8,7 +8,7 @@ import type { WriteCheck } from '../server/api-provider.ts';
 import { type NegotiatedOutput, negotiateOutput } from './negotiation.ts';
 import { storeVersion, transform } from './output-transform.ts';
 import { admitDeletion, writeAdmission } from './request-admission.ts';
-import { auditable, patchTypeOf, readDeleteBody, readObjectBody, readPatchBody } from './request-body.ts';
+import { applyDuplicateKeyWarnings, auditable, patchTypeOf, readDeleteBody, readObjectBody, readPatchBody } from './request-body.ts';
 import { deleteOptionsOf, fieldManagerOf, listOptionsOf, writeOptionsOf } from './request-options.ts';
 import { methodNotAllowed, writeObject } from './response.ts';
 import { handleSubresource } from './subresource-handler.ts';
@@ -127,7 +127,8 @@ export async function handleResource(
     case 'patch': {
       // The type first (415), then the options it decides on (force, fieldManager), as kube's PatchResource.
       const w = writeOptionsOf(q, 'PatchOptions', patchTypeOf(ctx, def));
-      const { patch, type: patchType } = await readPatchBody(ctx, def);
+      const { patch, type: patchType, duplicateKeys } = await readPatchBody(ctx, def);
+      const keyWarnings = applyDuplicateKeyWarnings(duplicateKeys ?? [], w.fieldValidation);
       options.onObjects?.(ctx, { requestObject: patch });
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
         version: info.apiVersion,
@@ -137,7 +138,7 @@ export async function handleResource(
         fieldManager: fieldManagerOf(ctx, w),
         ...(w.force !== undefined ? { force: w.force } : {}),
       });
-      for (const warning of res.warnings) addWarning(ctx, warning);
+      for (const warning of [...keyWarnings, ...res.warnings]) addWarning(ctx, warning);
       // An apply that created the object answers 201, as kube's PatchResource.
       return respond(res.created ? 201 : 200, res.object);
     }

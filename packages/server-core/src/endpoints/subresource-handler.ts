@@ -6,7 +6,7 @@ import type { RequestInfo } from '../request-info.ts';
 import { negotiateOutput } from './negotiation.ts';
 import { storeVersion, transform } from './output-transform.ts';
 import { admissionHooks, writeAdmission, writeCheckHooks } from './request-admission.ts';
-import { auditable, patchTypeOf, readObjectBody, readPatchBody } from './request-body.ts';
+import { applyDuplicateKeyWarnings, auditable, patchTypeOf, readObjectBody, readPatchBody } from './request-body.ts';
 import { type WriteOptions, writeOptionsOf } from './request-options.ts';
 import type { ResourceEndpoint, ResourceHandlerOptions } from './resource-handler.ts';
 import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
@@ -79,9 +79,11 @@ export async function handleSubresource(
     case 'patch': {
       if (!storage.patch) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'PatchOptions', patchTypeOf(ctx, def));
-      const { patch, type } = await readPatchBody(ctx, def);
+      const { patch, type, duplicateKeys } = await readPatchBody(ctx, def);
+      const keyWarnings = applyDuplicateKeyWarnings(duplicateKeys ?? [], w.fieldValidation);
       options.onObjects?.(ctx, { requestObject: patch });
-      return written(200, await storage.patch(writeRequest(w), patch, type));
+      const res = await storage.patch(writeRequest(w), patch, type);
+      return written(200, { ...res, warnings: [...keyWarnings, ...(res.warnings ?? [])] });
     }
     case 'create': {
       if (!storage.create) throw methodNotAllowed();
