@@ -272,6 +272,12 @@ describe('server-side apply', () => {
     expect(st.message).toBe(
       'failed to create typed patch object (ns/w; example.kapi.dev/v1, Kind=Widget): .metadata.ownerReferences: duplicate entries for key [uid="u1"]',
     );
+    const set = { ...w, metadata: { name: 'w', namespace: 'ns', finalizers: ['example.com/a', 'example.com/a'] } };
+    const dup = await statusOf(widgets.patch(ctx, 'w', set, 'apply', { fieldManager: 'm' }));
+    expect([dup.code, dup.message]).toEqual([
+      400,
+      'failed to create typed patch object (ns/w; example.kapi.dev/v1, Kind=Widget): .metadata.finalizers: duplicate entries for key [="example.com/a"]',
+    ]);
   });
 
   it('dryRun answers the result and stores nothing', async () => {
