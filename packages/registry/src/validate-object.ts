@@ -200,7 +200,11 @@ export function parseObject(def: ResourceDefinition, version: string, obj: unkno
   const { errors, data } = check(def, version, obj, opts);
   if (errors.length || !data) return { ok: false, errors };
   const o = obj as KubeObject;
-  return { ok: true, object: { apiVersion: o.apiVersion, kind: o.kind, metadata: copyJson(o.metadata), ...data } };
+  // metadata.managedFields is the field manager's, never changed after it: shared, not copied again.
+  const { managedFields, ...metadata } = o.metadata ?? {};
+  const meta = copyJson(metadata) as KubeObject['metadata'];
+  if (managedFields !== undefined) meta.managedFields = managedFields;
+  return { ok: true, object: { apiVersion: o.apiVersion, kind: o.kind, metadata: meta, ...data } };
 }
 
 /** True when `obj` has a repeated map-list key or set-list item (ValidateListSetsAndMaps finds errors). */

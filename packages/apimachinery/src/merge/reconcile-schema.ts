@@ -21,8 +21,29 @@ import {
   UNTYPED_DEDUCED,
 } from '../typed/schema.ts';
 
+/**
+ * Reconciled sets by schema and set: the Updater reconciles every manager's set on every write, and a stored
+ * object's sets are decoded once and shared (FieldSets are immutable), so each is walked once per schema.
+ * null: nothing changes.
+ */
+const reconciled = new WeakMap<TypedSchema, WeakMap<FieldSet, FieldSet | null>>();
+
 /** `set` reconciled with `type`'s schema, or undefined when nothing changes (the common case: no allocation). */
 export function reconcileFieldSetWithSchema(set: FieldSet, type: TypedSchema): FieldSet | undefined {
+  let bySet = reconciled.get(type);
+  if (!bySet) {
+    bySet = new WeakMap();
+    reconciled.set(type, bySet);
+  }
+  let out = bySet.get(set);
+  if (out === undefined) {
+    out = reconcileUncached(set, type) ?? null;
+    bySet.set(set, out);
+  }
+  return out ?? undefined;
+}
+
+function reconcileUncached(set: FieldSet, type: TypedSchema): FieldSet | undefined {
   const collapse: Path[] = [];
   walk(type.schema, type.typeRef, set, false, [], collapse);
   if (collapse.length === 0) return undefined;

@@ -21,6 +21,7 @@ import {
   encodeManagedFields,
   isResetManagedFields,
   type Managed,
+  type StoredManagedFieldsCache,
 } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
@@ -61,6 +62,8 @@ export interface FieldManagerOptions {
   resetFields?: FieldSet;
   /** The time of a change, RFC 3339 in seconds (the Store's clock). */
   now: () => string;
+  /** The Store's decodings of its stored objects' managedFields (default: by identity only). */
+  storedCache?: StoredManagedFieldsCache;
 }
 
 /** A copy of `obj` without metadata.managedFields (the sets are computed without it, as kube removes it first). */
@@ -97,6 +100,8 @@ export class FieldManager {
   readonly #opts: FieldManagerOptions;
   readonly #updater: Updater;
   readonly #gvk: string;
+  /** Manager identifiers by operation and manager name (JSON built once per manager, not per write). */
+  readonly #ids = new Map<string, string>();
 
   constructor(opts: FieldManagerOptions) {
     this.#opts = opts;
@@ -164,7 +169,7 @@ export class FieldManager {
       throw newBadRequest('metadata.managedFields must be nil');
     let managed: Managed;
     try {
-      managed = decodeManagedFieldsCached(live?.metadata?.managedFields);
+      managed = this.#decodeLive(live);
     } catch (err) {
       throw new Error(`failed to decode managed fields: ${(err as Error).message}`);
     }
@@ -198,9 +203,24 @@ export class FieldManager {
     return object;
   }
 
+  /** The stored object's entries decoded (remembered per stored version when the Store gives a cache). */
+  #decodeLive(live: KubeObject | null): Managed {
+    if (!live) return emptyManaged();
+    const cache = this.#opts.storedCache;
+    return cache ? cache.decode(live) : decodeManagedFieldsCached(live.metadata?.managedFields);
+  }
+
   #id(manager: string, operation: 'Apply' | 'Update'): string {
-    const { apiVersion, subresource } = this.#opts;
-    return managerIdentifier({ manager: manager || 'unknown', operation, apiVersion, ...(subresource ? { subresource } : {}) });
+    const key = `${operation}:${manager}`;
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      const { apiVersion, subresource } = this.#opts;
+      id = managerIdentifier({ manager: manager || 'unknown', operation, apiVersion, ...(subresource ? { subresource } : {}) });
+      // Manager names come from clients: a bounded memo, started over when full.
+      if (this.#ids.size >= 1024) this.#ids.clear();
+      this.#ids.set(key, id);
+    }
+    return id;
   }
 
   #strip(fields: ManagedFields, id: string): void {
@@ -219,7 +239,7 @@ export class FieldManager {
     const liveEntries = live?.metadata?.managedFields;
     const liveManaged = (): Managed => {
       try {
-        return decodeManagedFieldsCached(liveEntries);
+        return this.#decodeLive(live);
       } catch {
         return emptyManaged();
       }

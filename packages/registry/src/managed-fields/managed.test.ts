@@ -1,7 +1,7 @@
 import { FieldSet, type ManagedFieldsEntry, makePath } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { capUpdateManagers } from './cap-managers.ts';
-import { decodeManagedFields, encodeManagedFields, isResetManagedFields, type Managed } from './managed.ts';
+import { decodeManagedFields, encodeManagedFields, isResetManagedFields, type Managed, StoredManagedFieldsCache } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
 const entry = (
@@ -85,5 +85,40 @@ describe('capUpdateManagers', () => {
     ).toEqual(['data.k0', 'data.k1', 'data.k2']);
     expect(managed.times.get(ancient)).toBe('2026-01-01T00:00:12Z');
     expect(managed.fields.has(applier)).toBe(true);
+  });
+});
+
+describe('StoredManagedFieldsCache', () => {
+  const stored = (rv: string, entries: ManagedFieldsEntry[]) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'a', namespace: 'ns', uid: 'u1', resourceVersion: rv, managedFields: JSON.parse(JSON.stringify(entries)) },
+  });
+  const e1 = [entry('a', 'Update', '2026-01-01T00:00:02Z', { 'f:data': { 'f:a': {} } })];
+  const e2 = [entry('b', 'Update', '2026-01-01T00:00:03Z', { 'f:data': { 'f:b': {} } })];
+
+  it('decodes a stored version as decodeManagedFields does, and copies of it from what it remembered', () => {
+    const cache = new StoredManagedFieldsCache();
+    const first = cache.decode(stored('5', e1));
+    expect([...first.fields]).toEqual([...decodeManagedFields(e1).fields]);
+    const again = cache.decode(stored('5', e1));
+    // The same decoded sets (remembered), times copied: the pipeline may change them.
+    expect([...again.fields.values()][0]).toBe([...first.fields.values()][0]);
+    expect(again.times).not.toBe(first.times);
+    // Another resourceVersion, or other entries under the same key (headers differ), is decoded afresh.
+    expect([...cache.decode(stored('5', e2)).fields.keys()]).toEqual([...decodeManagedFields(e2).fields.keys()]);
+    expect([...cache.decode(stored('6', e1)).fields.keys()]).toEqual([...decodeManagedFields(e1).fields.keys()]);
+    expect(() => cache.decode(stored('7', [{ manager: 'x' } as ManagedFieldsEntry]))).toThrow('operation must be');
+  });
+
+  it('takes the decoding of a list the field manager encoded for the version stored with it', () => {
+    const cache = new StoredManagedFieldsCache();
+    const managed = decodeManagedFields(e1);
+    const written = encodeManagedFields({ fields: managed.fields, times: managed.times }) as ManagedFieldsEntry[];
+    const obj = stored('9', written);
+    cache.seed(obj, written);
+    const hit = cache.decode(obj);
+    expect([...hit.fields.values()][0]).toBe([...managed.fields.values()][0]);
+    expect(encodeManagedFields(hit)?.[0]).toBe(written[0]);
   });
 });

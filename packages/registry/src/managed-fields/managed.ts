@@ -2,10 +2,12 @@ import {
   type FieldSet,
   fieldSetFromFieldsV1,
   fieldSetToFieldsV1,
+  type KubeObject,
   type ManagedFields,
   type ManagedFieldsEntry,
   type VersionedSet,
 } from '@kapi/apimachinery';
+import { LRUCache } from 'lru-cache';
 import { managerIdentifier, parseManagerIdentifier } from './manager-id.ts';
 
 /** What `metadata.managedFields` says, decoded: each manager's set and the time of its last change (RFC 3339). */
@@ -24,6 +26,72 @@ export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map(
  */
 const decodedLists = new WeakMap<readonly ManagedFieldsEntry[], Managed>();
 
+/**
+ * Decodings of stored objects' entries by object and resourceVersion, for one Store (its field managers share it).
+ * Storage hands out a fresh copy of an object on each read, so the identity cache seldom hits; but one stored
+ * version of an object has exactly one managedFields content, so (namespace, name, uid, resourceVersion) names it.
+ * Bounded (least recently used dropped): a miss only costs a decode.
+ */
+export class StoredManagedFieldsCache {
+  readonly #lru = new LRUCache<string, Managed>({ max: 10_000 });
+
+  /** The decoding of `obj`'s entries (`obj` a stored object: it has a resourceVersion), remembered. */
+  decode(obj: KubeObject): Managed {
+    const entries = obj.metadata?.managedFields;
+    if (!entries) return emptyManaged();
+    const m = obj.metadata;
+    if (!m.resourceVersion) return decodeManagedFieldsCached(entries);
+    const key = storedKey(m);
+    let hit = this.#lru.get(key);
+    // Cheap guard against a key reused for other content (a storage replaced under the Store): same entry headers.
+    if (!hit?.decoded || !sameHeaders(entries, hit.decoded)) {
+      hit = decodeManagedFields(entries);
+      this.#lru.set(key, hit);
+    }
+    return copyManaged(hit);
+  }
+
+  /**
+   * `stored` was just written with the entry list `written` (before storage copied it): when the field manager
+   * encoded that list, its decoding is remembered for the stored version, so the object's next write need not decode.
+   */
+  seed(stored: KubeObject, written: readonly ManagedFieldsEntry[] | undefined): void {
+    const m = stored.metadata;
+    if (!written || !m?.resourceVersion || !m.managedFields) return;
+    const hit = decodedLists.get(written);
+    if (hit?.decoded && sameHeaders(m.managedFields, hit.decoded)) this.#lru.set(storedKey(m), hit);
+  }
+}
+
+const storedKey = (m: KubeObject['metadata']): string => `${m.namespace ?? ''}/${m.name ?? ''}/${m.uid ?? ''}/${m.resourceVersion}`;
+
+function sameHeaders(entries: readonly ManagedFieldsEntry[], decoded: Managed['decoded'] & object): boolean {
+  if (entries.length !== decoded.size) return false;
+  let i = 0;
+  for (const { entry } of decoded.values()) {
+    const e = entries[i++];
+    if (
+      !e ||
+      e.manager !== entry.manager ||
+      e.operation !== entry.operation ||
+      e.apiVersion !== entry.apiVersion ||
+      e.time !== entry.time ||
+      e.subresource !== entry.subresource
+    )
+      return false;
+  }
+  return true;
+}
+
+/**
+ * A copy the pipeline may change: the times are copied; the fields map is shared, as the pipeline never changes the
+ * one it is given (the Updater works on its own copy, and the field manager changes only the Updater's result).
+ * The sets and entries are immutable and shared.
+ */
+function copyManaged(hit: Managed): Managed {
+  return { fields: hit.fields, times: new Map(hit.times), ...(hit.decoded ? { decoded: hit.decoded } : {}) };
+}
+
 /** decodeManagedFields, remembered for `entries` (a list that is never changed: a stored object's). */
 export function decodeManagedFieldsCached(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
   if (!entries) return emptyManaged();
@@ -32,8 +100,7 @@ export function decodeManagedFieldsCached(entries: readonly ManagedFieldsEntry[]
     hit = decodeManagedFields(entries);
     decodedLists.set(entries, hit);
   }
-  // The pipeline changes the maps of what it is given; the sets and entries are immutable and shared.
-  return { fields: new Map(hit.fields), times: new Map(hit.times), ...(hit.decoded ? { decoded: hit.decoded } : {}) };
+  return copyManaged(hit);
 }
 
 /**
@@ -82,15 +149,18 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   if (managed.fields.size === 0) return undefined;
-  const entries: ManagedFieldsEntry[] = [];
+  const out: { id: string; vs: VersionedSet; entry: ManagedFieldsEntry }[] = [];
+  // Whether decoding the entries gives back exactly `managed` (then it is remembered for the list).
+  let faithful = true;
   for (const [id, vs] of managed.fields) {
     const time = managed.times.get(id);
     const before = managed.decoded?.get(id);
     if (before && sameVersionedSet(before.vs, vs) && before.entry.time === time) {
-      entries.push(before.entry);
+      out.push({ id, vs: before.vs, entry: before.entry });
       continue;
     }
-    const parsed = parseManagerIdentifier(id) ?? {};
+    // The entry the manager had carries the identifier's fields already (no JSON parse of the id).
+    const parsed = before?.entry ?? parseManagerIdentifier(id) ?? {};
     const e: ManagedFieldsEntry = {};
     if (parsed.manager) e.manager = parsed.manager;
     e.operation = vs.applied ? 'Apply' : (parsed.operation ?? 'Update');
@@ -99,16 +169,31 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     e.fieldsType = 'FieldsV1';
     e.fieldsV1 = fieldSetToFieldsV1(vs.set);
     if (parsed.subresource) e.subresource = parsed.subresource;
-    entries.push(e);
+    if (vs.applied !== (e.operation === 'Apply') || (!before && managerIdentifier(e) !== id)) faithful = false;
+    out.push({ id, vs, entry: e });
   }
-  return entries.sort(
-    (p, q) =>
+  out.sort(
+    ({ entry: p }, { entry: q }) =>
       cmp(p.operation ?? '', q.operation ?? '') ||
       timeSeconds(p.time) - timeSeconds(q.time) ||
       cmp(p.manager ?? '', q.manager ?? '') ||
       cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
   );
+  const entries = out.map((x) => x.entry);
+  // What decodeManagedFields would make of the list, kept so the stored object need not be decoded (see seed).
+  if (faithful) {
+    const decoded = new Map<string, { vs: VersionedSet; entry: ManagedFieldsEntry }>();
+    const fields: ManagedFields = new Map();
+    const times = new Map<string, string | undefined>();
+    for (const { id, vs, entry } of out) {
+      decoded.set(id, { vs, entry });
+      fields.set(id, vs);
+      times.set(id, entry.time);
+    }
+    decodedLists.set(entries, { fields, times, decoded });
+  }
+  return entries;
 }
 
 function sameVersionedSet(a: VersionedSet, b: VersionedSet): boolean {

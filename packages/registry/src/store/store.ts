@@ -24,6 +24,7 @@ import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch 
 import { ConversionError, convertObjects, convertOne } from '../convert.ts';
 import { invalidError } from '../invalid-error.ts';
 import { FieldManager } from '../managed-fields/field-manager.ts';
+import { StoredManagedFieldsCache } from '../managed-fields/managed.ts';
 import { resetFieldsOf } from '../managed-fields/typed-schema.ts';
 import { KindVersions } from '../managed-fields/version-converter.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
@@ -112,6 +113,8 @@ export class Store<T extends KubeObject = KubeObject> {
   readonly #shouldDeleteDuringUpdate: (obj: KubeObject, old: KubeObject) => boolean;
   /** Field managers by version and subresource, built on first use (the typed schema of a version once). */
   readonly #fieldManagers = new Map<string, FieldManager>();
+  /** Decoded managedFields of this Store's stored objects, shared by its field managers. */
+  readonly #storedManagedFields = new StoredManagedFieldsCache();
   /** The kind's versions as field managers see them (typed schemas, conversion). */
   readonly #versions: KindVersions;
 
@@ -159,6 +162,7 @@ export class Store<T extends KubeObject = KubeObject> {
       const name = prepared.metadata.name as string;
       try {
         stored = await this.#storage.create(this.keys.key(prepared.metadata.namespace, name), prepared);
+        this.#storedManagedFields.seed(stored, prepared.metadata.managedFields);
         break;
       } catch (err) {
         if (!(generated && isStorageError(err, 'KeyExists'))) throw this.#mapError(err, name);
@@ -415,6 +419,7 @@ export class Store<T extends KubeObject = KubeObject> {
           },
           { ignoreNotFound: createOnMissing },
         );
+        if (outcome) this.#storedManagedFields.seed(stored, outcome.object.metadata.managedFields);
         return result(stored, outcome?.kind === 'create', false, outcome);
       } catch (err) {
         if (!(err instanceof LeaveUpdate) || err.outcome === 'deleteNow') throw err;
@@ -475,7 +480,7 @@ export class Store<T extends KubeObject = KubeObject> {
     const def = this.#def;
     const strategy = def.strategy;
     const name = input.metadata.name ?? '';
-    let obj = copyJson(input);
+    let obj = copyKeepingManagedFields(input);
     if (!current) {
       if (!(forceAllowCreate || strategy.allowCreateOnUpdate()) || sctx.subresource) throw newNotFound(def.groupResource, name);
       // Storage would clear it, as etcd3's PrepareObjectForStorage does.
@@ -762,6 +767,7 @@ export class Store<T extends KubeObject = KubeObject> {
         converter: this.#versions.converter,
         resetFields: resetFieldsOf(this.#def, version, subresource),
         now: () => rfc3339Seconds(this.#clock.now()),
+        storedCache: this.#storedManagedFields,
       });
       this.#fieldManagers.set(key, fm);
     }
@@ -829,3 +835,16 @@ export class Store<T extends KubeObject = KubeObject> {
 
 /** Go prints the uint64 zero of an unset resourceVersion with %#v as 0x0; this value prints the same. */
 const GO_ZERO_UINT = Object.assign(() => 0, { toString: () => '0x0' });
+
+/**
+ * A deep copy of `obj` whose metadata.managedFields is the same list: the entries are the field manager's (fresh, or
+ * a stored object's frozen ones) and nothing after it changes them, so the write path need not copy them again.
+ */
+function copyKeepingManagedFields(obj: KubeObject): KubeObject {
+  const managedFields = obj.metadata?.managedFields;
+  if (managedFields === undefined) return copyJson(obj);
+  const { managedFields: _m, ...metadata } = obj.metadata;
+  const copy = copyJson({ ...obj, metadata }) as KubeObject;
+  copy.metadata.managedFields = managedFields;
+  return copy;
+}
