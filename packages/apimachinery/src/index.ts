@@ -77,7 +77,9 @@ export { formatResourceVersion, parseResourceVersion } from './resource-version.
 export * from './status-error.ts';
 export { type Comparison, compare as compareTyped } from './typed/compare.ts';
 export { type FromOpenAPIOptions, fromOpenAPI, type OpenAPISchemaObject, type TypedSchema } from './typed/from-openapi.ts';
+export { ValidationErrors } from './typed/helpers.ts';
 export { toFieldSet } from './typed/to-field-set.ts';
+export { validate as validateTyped } from './typed/validate.ts';
 export type {
   KubeObject,
   ListMeta,

@@ -372,6 +372,21 @@ describe('apply on the scale subresource', () => {
       scale.patchScale(ctx, 'w', { apiVersion: 'v1', kind: 'Scale', spec: { replicas: 1 } }, 'apply', { fieldManager: 'x' }),
     );
     expect(wrong.message).toBe('invalid object type: /v1, Kind=Scale');
+    // Typed as a Scale (kube's scale field manager): an undeclared field is refused, nothing is written.
+    const undeclared = await statusOf(
+      scale.patchScale(
+        ctx,
+        'w',
+        { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'w' }, spec: { replicas: 2, size: 2 } },
+        'apply',
+        { fieldManager: 'hpa' },
+      ),
+    );
+    expect([undeclared.code, undeclared.message]).toEqual([
+      400,
+      'failed to create typed patch object (/w; autoscaling/v1, Kind=Scale): .spec.size: field not declared in schema',
+    ]);
+    expect((await widgets.get(ctx, 'w')).spec).toEqual({ replicas: 4, color: 'red' });
   });
 });
 

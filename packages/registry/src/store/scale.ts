@@ -4,14 +4,20 @@ import {
   checkJsonDepth,
   copyJson,
   fieldErrors,
+  fromOpenAPI,
   type KubeObject,
   newBadRequest,
   newInternalError,
   newInvalid,
+  type OpenAPISchemaObject,
   StatusError,
   stringifyJson,
+  type TypedSchema,
+  ValidationErrors,
+  validateTyped,
 } from '@kapi/apimachinery';
 import { gvkString } from '../managed-fields/field-manager.ts';
+import { OBJECT_META_OPENAPI } from '../metav1.ts';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
 import { checkName } from './check-name.ts';
@@ -263,6 +269,14 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
     if (!isRecord(patch)) throw newBadRequest('error decoding patch: the patch is not a JSON or YAML object');
     if (patch.apiVersion !== 'autoscaling/v1' || patch.kind !== 'Scale')
       throw newBadRequest(`invalid object type: ${gvkString(patch.apiVersion, patch.kind)}`);
+    // Typed as an autoscaling/v1 Scale, as kube's scale field manager types it: an undeclared field is refused.
+    const errors = validateTyped(scaleTyped(), patch);
+    if (errors.length) {
+      const m = isRecord(patch.metadata) ? patch.metadata : {};
+      throw newBadRequest(
+        `failed to create typed patch object (${String(m.namespace ?? '')}/${String(m.name ?? '')}; autoscaling/v1, Kind=Scale): ${new ValidationErrors(errors).message}`,
+      );
+    }
     const spec = isRecord(patch.spec) ? patch.spec : {};
     const replicas = spec.replicas;
     if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas)))
@@ -377,4 +391,24 @@ function scaleObject(body: Record<string, unknown>): Scale {
     spec: { replicas },
     status,
   };
+}
+
+let scaleTypedSchema: TypedSchema | undefined;
+
+/** autoscaling/v1 Scale as a typed schema (kube's OpenAPI of it, with ObjectMeta), built on first use. */
+function scaleTyped(): TypedSchema {
+  scaleTypedSchema ??= fromOpenAPI({
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: OBJECT_META_OPENAPI as OpenAPISchemaObject,
+      spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' } } },
+      status: {
+        type: 'object',
+        properties: { replicas: { type: 'integer', format: 'int32' }, selector: { type: 'string' } },
+      },
+    },
+  });
+  return scaleTypedSchema;
 }
