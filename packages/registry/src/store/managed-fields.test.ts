@@ -390,6 +390,40 @@ describe('apply on the scale subresource', () => {
   });
 });
 
+describe('apply on the scale subresource of a kind that keeps the count elsewhere', () => {
+  const Sized = defineResource({
+    group: 'example.kapi.dev',
+    kind: 'Sized',
+    plural: 'sizeds',
+    namespaced: true,
+    versions: [{ name: 'v1' }],
+    schema: z.object({ spec: z.object({ size: z.int().min(0) }), status: z.object({ count: z.int().optional() }).optional() }),
+    subresources: { status: true, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.count' } },
+  });
+
+  // kube merges a scale apply into the Scale (ScaleHandler maps the parent's managers of the count onto it): the
+  // conflict is at the Scale's .spec.replicas; the ownership recorded is the parent's path.
+  it('a conflict names the Scale path; force records the parent path through scale', async () => {
+    const sized = new Store(Sized, { storage, clock });
+    const config = { apiVersion: 'example.kapi.dev/v1', kind: 'Sized', metadata: { name: 's' }, spec: { size: 1 } };
+    await sized.patch(ctx, 's', config, 'apply', { fieldManager: 'a' });
+    const scale = new ScaleREST(sized);
+    const applyScale = (force: boolean) =>
+      scale.patchScale(ctx, 's', { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 's' }, spec: { replicas: 3 } }, 'apply', {
+        fieldManager: 'hpa',
+        force,
+      });
+    const st = await statusOf(applyScale(false));
+    expect(st.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.replicas');
+    expect(st.details?.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.spec.replicas' }]);
+    expect((await applyScale(true)).spec.replicas).toBe(3);
+    const obj = await sized.get(ctx, 's');
+    expect(obj.spec).toEqual({ size: 3 });
+    expect(managers(obj)).toEqual(['hpa/Apply/scale']);
+    expect(entries(obj)[0]?.fieldsV1).toEqual({ 'f:spec': { 'f:size': {} } });
+  });
+});
+
 // Two versions naming the count differently: v1 (storage) spec.replicas, v1beta1 spec.size.
 const rename = (spec: Record<string, unknown>, from: string, to: string) => {
   const { [from]: value, ...rest } = spec;
