@@ -30,6 +30,7 @@ beforeAll(async () => {
                   type: 'object',
                   properties: {
                     replicas: { type: 'integer' },
+                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     template: {
                       type: 'object',
                       'x-kubernetes-embedded-resource': true,
@@ -94,4 +95,12 @@ it('an embedded resource takes apiVersion, kind and metadata; two managers own t
   expect(bogus.body.message).toBe(
     'failed to create typed patch object (/a; example.com/v1, Kind=PodSet): .spec.template.metadata.bogus: field not declared in schema',
   );
+
+  // Where the schema preserves unknown fields, any field may be applied and is owned (SMD's deduced type); an
+  // undeclared map entry is itself a member of the set (SMD's toFieldSet), hence the "." of a non-empty one.
+  const open = await apply('carol', podSet({ extra: { anything: { deep: 1 } } }));
+  expect(open.status).toBe(200);
+  expect(open.body.spec.extra).toEqual({ anything: { deep: 1 } });
+  const carol = open.body.metadata.managedFields.find((e: Json) => e.manager === 'carol');
+  expect(carol.fieldsV1).toEqual({ 'f:spec': { 'f:extra': { 'f:anything': { '.': {}, 'f:deep': {} } } } });
 });
