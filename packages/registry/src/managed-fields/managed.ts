@@ -50,17 +50,6 @@ export class StoredManagedFieldsCache {
     }
     return copyManaged(hit);
   }
-
-  /**
-   * `stored` was just written with the entry list `written` (before storage copied it): when the field manager
-   * encoded that list, its decoding is remembered for the stored version, so the object's next write need not decode.
-   */
-  seed(stored: KubeObject, written: readonly ManagedFieldsEntry[] | undefined): void {
-    const m = stored.metadata;
-    if (!written || !m?.resourceVersion || !m.managedFields) return;
-    const hit = decodedLists.get(written);
-    if (hit?.decoded && sameHeaders(m.managedFields, hit.decoded)) this.#lru.set(storedKey(m), hit);
-  }
 }
 
 const storedKey = (m: KubeObject['metadata']): string => `${m.namespace ?? ''}/${m.name ?? ''}/${m.uid ?? ''}/${m.resourceVersion}`;
@@ -149,14 +138,12 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   if (managed.fields.size === 0) return undefined;
-  const out: { id: string; vs: VersionedSet; entry: ManagedFieldsEntry }[] = [];
-  // Whether decoding the entries gives back exactly `managed` (then it is remembered for the list).
-  let faithful = true;
+  const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
     const time = managed.times.get(id);
     const before = managed.decoded?.get(id);
     if (before && sameVersionedSet(before.vs, vs) && before.entry.time === time) {
-      out.push({ id, vs: before.vs, entry: before.entry });
+      entries.push(before.entry);
       continue;
     }
     // The entry the manager had carries the identifier's fields already (no JSON parse of the id).
@@ -169,31 +156,16 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     e.fieldsType = 'FieldsV1';
     e.fieldsV1 = fieldSetToFieldsV1(vs.set);
     if (parsed.subresource) e.subresource = parsed.subresource;
-    if (vs.applied !== (e.operation === 'Apply') || (!before && managerIdentifier(e) !== id)) faithful = false;
-    out.push({ id, vs, entry: e });
+    entries.push(e);
   }
-  out.sort(
-    ({ entry: p }, { entry: q }) =>
+  return entries.sort(
+    (p, q) =>
       cmp(p.operation ?? '', q.operation ?? '') ||
       timeSeconds(p.time) - timeSeconds(q.time) ||
       cmp(p.manager ?? '', q.manager ?? '') ||
       cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
   );
-  const entries = out.map((x) => x.entry);
-  // What decodeManagedFields would make of the list, kept so the stored object need not be decoded (see seed).
-  if (faithful) {
-    const decoded = new Map<string, { vs: VersionedSet; entry: ManagedFieldsEntry }>();
-    const fields: ManagedFields = new Map();
-    const times = new Map<string, string | undefined>();
-    for (const { id, vs, entry } of out) {
-      decoded.set(id, { vs, entry });
-      fields.set(id, vs);
-      times.set(id, entry.time);
-    }
-    decodedLists.set(entries, { fields, times, decoded });
-  }
-  return entries;
 }
 
 function sameVersionedSet(a: VersionedSet, b: VersionedSet): boolean {

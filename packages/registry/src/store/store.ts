@@ -162,7 +162,6 @@ export class Store<T extends KubeObject = KubeObject> {
       const name = prepared.metadata.name as string;
       try {
         stored = await this.#storage.create(this.keys.key(prepared.metadata.namespace, name), prepared);
-        this.#storedManagedFields.seed(stored, prepared.metadata.managedFields);
         break;
       } catch (err) {
         if (!(generated && isStorageError(err, 'KeyExists'))) throw this.#mapError(err, name);
@@ -419,7 +418,6 @@ export class Store<T extends KubeObject = KubeObject> {
           },
           { ignoreNotFound: createOnMissing },
         );
-        if (outcome) this.#storedManagedFields.seed(stored, outcome.object.metadata.managedFields);
         return result(stored, outcome?.kind === 'create', false, outcome);
       } catch (err) {
         if (!(err instanceof LeaveUpdate) || err.outcome === 'deleteNow') throw err;
