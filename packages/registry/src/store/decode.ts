@@ -45,6 +45,20 @@ function parseBody(def: ResourceDefinition, version: string, input: unknown): { 
   }
 }
 
+/**
+ * A copy of a caller's object whose metadata.managedFields is the caller's list: only the field manager reads the
+ * entries (it decodes them, and re-encodes or shares them unchanged, never changing one), and the storage copies what
+ * it stores. A patched object's entries are then still the stored object's, which storage shares with the next revision.
+ */
+function copyKeepingManagedFields(input: Record<string, unknown>): Record<string, unknown> {
+  const meta = input.metadata as Record<string, unknown> | undefined;
+  if (meta === undefined || meta.managedFields === undefined) return copyJson(input);
+  const { managedFields, ...metadata } = meta;
+  const copy = copyJson({ ...input, metadata });
+  (copy.metadata as Record<string, unknown>).managedFields = managedFields;
+  return copy;
+}
+
 const cannotHandle = (def: ResourceDefinition, version: string): string =>
   `${def.kind} in version ${JSON.stringify(version)} cannot be handled as a ${def.kind}`;
 
@@ -116,7 +130,7 @@ export function decodeBody(
   if (version !== undefined) checkTypeMeta(def, name, input, source);
   // A freshly parsed raw body is already private; only a caller's object needs copying.
   const raw = typeof body === 'string' || body instanceof Uint8Array;
-  const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyJson(input);
+  const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyKeepingManagedFields(input);
   const meta = (metadata ?? {}) as KubeObject['metadata'];
   for (const path of unknown) if (path.startsWith('metadata.')) delete (meta as Record<string, unknown>)[path.slice('metadata.'.length)];
   const parsed = served.schema.decode(rest);

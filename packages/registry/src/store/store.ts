@@ -358,7 +358,7 @@ export class Store<T extends KubeObject = KubeObject> {
             : type === 'strategic'
               ? // Merge keys and strategies come from the definition; fields without them merge as a merge patch does.
                 applyStrategicMergePatch(target, patch, patchMetaFor(this.#def, version))
-              : applyMergePatch(target, patch);
+              : keepStoredManagedFields(target, patch, applyMergePatch(target, patch));
         const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch');
         warnings = decoded.warnings;
         checkName(decoded.object.metadata.name, name);
@@ -833,6 +833,21 @@ export class Store<T extends KubeObject = KubeObject> {
 
 /** Go prints the uint64 zero of an unset resourceVersion with %#v as 0x0; this value prints the same. */
 const GO_ZERO_UINT = Object.assign(() => 0, { toString: () => '0x0' });
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A merge patch's result with the stored object's own managedFields list when the patch leaves them alone: the same
+ * entries as the copy the patch made, but ones storage shares with the next revision instead of copying them again.
+ */
+function keepStoredManagedFields(target: KubeObject, patch: unknown, patched: unknown): unknown {
+  const entries = target.metadata?.managedFields;
+  if (entries === undefined || !isPlainObject(patch) || !isPlainObject(patched) || !isPlainObject(patched.metadata)) return patched;
+  const pm = patch.metadata;
+  if (pm !== undefined && !(isPlainObject(pm) && !Object.hasOwn(pm, 'managedFields'))) return patched;
+  patched.metadata.managedFields = entries;
+  return patched;
+}
 
 /**
  * A deep copy of `obj` whose metadata.managedFields is the same list: the entries are the field manager's (fresh, or

@@ -5,7 +5,6 @@ import {
   type ObjectList,
   parseResourceVersion,
   realClock,
-  stringifyJson,
   type TimerHandle,
 } from '@kapi/apimachinery';
 import { deepFreeze, sameStoredObject } from '../deep-equal.ts';
@@ -28,6 +27,7 @@ import { checkPreconditions } from '../preconditions.ts';
 import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
 import { MESSAGES, storageErrors } from '../storage-error.ts';
 import { recordStorageKey } from '../storage-key.ts';
+import { copyForStorage, rememberStoredEntries } from '../stored-entries.ts';
 import { bookmarkObject, lastStateAt, watchEventFor } from '../watch-event.ts';
 import { WatchQueue } from '../watch-queue.ts';
 import { type Change, MvccStore } from './mvcc-store.ts';
@@ -327,7 +327,7 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     let copy: KubeObject;
     try {
       // stringifyJson, not JSON.stringify: an accepted object may nest deeper than the native encoder's recursion reaches.
-      copy = JSON.parse(stringifyJson(obj)) as KubeObject;
+      copy = copyForStorage(obj) as KubeObject;
     } catch (err) {
       throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
     }
@@ -335,6 +335,7 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
     copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
     deepFreeze(copy);
+    rememberStoredEntries(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
     const change = this.#store.write(key, copy, this.#clock.now());
