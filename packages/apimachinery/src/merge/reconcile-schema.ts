@@ -52,6 +52,8 @@ function reconcileUncached(set: FieldSet, type: TypedSchema): FieldSet | undefin
 }
 
 function walk(schema: Schema, tr: TypeRef, set: FieldSet | undefined, isAtomic: boolean, path: PathElement[], collapse: Path[]): void {
+  // Most of an object's types hold nothing atomic (a ConfigMap's data, labels): their subtrees are not walked at all.
+  if (!mayCollapse(schema, tr)) return;
   const atom = schema.resolve(tr);
   if (!atom) throw new Error(`errors reconciling field set with schema: could not resolve ${tr.namedType ?? 'inlined type'}`);
   // SMD's handleAtom order: map, then scalar, then list.
@@ -125,4 +127,40 @@ function isUntypedDeducedMap(map: MapType): boolean {
   if (!et || (map.fields?.length ?? 0) > 0) return false;
   if (et.namedType !== undefined) return et.namedType === UNTYPED_DEDUCED;
   return et.scalar === 'untyped';
+}
+
+/** Per schema: whether a value of a type may hold an atomic map, struct or list (something reconciling can collapse). */
+const collapsible = new WeakMap<Schema, WeakMap<TypeRef, boolean>>();
+
+/**
+ * False only when no map, struct or list at or below `tr` is atomic, so walking a set there finds nothing to collapse.
+ * A type that does not resolve answers true, so the walk still reports it; a recursive type is assumed collapsible
+ * while its own answer is being worked out.
+ */
+function mayCollapse(schema: Schema, tr: TypeRef): boolean {
+  let memo = collapsible.get(schema);
+  if (!memo) {
+    memo = new WeakMap();
+    collapsible.set(schema, memo);
+  }
+  const known = memo.get(tr);
+  if (known !== undefined) return known;
+  memo.set(tr, true);
+  const answer = collapsibleUncached(schema, tr);
+  memo.set(tr, answer);
+  return answer;
+}
+
+function collapsibleUncached(schema: Schema, tr: TypeRef): boolean {
+  const atom = schema.resolve(tr);
+  if (!atom) return true;
+  const below = (t: TypeRef | undefined): boolean => !!t && !isEmptyTypeRef(t) && mayCollapse(schema, t);
+  if (atom.map) {
+    const map = atom.map;
+    if (isUntypedDeducedMap(map)) return false;
+    if (map.elementRelationship === 'atomic') return true;
+    return below(map.elementType) || (map.fields ?? []).some((f) => below(f.type));
+  }
+  if (!atom.scalar && atom.list) return atom.list.elementRelationship === 'atomic' || below(atom.list.elementType);
+  return false;
 }
