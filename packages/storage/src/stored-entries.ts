@@ -7,9 +7,12 @@ import { type KubeObject, stringifyJson } from '@kapi/apimachinery';
  * entry as it is instead of encoding, parsing and freezing it again. Only identity counts: an equal entry the caller
  * built is copied like the rest of the object.
  */
-const storedEntries = new WeakSet<object>();
+// A module-private symbol, set (non-enumerable) before the copy is frozen: JSON, spreads and walks over own keys never
+// see or copy it, and no caller can forge it. Cheaper than a WeakSet of every stored entry.
+const STORED = Symbol('kapi.storedManagedFieldsEntry');
 
-const isStored = (e: unknown): e is object => typeof e === 'object' && e !== null && storedEntries.has(e);
+const isStored = (e: unknown): e is object =>
+  typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[STORED] === true && Object.isFrozen(e);
 
 /** A private JSON copy of `obj` (JSON.stringify's rules) in which the stored entries it carries are shared, not copied. */
 export function copyForStorage(obj: KubeObject): unknown {
@@ -23,9 +26,10 @@ export function copyForStorage(obj: KubeObject): unknown {
   return copy;
 }
 
-/** Records the entries of `stored` (committed and deep-frozen) as shareable by the revisions after it. */
-export function rememberStoredEntries(stored: KubeObject): void {
-  const entries: unknown = stored.metadata?.managedFields;
+/** Marks the entries of `copy` (a private copy about to be committed and deep-frozen) as shareable by the revisions after it. */
+export function markStoredEntries(copy: KubeObject): void {
+  const entries: unknown = copy.metadata?.managedFields;
   if (!Array.isArray(entries)) return;
-  for (const e of entries) if (typeof e === 'object' && e !== null) storedEntries.add(e);
+  for (const e of entries)
+    if (typeof e === 'object' && e !== null && !Array.isArray(e) && !Object.isFrozen(e)) Object.defineProperty(e, STORED, { value: true });
 }

@@ -27,7 +27,7 @@ import { checkPreconditions } from '../preconditions.ts';
 import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
 import { MESSAGES, storageErrors } from '../storage-error.ts';
 import { recordStorageKey } from '../storage-key.ts';
-import { copyForStorage, rememberStoredEntries } from '../stored-entries.ts';
+import { copyForStorage, markStoredEntries } from '../stored-entries.ts';
 import { bookmarkObject, lastStateAt, watchEventFor } from '../watch-event.ts';
 import { WatchQueue } from '../watch-queue.ts';
 import { type Change, MvccStore } from './mvcc-store.ts';
@@ -334,8 +334,8 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     if (typeof copy !== 'object' || copy === null || Array.isArray(copy))
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
     copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
+    markStoredEntries(copy);
     deepFreeze(copy);
-    rememberStoredEntries(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
     const change = this.#store.write(key, copy, this.#clock.now());
