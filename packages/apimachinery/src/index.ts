@@ -46,7 +46,12 @@ export {
   setOwn,
   stringifyJson,
 } from './json-data.ts';
-export { duplicateFieldMessage, type JsonWithDuplicates, parseJsonDetectingDuplicates } from './json-decode.ts';
+export {
+  type DuplicateScanOptions,
+  duplicateFieldMessage,
+  type JsonWithDuplicates,
+  parseJsonDetectingDuplicates,
+} from './json-decode.ts';
 export {
   everythingLabels,
   goQuote,

@@ -100,6 +100,24 @@ describe('parseJsonDetectingDuplicates', () => {
     expect(r.duplicates).toEqual(['kind']);
     expect((r.value as { items: unknown[] }).items).toHaveLength(parts.length);
   });
+
+  it("with rawFieldsV1, skips the keys of managedFields entries' fieldsV1 only (raw bytes to a built-in kind), still counting depth", () => {
+    const fv = '{"f:data":{"f:a":{}},"f:data":{".":{},"f:b":{}}}';
+    const text = `{"metadata":{"managedFields":[{"manager":"m","fieldsV1":${fv},"manager":"n"},{"fieldsV1":${fv}}],"x":{"fieldsV1":${fv}}},"fieldsV1":${fv}}`;
+    const raw = parseJsonDetectingDuplicates(text, { rawFieldsV1: true });
+    expect(raw.value).toEqual(JSON.parse(text));
+    expect(raw.duplicates).toEqual(['metadata.managedFields[0].manager', 'metadata.x.fieldsV1.f:data', 'fieldsV1.f:data']);
+    // A custom resource's body (maps): every key is checked.
+    expect(dups(text)).toEqual([
+      'metadata.managedFields[0].fieldsV1.f:data',
+      'metadata.managedFields[0].manager',
+      'metadata.managedFields[1].fieldsV1.f:data',
+      'metadata.x.fieldsV1.f:data',
+      'fieldsV1.f:data',
+    ]);
+    const deep = `{"metadata":{"managedFields":[{"fieldsV1":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}}`;
+    expect(() => parseJsonDetectingDuplicates(deep, { rawFieldsV1: true })).toThrow(StatusError);
+  });
 });
 
 describe('duplicateFieldMessage', () => {

@@ -18,8 +18,20 @@ export interface JsonWithDuplicates {
 const MAX_DUPLICATES = 100;
 
 type Frame =
-  | { array: false; path: string; seen: Set<string>; key: string; expectKey: boolean }
-  | { array: true; path: string; index: number };
+  | { array: false; raw?: false; path: string; seen: Set<string>; key: string; expectKey: boolean }
+  | { array: true; raw?: false; path: string; index: number }
+  | { raw: true };
+
+/** A container inside a subtree whose keys are not checked: only counted for the depth limit (one shared frame). */
+const RAW: Frame = { raw: true };
+
+/** Whether the object about to open is a managedFields entry's fieldsV1 (stack: root, metadata, managedFields, entry). */
+function opensFieldsV1(stack: readonly Frame[]): boolean {
+  if (stack.length !== 4) return false;
+  const entry = stack[3] as Frame;
+  const list = stack[2] as Frame;
+  return !entry.raw && !entry.array && entry.key === 'fieldsV1' && !list.raw && list.array && list.path === 'metadata.managedFields';
+}
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
@@ -40,9 +52,19 @@ const tooDeep = () => newBadRequest(`json parse error: ${MAX_DEPTH_MESSAGE}`);
 
 /** The path of the value the scanner is about to read, given the innermost open container. */
 function childPath(top: Frame | undefined): string {
-  if (!top) return '';
+  if (!top || top.raw) return '';
   if (top.array) return `${top.path}[${top.index}]`;
   return top.path === '' ? top.key : `${top.path}.${top.key}`;
+}
+
+/** How parseJsonDetectingDuplicates reads a body. */
+export interface DuplicateScanOptions {
+  /**
+   * Keys inside `metadata.managedFields[*].fieldsV1` are not checked: a built-in kind's Go type holds fieldsV1 as raw
+   * bytes (metav1.FieldsV1's UnmarshalJSON), which strict decoding skips over without looking at its keys. A custom
+   * resource is decoded into maps, every key checked, so its bodies leave this off. Depth is counted either way.
+   */
+  rawFieldsV1?: boolean;
 }
 
 /**
@@ -51,7 +73,8 @@ function childPath(top: Frame | undefined): string {
  * JSON.parse builds the value (native speed, its exact semantics); a scanner over the then known-valid text finds the
  * duplicates and the depth, with an explicit stack so that nesting JSON.parse accepts cannot overflow it.
  */
-export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
+export function parseJsonDetectingDuplicates(text: string, options: DuplicateScanOptions = {}): JsonWithDuplicates {
+  const rawFieldsV1 = options.rawFieldsV1 === true;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -73,12 +96,13 @@ export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
     switch (c) {
       case 0x7b /* { */:
         if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
-        stack.push({ array: false, path: childPath(top), seen: new Set(), key: '', expectKey: true });
+        if (top?.raw || (rawFieldsV1 && opensFieldsV1(stack))) stack.push(RAW);
+        else stack.push({ array: false, path: childPath(top), seen: new Set(), key: '', expectKey: true });
         i++;
         break;
       case 0x5b /* [ */:
         if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
-        stack.push({ array: true, path: childPath(top), index: 0 });
+        stack.push(top?.raw ? RAW : { array: true, path: childPath(top), index: 0 });
         i++;
         break;
       case 0x7d /* } */:
@@ -87,14 +111,16 @@ export function parseJsonDetectingDuplicates(text: string): JsonWithDuplicates {
         i++;
         break;
       case 0x2c /* , */:
-        if (top?.array) top.index++;
-        else if (top) top.expectKey = true;
+        if (top && !top.raw) {
+          if (top.array) top.index++;
+          else top.expectKey = true;
+        }
         i++;
         break;
       case 0x22 /* " */:
         {
           const end = stringEnd(text, i);
-          if (top && !top.array && top.expectKey) {
+          if (top && !top.raw && !top.array && top.expectKey) {
             const raw = text.slice(i + 1, end);
             // Escapes must be resolved: "a" and "\u0061" are the same key.
             const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;

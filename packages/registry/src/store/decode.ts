@@ -38,7 +38,9 @@ function parseBody(def: ResourceDefinition, version: string, input: unknown): { 
     return { value: input, duplicates: [] };
   }
   try {
-    return parseJsonDetectingDuplicates(typeof input === 'string' ? input : utf8.decode(input));
+    // A built-in kind's fieldsV1 is raw bytes to kube's strict decoder; a custom resource's (maps) is checked.
+    const rawFieldsV1 = def.strategicMergePatch !== false;
+    return parseJsonDetectingDuplicates(typeof input === 'string' ? input : utf8.decode(input), { rawFieldsV1 });
   } catch (err) {
     if (!isBadRequest(err)) throw err;
     throw newBadRequest(`${cannotHandle(def, version)}: ${(err as Error).message}`);
