@@ -22,6 +22,7 @@ import type { ManagedFields, VersionedSet } from '../fieldpath/managed-fields.ts
 import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpath/managed-fields.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { jsonEqual } from '../json-data.ts';
+import { isSameComparison } from '../typed/compare.ts';
 import { reconcileFieldSetWithSchema } from './reconcile-schema.ts';
 import { type Comparison, type TypedVersion, typedOps } from './typed-ops.ts';
 
@@ -111,8 +112,9 @@ export class Updater {
     const set = this.filter(version, typedOps.toFieldSet(config, type));
     current.set(manager, { set, apiVersion: version, applied: true });
     merged = this.prune(merged, version, current, manager, lastSet);
-    const { managers: after } = this.updateOwnership(live, merged, version, current, manager, force);
-    const noop = !this.returnInputOnNoop && jsonEqual(live, merged);
+    const { managers: after, compare } = this.updateOwnership(live, merged, version, current, manager, force);
+    // A field the typed compare saw added, modified or removed already tells the values apart: no deep walk then.
+    const noop = !this.returnInputOnNoop && isSameComparison(compare) && jsonEqual(live, merged);
     return { object: noop ? undefined : merged, managers: after };
   }
 
