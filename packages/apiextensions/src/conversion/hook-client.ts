@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:https';
 import { isIP as isIPAddress } from 'node:net';
-import { type Clock, goQuote } from '@kapi/apimachinery';
+import { type Clock, goQuote, realClock } from '@kapi/apimachinery';
 import type { WebhookClientConfig } from '../crd/types.ts';
 
 // The CRD's own types (apiextensions.k8s.io/v1), exported here too as the client's configuration.
@@ -116,7 +116,7 @@ export class HookClient {
   readonly #dial: URL | undefined;
   readonly #agent: Agent;
   readonly #timeoutMs: number;
-  readonly #clock: Clock | undefined;
+  readonly #clock: Clock;
   readonly #maxResponseBytes: number;
 
   /**
@@ -149,7 +149,7 @@ export class HookClient {
       ALPNProtocols: ['http/1.1'],
     });
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#clock = options.clock;
+    this.#clock = options.clock ?? realClock;
     this.#maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
   }
 
@@ -233,12 +233,12 @@ export class HookClient {
   /** A signal aborted (TimeoutError) after `timeoutMs` on the clock, and how to drop its timer once the call ended. */
   #deadline(): { signal: AbortSignal; clear: () => void } {
     const clock = this.#clock;
-    if (!clock) return { signal: AbortSignal.timeout(this.#timeoutMs), clear: () => {} };
     const abort = new AbortController();
     const timer = clock.setTimeout(
       () => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       this.#timeoutMs,
     );
+    timer.unref?.(); // as AbortSignal.timeout's: the deadline alone keeps no process alive
     return { signal: abort.signal, clear: () => clock.clearTimeout(timer) };
   }
 }
