@@ -13,13 +13,12 @@
 import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
-import { jsonEqual } from '../json-data.ts';
+import { isJsonObject, jsonEqual } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
   handlerOf,
   invalidAtomError,
-  isMapValue,
   itemIdentity,
   listItemToPathElement,
   noTypeError,
@@ -189,8 +188,8 @@ class CompareWalker {
   }
 
   private doMap(t: MapType, lhs: unknown, rhs: unknown): boolean {
-    const l = isMapValue(lhs) ? lhs : undefined;
-    const r = isMapValue(rhs) ? rhs : undefined;
+    const l = isJsonObject(lhs) ? lhs : undefined;
+    const r = isJsonObject(rhs) ? rhs : undefined;
     const lk = l ? Object.keys(l) : NO_KEYS;
     const rk = r ? Object.keys(r) : NO_KEYS;
     if (t.elementRelationship === 'atomic' || (lk.length === 0 && rk.length === 0)) {

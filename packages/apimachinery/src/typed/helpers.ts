@@ -6,6 +6,7 @@
  * present null.
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
+import { isJsonObject, type JsonRendering, renderJson } from '../json-data.ts';
 import type { Atom, ListType, Scalar, Schema, TypeRef } from './schema.ts';
 
 /** One problem found while walking a value, at a path as SMD prints it (`.spec.ports[port=80]`). */
@@ -39,8 +40,6 @@ export function withPrefix(errs: ValidationError[], prefix: string): ValidationE
   for (const e of errs) e.path = prefix + e.path;
   return errs;
 }
-
-export const isMapValue = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Bits of an Atom's parts. */
 export const SCALAR = 1;
@@ -79,33 +78,26 @@ export function noTypeError(tr: TypeRef): ValidationError[] {
   return errorf(`schema error: no type found matching: ${tr.namedType ?? 'inlined type'}`);
 }
 
-// Go's formatting of a decoded JSON value, for the messages SMD prints with %v / %#v / %T.
-function goV(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `map[${Object.keys(o)
-      .sort()
-      .map((k) => `${k}:${goV(o[k])}`)
-      .join(' ')}]`;
-  }
-  return String(v);
-}
+// Go's formatting of a decoded JSON value, for the messages SMD prints with %v / %#v / %T. renderJson walks with an
+// explicit stack, so a value nested as deep as the decoder allows prints without overflowing.
+const GO_V: JsonRendering = {
+  scalar: (v) => (v === null || v === undefined ? '<nil>' : String(v)),
+  keys: (o) => Object.keys(o).sort(),
+  key: (k) => `${k}:`,
+  array: ['[', ' ', ']'],
+  object: ['map[', ' ', ']'],
+};
 
-function goSharpV(v: unknown): string {
-  if (v === null || v === undefined) return 'interface {}(nil)';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `map[string]interface {}{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${goSharpV(o[k])}`)
-      .join(', ')}}`;
-  }
-  return String(v);
-}
+const GO_SHARP_V: JsonRendering = {
+  scalar: (v) => (v === null || v === undefined ? 'interface {}(nil)' : typeof v === 'string' ? JSON.stringify(v) : String(v)),
+  keys: (o) => Object.keys(o).sort(),
+  key: (k) => `${JSON.stringify(k)}:`,
+  array: ['[]interface {}{', ', ', '}'],
+  object: ['map[string]interface {}{', ', ', '}'],
+};
+
+const goV = (v: unknown): string => renderJson(v, GO_V);
+const goSharpV = (v: unknown): string => renderJson(v, GO_SHARP_V);
 
 function goType(v: unknown): string {
   if (typeof v === 'string') return 'string';
@@ -153,7 +145,7 @@ export function listItemToPathElement(schema: Schema, list: ListType, child: unk
   const keys = list.keys;
   if (keys && keys.length > 0) {
     if (child === null || child === undefined) return 'associative list with keys may not have a null element';
-    if (!isMapValue(child)) return 'associative list with keys may not have non-map elements';
+    if (!isJsonObject(child)) return 'associative list with keys may not have non-map elements';
     const key: Record<string, unknown> = {};
     let n = 0;
     for (const name of keys) {
@@ -175,7 +167,7 @@ export function listItemToPathElement(schema: Schema, list: ListType, child: unk
       return `associative list with keys has an element that omits all key fields ${goQuoteList(keys)} (and doesn't have default values for any key fields)`;
     return { key };
   }
-  if (isMapValue(child)) return "associative list without keys has an element that's a map type";
+  if (isJsonObject(child)) return "associative list without keys has an element that's a map type";
   if (Array.isArray(child)) return 'not supported: associative list with lists as elements';
   if (child === null || child === undefined) return "associative list without keys has an element that's an explicit null";
   return { value: child };

@@ -19,13 +19,12 @@
 import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { pathElementString } from '../fieldpath/path-element.ts';
-import { setOwn } from '../json-data.ts';
+import { isJsonObject, setOwn } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
   handlerOf,
   invalidAtomError,
-  isMapValue,
   itemIdentity,
   listItemToPathElement,
   noTypeError,
@@ -201,8 +200,8 @@ class MergeWalker {
   }
 
   private doMap(t: MapType, lhs: unknown, rhs: unknown): unknown {
-    const l = isMapValue(lhs) ? lhs : undefined;
-    const r = isMapValue(rhs) ? rhs : undefined;
+    const l = isJsonObject(lhs) ? lhs : undefined;
+    const r = isJsonObject(rhs) ? rhs : undefined;
     const lk = l ? Object.keys(l) : NO_KEYS;
     const rk = r ? Object.keys(r) : NO_KEYS;
     if (t.elementRelationship === 'atomic' || (lk.length === 0 && rk.length === 0)) return leaf(lhs, rhs);

@@ -9,9 +9,9 @@
  */
 import { fieldElement, type PathElement } from '../fieldpath/path-element.ts';
 import type { FieldSet } from '../fieldpath/set.ts';
-import { setOwn } from '../json-data.ts';
+import { isJsonObject, setOwn } from '../json-data.ts';
 import { isEmptyObject } from './compare.ts';
-import { deduceMask, handlerOf, isMapValue, listItemToPathElement } from './helpers.ts';
+import { deduceMask, handlerOf, listItemToPathElement } from './helpers.ts';
 import { EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
 import { toFieldSet } from './to-field-set.ts';
 
@@ -97,7 +97,7 @@ function doList(schema: Schema, t: ListType, v: unknown, set: FieldSet, extract:
 }
 
 function doMap(schema: Schema, t: MapType, v: unknown, set: FieldSet, extract: boolean): unknown {
-  if (!isMapValue(v)) return null;
+  if (!isJsonObject(v)) return null;
   if (isEmptyObject(v) || t.elementRelationship === 'atomic') return extract ? v : null;
   const out: Record<string, unknown> = {};
   let n = 0;

@@ -11,11 +11,11 @@
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { ElementKind } from '../fieldpath/path-element.ts';
 import { compareElems, type Elem, elemOf, FieldSet } from '../fieldpath/set.ts';
+import { isJsonObject } from '../json-data.ts';
 import {
   deduceMask,
   handlerOf,
   invalidAtomError,
-  isMapValue,
   itemIdentity,
   listItemToPathElement,
   noTypeError,
@@ -134,7 +134,7 @@ class ToSetWalker {
 
   private doMap(t: MapType, v: unknown): Walked {
     if (t.elementRelationship === 'atomic') return true;
-    if (!isMapValue(v)) return undefined;
+    if (!isJsonObject(v)) return undefined;
     const node = new Node();
     for (const key of Object.keys(v)) {
       const val = v[key];
@@ -143,7 +143,7 @@ class ToSetWalker {
       const sub = this.walk(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), val);
       const e = fieldElem(key);
       // A struct field is a member only when it is a leaf, null or an empty map; a map entry always is.
-      if (sub === true || !field || val === null || (isMapValue(val) && isEmptyObject(val))) node.m.push(e);
+      if (sub === true || !field || val === null || (isJsonObject(val) && isEmptyObject(val))) node.m.push(e);
       if (sub instanceof FieldSet && !sub.isEmpty()) {
         node.ce.push(e);
         node.cs.push(sub);

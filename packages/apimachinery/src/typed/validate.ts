@@ -10,12 +10,12 @@
 
 import { pathString } from '../fieldpath/path.ts';
 import { type PathElement, pathElementString } from '../fieldpath/path-element.ts';
+import { isJsonObject } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
   handlerOf,
   invalidAtomError,
-  isMapValue,
   itemIdentity,
   listItemToPathElement,
   noTypeError,
@@ -111,7 +111,7 @@ class Validator {
       return;
     }
     if (v === null) return;
-    if (!isMapValue(v)) {
+    if (!isJsonObject(v)) {
       this.fail(errorf(wrongKind('map', v)));
       return;
     }
