@@ -51,7 +51,7 @@ export {
   withKubeMeta,
 } from './kube-extensions.ts';
 export { goSharpV, validateListSetsAndMaps } from './list-type.ts';
-export { managerOrUserAgent, prefixFromUserAgent } from './managed-fields/user-agent.ts';
+export { FIELD_MANAGER_MAX_LENGTH, isPrintable, managerOrUserAgent, prefixFromUserAgent } from './managed-fields/user-agent.ts';
 export { labelSelectorSchema, OBJECT_META_OPENAPI } from './metav1.ts';
 export type { ObjectConversion } from './object-conversion.ts';
 export { type JSONSchema, toOpenAPISchema } from './openapi.ts';

@@ -4,6 +4,9 @@ export const FIELD_MANAGER_MAX_LENGTH = 128;
 /** Go's unicode.IsPrint, near enough: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Whether one character (a code point) is printable: what a fieldManager may hold (ValidateFieldManager). */
+export const isPrintable = (ch: string): boolean => PRINTABLE.test(ch);
+
 /**
  * The manager name of a write without `fieldManager` (kube's prefixFromUserAgent): the User-Agent up to its first
  * "/", unprintable characters dropped, cut at 128 UTF-8 bytes without splitting a character. "kubectl/v1.31.0 (…)"
@@ -14,7 +17,7 @@ export function prefixFromUserAgent(userAgent: string): string {
   let out = '';
   let bytes = 0;
   for (const ch of head) {
-    if (!PRINTABLE.test(ch)) continue;
+    if (!isPrintable(ch)) continue;
     const n = Buffer.byteLength(ch, 'utf8');
     if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
     out += ch;

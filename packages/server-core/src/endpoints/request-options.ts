@@ -1,6 +1,8 @@
 import { type FieldError, fieldErrors, newBadRequest, newInvalid, OMIT_VALUE, type StatusError } from '@kapi/apimachinery';
 import {
+  FIELD_MANAGER_MAX_LENGTH,
   type FieldValidation,
+  isPrintable,
   managerOrUserAgent,
   type PatchType,
   type PropagationPolicy,
@@ -98,16 +100,14 @@ function dryRunErrors(values: readonly string[]): FieldError[] {
   return [{ type: 'FieldValueNotSupported', field: 'dryRun', badValue: OMIT_VALUE, detail: `${goSlice}: supported values: "All"` }];
 }
 
-/** Go's unicode.IsPrint, near enough: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
 /** ValidateFieldManager: at most 128 bytes, every character printable (`invalid character U+0009 (at position 2)`, a byte offset). */
 function fieldManagerErrors(fieldManager: string): FieldError[] {
   const errs: FieldError[] = [];
-  if (Buffer.byteLength(fieldManager, 'utf8') > 128) errs.push(fieldErrors.tooLong('fieldManager', 128));
+  if (Buffer.byteLength(fieldManager, 'utf8') > FIELD_MANAGER_MAX_LENGTH)
+    errs.push(fieldErrors.tooLong('fieldManager', FIELD_MANAGER_MAX_LENGTH));
   let at = 0;
   for (const ch of fieldManager) {
-    if (!PRINTABLE.test(ch)) {
+    if (!isPrintable(ch)) {
       const code = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
       errs.push(fieldErrors.invalid('fieldManager', fieldManager, `invalid character U+${code} (at position ${at})`));
     }
