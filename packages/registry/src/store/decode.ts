@@ -1,6 +1,5 @@
 import {
   checkJsonDepth,
-  copyJson,
   duplicateFieldMessage,
   fieldErrors,
   formatGroupVersion,
@@ -12,6 +11,7 @@ import {
 } from '@kapi/apimachinery';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { findUnknownFields, unknownFieldMessage } from '../unknown-fields.ts';
+import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
 import type { FieldValidation } from './types.ts';
 
 /** A request body: an object already decoded, or the raw JSON bytes or text (the only place duplicate keys still show). */
@@ -45,20 +45,6 @@ function parseBody(def: ResourceDefinition, version: string, input: unknown): { 
     if (!isBadRequest(err)) throw err;
     throw newBadRequest(`${cannotHandle(def, version)}: ${(err as Error).message}`);
   }
-}
-
-/**
- * A copy of a caller's object whose metadata.managedFields is the caller's list: only the field manager reads the
- * entries (it decodes them, and re-encodes or shares them unchanged, never changing one), and the storage copies what
- * it stores. A patched object's entries are then still the stored object's, which storage shares with the next revision.
- */
-function copyKeepingManagedFields(input: Record<string, unknown>): Record<string, unknown> {
-  const meta = input.metadata as Record<string, unknown> | undefined;
-  if (meta === undefined || meta.managedFields === undefined) return copyJson(input);
-  const { managedFields, ...metadata } = meta;
-  const copy = copyJson({ ...input, metadata });
-  (copy.metadata as Record<string, unknown>).managedFields = managedFields;
-  return copy;
 }
 
 const cannotHandle = (def: ResourceDefinition, version: string): string =>

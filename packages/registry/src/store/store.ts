@@ -33,6 +33,7 @@ import type { StrategyContext } from '../strategy.ts';
 import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type ValidateOptions } from '../validate-object.ts';
 import { checkName } from './check-name.ts';
 import { ConvertingStorage } from './converting-storage.ts';
+import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
 import { decodeBody } from './decode.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
@@ -847,17 +848,4 @@ function keepStoredManagedFields(target: KubeObject, patch: unknown, patched: un
   if (pm !== undefined && !(isPlainObject(pm) && !Object.hasOwn(pm, 'managedFields'))) return patched;
   patched.metadata.managedFields = entries;
   return patched;
-}
-
-/**
- * A deep copy of `obj` whose metadata.managedFields is the same list: the entries are the field manager's (fresh, or
- * a stored object's frozen ones) and nothing after it changes them, so the write path need not copy them again.
- */
-function copyKeepingManagedFields(obj: KubeObject): KubeObject {
-  const managedFields = obj.metadata?.managedFields;
-  if (managedFields === undefined) return copyJson(obj);
-  const { managedFields: _m, ...metadata } = obj.metadata;
-  const copy = copyJson({ ...obj, metadata }) as KubeObject;
-  copy.metadata.managedFields = managedFields;
-  return copy;
 }
