@@ -1,3 +1,4 @@
+import { type JsonRendering, renderJson } from '../json-data.ts';
 import { goQuote } from '../labels.ts';
 
 /**
@@ -207,27 +208,33 @@ const HTML_ESCAPES: Record<string, string> = {
  * strings (JSON.stringify's numbers are already Go's).
  */
 function goJson(v: unknown): string {
-  switch (typeof v) {
-    case 'string': {
-      const s = JSON.stringify(v);
-      return HTML_CHARS.test(s) ? s.replace(HTML_CHARS_G, (c) => HTML_ESCAPES[c] as string) : s;
+  // Key fields and set items are nearly always scalars: skip renderJson's setup for them (FieldsV1 keys are per request).
+  return typeof v === 'object' && v !== null ? renderJson(v, GO_JSON) : GO_JSON.scalar(v);
+}
+
+// renderJson walks with an explicit stack: a set item's value may nest as deep as the decoder allows.
+const GO_JSON: JsonRendering = {
+  scalar: (v) => {
+    switch (typeof v) {
+      case 'string':
+        return goJsonString(v);
+      case 'number':
+        return Number.isFinite(v) ? String(v) : 'null';
+      case 'boolean':
+        return v ? 'true' : 'false';
+      default:
+        return 'null';
     }
-    case 'number':
-      return Number.isFinite(v) ? String(v) : 'null';
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'object': {
-      if (v === null) return 'null';
-      if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
-      const o = v as Record<string, unknown>;
-      return `{${Object.keys(o)
-        .sort()
-        .map((k) => `${goJson(k)}:${goJson(o[k])}`)
-        .join(',')}}`;
-    }
-    default:
-      return 'null';
-  }
+  },
+  keys: (o) => Object.keys(o).sort(),
+  key: (k) => `${goJsonString(k)}:`,
+  array: ['[', ',', ']'],
+  object: ['{', ',', '}'],
+};
+
+function goJsonString(v: string): string {
+  const s = JSON.stringify(v);
+  return HTML_CHARS.test(s) ? s.replace(HTML_CHARS_G, (c) => HTML_ESCAPES[c] as string) : s;
 }
 
 /**
@@ -245,7 +252,7 @@ export function serializePathElement(pe: PathElement): string {
       let out = 'k:{';
       for (let i = 0; i < names.length; i++) {
         const name = names[i] as string;
-        out += `${i > 0 ? ',' : ''}${goJson(name)}:${goJson(key[name])}`;
+        out += `${i > 0 ? ',' : ''}${goJsonString(name)}:${goJson(key[name])}`;
       }
       return `${out}}`;
     }
