@@ -1,4 +1,12 @@
-import { type Clock, isConflict, isNotFound, jsonEqual, labelSelectorFromMetav1, type MetaV1LabelSelector } from '@kapi/apimachinery';
+import {
+  type Clock,
+  isConflict,
+  isNotFound,
+  jsonEqual,
+  type LabelSelector,
+  labelSelectorFromMetav1,
+  type MetaV1LabelSelector,
+} from '@kapi/apimachinery';
 import {
   ControllerLoop,
   listAndWatch,
@@ -100,18 +108,11 @@ export class ClusterRoleAggregationController {
     for (const [name, role] of this.#roles) if (role.aggregationRule) this.#loop.queue.add(name);
   }
 
-  /** Whether `role` aggregates a role that is itself aggregated and waits in the queue. */
-  #aggregatesQueued(role: ClusterRole): boolean {
-    const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s) => {
-      try {
-        return labelSelectorFromMetav1(s as MetaV1LabelSelector);
-      } catch {
-        return undefined;
-      }
-    });
+  /** Whether `role`, aggregating with `selectors`, takes rules from a role that is itself aggregated and waits in the queue. */
+  #aggregatesQueued(role: ClusterRole, selectors: readonly LabelSelector[]): boolean {
     for (const [other, candidate] of this.#roles) {
       if (candidate === role || !candidate.aggregationRule || !this.#loop.queue.has(other)) continue;
-      if (selectors.some((s) => s?.matches(candidate.metadata.labels))) return true;
+      if (selectors.some((s) => s.matches(candidate.metadata.labels))) return true;
     }
     return false;
   }
@@ -120,18 +121,18 @@ export class ClusterRoleAggregationController {
   async #sync(name: string): Promise<boolean> {
     const role = this.#roles.get(name);
     if (!role?.aggregationRule) return false;
+    // An invalid selector (one stored before validation refused it) fails the sync, which is retried, as kube's.
+    const selectors = (role.aggregationRule.clusterRoleSelectors ?? []).map((s) => labelSelectorFromMetav1(s as MetaV1LabelSelector));
     // An aggregated role it takes rules from is queued: that one first (kube's queue has no order), so that admin,
     // which takes edit's rules, which takes view's, is written once rather than once per role it depends on.
-    if (!this.#waited.has(name) && this.#aggregatesQueued(role)) {
+    if (!this.#waited.has(name) && this.#aggregatesQueued(role, selectors)) {
       this.#waited.add(name);
       this.#loop.queue.add(name);
       return false;
     }
     this.#waited.clear();
     const rules: PolicyRule[] = [];
-    for (const selector of role.aggregationRule.clusterRoleSelectors ?? []) {
-      // An invalid selector (one stored before validation refused it) fails the sync, which is retried, as kube's.
-      const compiled = labelSelectorFromMetav1(selector as MetaV1LabelSelector);
+    for (const compiled of selectors) {
       const matching = [...this.#roles.values()].filter((r) => compiled.matches(r.metadata.labels)).sort(byName);
       for (const other of matching) {
         if (other.metadata.name === name) continue;
