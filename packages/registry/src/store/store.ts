@@ -339,33 +339,28 @@ export class Store<T extends KubeObject = KubeObject> {
         const target = current && (await this.#out(current, other));
         const manager = opts.fieldManager ?? '';
         const fieldManager = this.#fieldManager(other, opts.subresource);
-        if (!target || apply) {
-          // Server-side apply: merged by ownership onto the stored object (or onto nothing: created from the patch).
-          // fieldValidation does not apply to the configuration's fields: as in kube, an undeclared one is always
-          // refused by the typed merge ('field not declared in schema'), whatever the directive.
-          const applied = fieldManager.apply(target, patch, manager, opts.force ?? false);
-          const decoded = decodeBody(this.#def, applied, opts.fieldValidation, opts.version, 'patch');
-          warnings = decoded.warnings;
-          checkName(decoded.object.metadata.name, name);
-          this.#matchName(decoded.object, name);
-          this.#matchNamespace(ctx, decoded.object);
-          const sctx = this.#strategyContext(decoded.object, opts.subresource);
-          if (!current && this.#beforeCreate) await this.#beforeCreate(ctx, decoded.object, this.#def);
-          return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, true, other, true);
-        }
+        // Server-side apply (target null only for an apply that creates): merged by ownership onto the stored
+        // object (or onto nothing: created from the patch). fieldValidation does not apply to the configuration's
+        // fields: as in kube, an undeclared one is always refused by the typed merge ('field not declared in schema').
         const patched =
-          type === 'json'
-            ? applyJsonPatch(target, patch)
-            : type === 'strategic'
-              ? // Merge keys and strategies come from the definition; fields without them merge as a merge patch does.
-                applyStrategicMergePatch(target, patch, patchMetaFor(this.#def, version))
-              : keepStoredManagedFields(target, patch, applyMergePatch(target, patch));
+          apply || !target
+            ? fieldManager.apply(target, patch, manager, opts.force ?? false)
+            : type === 'json'
+              ? applyJsonPatch(target, patch)
+              : type === 'strategic'
+                ? // Merge keys and strategies come from the definition; fields without them merge as a merge patch does.
+                  applyStrategicMergePatch(target, patch, patchMetaFor(this.#def, version))
+                : keepStoredManagedFields(target, patch, applyMergePatch(target, patch));
         const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch');
         warnings = decoded.warnings;
         checkName(decoded.object.metadata.name, name);
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
         const sctx = this.#strategyContext(decoded.object, opts.subresource);
+        if (apply || !target) {
+          if (!current && this.#beforeCreate) await this.#beforeCreate(ctx, decoded.object, this.#def);
+          return this.#admitUpdate(ctx, sctx, name, decoded.object, current, opts.admission, true, other, true);
+        }
         // A scale write's change is made by admission (ScaleREST's hooks): recorded after it.
         if (opts.subresource === 'scale') {
           const scaleApply = opts.scaleApply;
