@@ -13,7 +13,7 @@
 import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
-import { isJsonObject, jsonEqual } from '../json-data.ts';
+import { getOwn, isJsonObject, jsonEqual } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
@@ -24,7 +24,7 @@ import {
   noTypeError,
   type ValidationError,
   ValidationErrors,
-  validateScalar,
+  validateScalarPair,
 } from './helpers.ts';
 import { type Atom, EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
 
@@ -112,10 +112,9 @@ class CompareWalker {
         return this.doMap(atom.map as MapType, lhs, rhs);
       case 'scalar': {
         const t = atom.scalar ?? 'untyped';
-        const lerrs = validateScalar(t, lhs, 'lhs: ');
-        const rerrs = lerrs.length ? validateScalar(t, rhs, 'rhs: ') : lerrs;
-        if (lerrs.length && rerrs.length) {
-          this.fail([...lerrs, ...rerrs]);
+        const errs = validateScalarPair(t, lhs, rhs);
+        if (errs.length) {
+          this.fail(errs);
           return false;
         }
         this.doLeaf(lhs, rhs);
@@ -196,7 +195,7 @@ class CompareWalker {
       this.doLeaf(lhs, rhs);
       return true;
     }
-    for (const key of lk) this.visitMapItem(t, key, (l as Record<string, unknown>)[key], r && Object.hasOwn(r, key) ? r[key] : undefined);
+    for (const key of lk) this.visitMapItem(t, key, (l as Record<string, unknown>)[key], getOwn(r, key));
     for (const key of rk) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, (r as Record<string, unknown>)[key]);
     return false;
   }
@@ -208,9 +207,4 @@ class CompareWalker {
     this.compare(field ? field.type : (t.elementType ?? EMPTY_TYPE_REF), l, r);
     this.path.pop();
   }
-}
-
-export function isEmptyObject(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
 }

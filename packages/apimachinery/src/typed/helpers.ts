@@ -126,6 +126,17 @@ export function validateScalar(t: Scalar, v: unknown, prefix: string): Validatio
   }
 }
 
+/**
+ * The scalar check of a two-sided walk (compare, merge): an error only when neither side fits, then both sides'
+ * errors (`lhs: …`, `rhs: …`), as SMD's doScalar reports them.
+ */
+export function validateScalarPair(t: Scalar, lhs: unknown, rhs: unknown): ValidationError[] {
+  const lerrs = validateScalar(t, lhs, 'lhs: ');
+  if (!lerrs.length) return lerrs;
+  const rerrs = validateScalar(t, rhs, 'rhs: ');
+  return rerrs.length ? [...lerrs, ...rerrs] : rerrs;
+}
+
 /** "expected list/map, got …" for a value of the wrong kind (SMD's listValue / mapValue). */
 export function wrongKind(expected: 'list' | 'map', v: unknown): string {
   return v === undefined ? `expected ${expected}, got nil` : `expected ${expected}, got &{${goV(v)}}`;
@@ -196,4 +207,10 @@ function scalarIdentity(v: unknown): string {
     default:
       return `j${JSON.stringify(v)}`;
   }
+}
+
+/** Whether an object has no keys (without building Object.keys). */
+export function isEmptyObject(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }

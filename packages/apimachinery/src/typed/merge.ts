@@ -19,7 +19,7 @@
 import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { pathElementString } from '../fieldpath/path-element.ts';
-import { isJsonObject, setOwn } from '../json-data.ts';
+import { getOwn, isJsonObject, setOwn } from '../json-data.ts';
 import {
   deduceMask,
   errorf,
@@ -30,7 +30,7 @@ import {
   noTypeError,
   type ValidationError,
   ValidationErrors,
-  validateScalar,
+  validateScalarPair,
 } from './helpers.ts';
 import { type Atom, EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
 
@@ -91,10 +91,9 @@ class MergeWalker {
         return this.doMap(atom.map as MapType, lhs, rhs);
       case 'scalar': {
         const t = atom.scalar ?? 'untyped';
-        const lerrs = validateScalar(t, lhs, 'lhs: ');
-        const rerrs = lerrs.length ? validateScalar(t, rhs, 'rhs: ') : lerrs;
-        if (lerrs.length && rerrs.length) {
-          this.fail([...lerrs, ...rerrs]);
+        const errs = validateScalarPair(t, lhs, rhs);
+        if (errs.length) {
+          this.fail(errs);
           return undefined;
         }
         return leaf(lhs, rhs);
@@ -222,7 +221,7 @@ class MergeWalker {
         n++;
       }
     };
-    for (const key of lk) visit(key, (l as Record<string, unknown>)[key], r && Object.hasOwn(r, key) ? r[key] : undefined);
+    for (const key of lk) visit(key, (l as Record<string, unknown>)[key], getOwn(r, key));
     for (const key of rk) if (!l || !Object.hasOwn(l, key)) visit(key, undefined, (r as Record<string, unknown>)[key]);
     return n > 0 ? out : undefined;
   }

@@ -10,8 +10,7 @@
 import { fieldElement, type PathElement } from '../fieldpath/path-element.ts';
 import type { FieldSet } from '../fieldpath/set.ts';
 import { isJsonObject, setOwn } from '../json-data.ts';
-import { isEmptyObject } from './compare.ts';
-import { deduceMask, handlerOf, listItemToPathElement } from './helpers.ts';
+import { deduceMask, handlerOf, isEmptyObject, listItemToPathElement } from './helpers.ts';
 import { EMPTY_TYPE_REF, type ListType, type MapType, type Schema, type TypedSchema, type TypeRef } from './schema.ts';
 import { toFieldSet } from './to-field-set.ts';
 

@@ -16,6 +16,7 @@ import {
   deduceMask,
   handlerOf,
   invalidAtomError,
+  isEmptyObject,
   itemIdentity,
   listItemToPathElement,
   noTypeError,
@@ -168,9 +169,4 @@ function fieldElem(name: string): Elem {
     FIELD_ELEMS.set(name, e);
   }
   return e;
-}
-
-function isEmptyObject(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
 }
