@@ -22,7 +22,7 @@ import type { ManagedFields, VersionedSet } from '../fieldpath/managed-fields.ts
 import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpath/managed-fields.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { jsonEqual } from '../json-data.ts';
-import { isSameComparison } from '../typed/compare.ts';
+import { excludeFields, isSameComparison } from '../typed/compare.ts';
 import { reconcileFieldSetWithSchema } from './reconcile-schema.ts';
 import { type Comparison, type TypedVersion, typedOps } from './typed-ops.ts';
 
@@ -169,14 +169,7 @@ export class Updater {
 
   /** typed compare of two values of `version`, without the fields nobody may own. */
   private compare(live: unknown, next: unknown, version: string): Comparison {
-    const c = typedOps.compare(live, next, this.typeFor(version));
-    const ignored = this.ignored.get(version);
-    if (!ignored || ignored.isEmpty()) return c;
-    return {
-      added: c.added.recursiveDifference(ignored),
-      modified: c.modified.recursiveDifference(ignored),
-      removed: c.removed.recursiveDifference(ignored),
-    };
+    return excludeFields(typedOps.compare(live, next, this.typeFor(version)), this.ignored.get(version));
   }
 
   private filter(version: string, set: FieldSet): FieldSet {
