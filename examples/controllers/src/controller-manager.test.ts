@@ -1,6 +1,5 @@
-import type { FakeClock } from '@kapi/apimachinery';
 import { Widget } from '@kapi/example-control-plane/widget';
-import { serviceUnavailable, startTestServer, type TestServer } from '@kapi/testing';
+import { serviceUnavailable, useTestServer } from '@kapi/testing';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ControllerManager } from './controller-manager.ts';
@@ -9,22 +8,20 @@ import { ReplicaController } from './replica-controller.ts';
 import { CRDS, eventually } from './test-support/crds.ts';
 import { exampleClient } from './test-support/widgets.ts';
 
-let kapi: TestServer<FakeClock>;
+const kapi = useTestServer({ beforeEach, afterEach }, { resources: [Widget], crds: CRDS });
 let client: ReturnType<typeof exampleClient>;
 const stops: AbortController[] = [];
 const runs: Promise<void>[] = [];
 /** Every replica controller the managers built, by manager identity. */
 let built: { identity: string; controller: ReplicaController }[];
 
-beforeEach(async () => {
-  kapi = await startTestServer({ resources: [Widget], crds: CRDS });
+beforeEach(() => {
   client = exampleClient(kapi);
   built = [];
 });
 afterEach(async () => {
   for (const s of stops.splice(0)) s.abort();
   await Promise.all(runs.splice(0));
-  await kapi.stop();
 });
 
 function manager(identity: string): { manager: ControllerManager; stop: AbortController; run: Promise<void> } {

@@ -1,18 +1,17 @@
-import { serviceUnavailable, startTestServer, type TestServer } from '@kapi/testing';
+import { serviceUnavailable, useTestServer } from '@kapi/testing';
 import { CustomObjectsApi, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { Informer } from './informer.ts';
 import { CRDS, eventually } from './test-support/crds.ts';
 
 const group = 'example.kapi.dev';
-let kapi: TestServer;
+const kapi = useTestServer({ beforeEach, afterEach }, { crds: CRDS });
 let api: CustomObjectsApi;
 let informer: Informer<KubernetesObject>;
 const errors: unknown[] = [];
 let lists = 0;
 
-beforeEach(async () => {
-  kapi = await startTestServer({ crds: CRDS });
+beforeEach(() => {
   api = kapi.kubeConfig.makeApiClient(CustomObjectsApi);
   errors.length = 0;
   lists = 0;
@@ -31,7 +30,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await informer.stop();
-  await kapi.stop();
 });
 
 const create = (name: string) =>

@@ -1,23 +1,20 @@
-import type { FakeClock } from '@kapi/apimachinery';
-import { serviceUnavailable, startTestServer, type TestServer } from '@kapi/testing';
+import { serviceUnavailable, useTestServer } from '@kapi/testing';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { LeaderElector, microTime } from './leader-election.ts';
 import { eventually } from './test-support/crds.ts';
 
-let kapi: TestServer<FakeClock>;
+const kapi = useTestServer({ beforeEach, afterEach });
 const electors: LeaderElector[] = [];
 const runs: Promise<void>[] = [];
 let log: string[];
 
-beforeEach(async () => {
-  kapi = await startTestServer();
+beforeEach(() => {
   log = [];
 });
 afterEach(async () => {
   for (const e of electors.splice(0)) e.stop();
   await Promise.all(runs.splice(0));
-  await kapi.stop();
 });
 
 function candidate(identity: string): LeaderElector {

@@ -1,20 +1,19 @@
 import { Widget } from '@kapi/example-control-plane/widget';
-import { conflict, serviceUnavailable, startTestServer, type TestServer } from '@kapi/testing';
+import { conflict, serviceUnavailable, useTestServer } from '@kapi/testing';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { WIDGET_LABEL } from './example-kinds.ts';
 import { ReplicaController } from './replica-controller.ts';
 import { CRDS, eventually } from './test-support/crds.ts';
 import { exampleClient } from './test-support/widgets.ts';
 
-let kapi: TestServer;
+const kapi = useTestServer({ beforeEach, afterEach }, { resources: [Widget], crds: CRDS });
 let client: ReturnType<typeof exampleClient>;
 let controller: ReplicaController;
 let stop: AbortController;
 let running: Promise<void>;
 const errors: unknown[] = [];
 
-beforeEach(async () => {
-  kapi = await startTestServer({ resources: [Widget], crds: CRDS });
+beforeEach(() => {
   client = exampleClient(kapi);
   errors.length = 0;
   controller = new ReplicaController({
@@ -30,7 +29,6 @@ beforeEach(async () => {
 afterEach(async () => {
   stop.abort();
   await running;
-  await kapi.stop();
 });
 
 const partsOf = (name: string) => client.parts(`${WIDGET_LABEL}=${name}`);
