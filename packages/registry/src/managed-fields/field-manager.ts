@@ -15,7 +15,6 @@ import { newApplyConflictError } from './conflict-error.ts';
 import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, syncLastApplied } from './last-applied.ts';
 import {
   decodeManagedFields,
-  decodeManagedFieldsCached,
   emptyManaged,
   encodeManagedFields,
   isResetManagedFields,
@@ -53,16 +52,16 @@ export interface FieldManagerOptions {
   subresource?: string;
   /** The schema of the whole object in `apiVersion`. */
   typed: TypedSchema;
-  /** The schema of another API version of the kind, for managers recorded in it (default: `typed`). */
-  typeFor?: (apiVersion: string) => TypedSchema;
-  /** Converts objects between the kind's API versions (default: unchanged). */
-  converter?: Converter;
+  /** The schema of another API version of the kind, for managers recorded in it. */
+  typeFor: (apiVersion: string) => TypedSchema;
+  /** Converts objects between the kind's API versions. */
+  converter: Converter;
   /** The strategy's reset fields for this endpoint: nobody owns them through it (GetResetFields). */
   resetFields?: FieldSet;
   /** The time of a change, RFC 3339 in seconds (the Store's clock). */
   now: () => string;
-  /** The Store's decodings of its stored objects' managedFields (default: by identity only). */
-  storedCache?: StoredManagedFieldsCache;
+  /** The Store's decodings of its stored objects' managedFields. */
+  storedCache: StoredManagedFieldsCache;
 }
 
 /** A copy of `obj` without metadata.managedFields (the sets are computed without it, as kube removes it first). */
@@ -107,16 +106,11 @@ export class FieldManager {
     const typed = opts.typed;
     const typeFor = opts.typeFor;
     this.#updater = new Updater({
-      typeFor: typeFor ? (v) => (v === opts.apiVersion ? typed : typeFor(v)) : () => typed,
-      ...(opts.converter ? { converter: opts.converter } : {}),
+      typeFor: (v) => (v === opts.apiVersion ? typed : typeFor(v)),
+      converter: opts.converter,
       ...(opts.resetFields && !opts.resetFields.isEmpty() ? { ignored: new Map([[opts.apiVersion, opts.resetFields]]) } : {}),
     });
     this.#gvk = gvkString(opts.apiVersion, opts.kind);
-  }
-
-  /** The typed schema of the version (shared by the endpoint's subresources' managers). */
-  get typed(): TypedSchema {
-    return this.#opts.typed;
   }
 
   /**
@@ -202,11 +196,9 @@ export class FieldManager {
     return object;
   }
 
-  /** The stored object's entries decoded (remembered per stored version when the Store gives a cache). */
+  /** The stored object's entries decoded (remembered per stored version). */
   #decodeLive(live: KubeObject | null): Managed {
-    if (!live) return emptyManaged();
-    const cache = this.#opts.storedCache;
-    return cache ? cache.decode(live) : decodeManagedFieldsCached(live.metadata?.managedFields);
+    return live ? this.#opts.storedCache.decode(live) : emptyManaged();
   }
 
   #id(manager: string, operation: 'Apply' | 'Update'): string {

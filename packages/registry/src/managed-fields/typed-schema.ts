@@ -7,7 +7,7 @@ import type { ResourceDefinition } from '../resource-definition.ts';
  * granular maps, ownerReferences a map list keyed by uid, finalizers a set, managedFields atomic) and the version's
  * own fields. A CRD's version schema is its structural schema, so its list and map types drive ownership alike.
  */
-export function objectOpenAPI(def: ResourceDefinition, version: string): OpenAPISchemaObject {
+function objectOpenAPI(def: ResourceDefinition, version: string): OpenAPISchemaObject {
   const v = def.version(version);
   if (!v) throw new Error(`no version ${version} of ${def.kind}`);
   const body = v.schema.openAPI() as OpenAPISchemaObject;
