@@ -18,6 +18,7 @@ import {
   type Schema,
   type TypedSchema,
   type TypeRef,
+  typeRefName,
   UNTYPED_DEDUCED,
 } from '../typed/schema.ts';
 
@@ -55,7 +56,7 @@ function walk(schema: Schema, tr: TypeRef, set: FieldSet | undefined, isAtomic: 
   // Most of an object's types hold nothing atomic (a ConfigMap's data, labels): their subtrees are not walked at all.
   if (!mayCollapse(schema, tr)) return;
   const atom = schema.resolve(tr);
-  if (!atom) throw new Error(`errors reconciling field set with schema: could not resolve ${tr.namedType ?? 'inlined type'}`);
+  if (!atom) throw new Error(`errors reconciling field set with schema: could not resolve ${typeRefName(tr)}`);
   // SMD's handleAtom order: map, then scalar, then list.
   if (atom.map) walkMap(schema, atom.map, set, isAtomic, path, collapse);
   else if (!atom.scalar && atom.list) walkList(schema, atom.list, set, isAtomic, path, collapse);

@@ -7,7 +7,7 @@
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
 import { isJsonObject, type JsonRendering, renderJson } from '../json-data.ts';
-import type { Atom, ListType, Scalar, Schema, TypeRef } from './schema.ts';
+import { type Atom, type ListType, type Scalar, type Schema, type TypeRef, typeRefName } from './schema.ts';
 
 /** One problem found while walking a value, at a path as SMD prints it (`.spec.ports[port=80]`). */
 export interface ValidationError {
@@ -42,12 +42,12 @@ export function withPrefix(errs: ValidationError[], prefix: string): ValidationE
 }
 
 /** Bits of an Atom's parts. */
-export const SCALAR = 1;
-export const LIST = 2;
-export const MAP = 4;
+const SCALAR = 1;
+const LIST = 2;
+const MAP = 4;
 
 /** The parts an Atom has, as bits. */
-export function atomMask(a: Atom): number {
+function atomMask(a: Atom): number {
   return (a.scalar ? SCALAR : 0) | (a.list ? LIST : 0) | (a.map ? MAP : 0);
 }
 
@@ -75,7 +75,7 @@ export function invalidAtomError(tr: TypeRef): ValidationError[] {
 }
 
 export function noTypeError(tr: TypeRef): ValidationError[] {
-  return errorf(`schema error: no type found matching: ${tr.namedType ?? 'inlined type'}`);
+  return errorf(`schema error: no type found matching: ${typeRefName(tr)}`);
 }
 
 // Go's formatting of a decoded JSON value, for the messages SMD prints with %v / %#v / %T. renderJson walks with an
