@@ -21,14 +21,8 @@ export interface Managed {
 export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
 
 /**
- * Decodings of stored entry lists, by identity: stored objects are shared and never changed, so the entries of the
- * object an update starts from are decoded once, not on every write.
- */
-const decodedLists = new WeakMap<readonly ManagedFieldsEntry[], Managed>();
-
-/**
  * Decodings of stored objects' entries by object and resourceVersion, for one Store (its field managers share it).
- * Storage hands out a fresh copy of an object on each read, so the identity cache seldom hits; but one stored
+ * Storage hands out a fresh copy of an object on each read, so its entry list's identity names nothing; but one stored
  * version of an object has exactly one managedFields content, so (namespace, name, uid, resourceVersion) names it.
  * Bounded (least recently used dropped): a miss only costs a decode.
  */
@@ -40,7 +34,8 @@ export class StoredManagedFieldsCache {
     const entries = obj.metadata?.managedFields;
     if (!entries) return emptyManaged();
     const m = obj.metadata;
-    if (!m.resourceVersion) return decodeManagedFieldsCached(entries);
+    // Stored objects always have one; anything else is decoded afresh.
+    if (!m.resourceVersion) return decodeManagedFields(entries);
     const key = storedKey(m);
     let hit = this.#lru.get(key);
     // Cheap guard against a key reused for other content (a storage replaced under the Store): same entry headers.
@@ -79,17 +74,6 @@ function sameHeaders(entries: readonly ManagedFieldsEntry[], decoded: Managed['d
  */
 function copyManaged(hit: Managed): Managed {
   return { fields: hit.fields, times: new Map(hit.times), ...(hit.decoded ? { decoded: hit.decoded } : {}) };
-}
-
-/** decodeManagedFields, remembered for `entries` (a list that is never changed: a stored object's). */
-export function decodeManagedFieldsCached(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
-  if (!entries) return emptyManaged();
-  let hit = decodedLists.get(entries);
-  if (!hit) {
-    hit = decodeManagedFields(entries);
-    decodedLists.set(entries, hit);
-  }
-  return copyManaged(hit);
 }
 
 /**
