@@ -5,7 +5,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ControllerManager } from './controller-manager.ts';
 import { WIDGET_LABEL } from './example-kinds.ts';
 import { ReplicaController } from './replica-controller.ts';
-import { CRDS, eventually } from './test-support/crds.ts';
+import { CRDS } from './test-support/crds.ts';
+import { eventually } from './test-support/eventually.ts';
 import { exampleClient } from './test-support/widgets.ts';
 
 const kapi = useTestServer({ beforeEach, afterEach }, { resources: [Widget], crds: CRDS });

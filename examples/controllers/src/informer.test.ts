@@ -2,7 +2,8 @@ import { serviceUnavailable, useTestServer } from '@kapi/testing';
 import { CustomObjectsApi, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { Informer } from './informer.ts';
-import { CRDS, eventually } from './test-support/crds.ts';
+import { CRDS } from './test-support/crds.ts';
+import { eventually } from './test-support/eventually.ts';
 
 const group = 'example.kapi.dev';
 const kapi = useTestServer({ beforeEach, afterEach }, { crds: CRDS });

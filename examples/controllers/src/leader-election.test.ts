@@ -2,7 +2,7 @@ import { serviceUnavailable, useTestServer } from '@kapi/testing';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { LeaderElector, microTime } from './leader-election.ts';
-import { eventually } from './test-support/crds.ts';
+import { eventually } from './test-support/eventually.ts';
 
 const kapi = useTestServer({ beforeEach, afterEach });
 const electors: LeaderElector[] = [];
