@@ -515,12 +515,6 @@ export class FieldSetBuilder {
     return this;
   }
 
-  /** Adds every member of `set`. */
-  insertAll(set: FieldSet): this {
-    set.forEachPath((p) => this.insert(p));
-    return this;
-  }
-
   build(): FieldSet {
     return freeze(this.root);
   }

@@ -35,12 +35,6 @@ export class ValidationErrors extends Error {
 
 export const errorf = (message: string): ValidationError[] => [{ path: '', message }];
 
-/** Prefixes the paths of `errs` in place (SMD's WithPrefix while unwinding); returns them. */
-export function withPrefix(errs: ValidationError[], prefix: string): ValidationError[] {
-  for (const e of errs) e.path = prefix + e.path;
-  return errs;
-}
-
 /** Bits of an Atom's parts. */
 const SCALAR = 1;
 const LIST = 2;
