@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './start-test-server.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TestServer } from './start-test-server.ts';
+import { useTestServer } from './use-test-server.ts';
 
 // What the test server's FakeClock drives, kind by kind (watch timeouts: start-test-server.test.ts; conversion
 // webhooks' timeouts: @kapi/apiextensions' webhook-converter.test.ts).
@@ -7,15 +8,8 @@ import { startTestServer, type TestServer } from './start-test-server.ts';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 type Json = any;
 
-const started: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.stop()));
-});
-async function start(): Promise<TestServer> {
-  const s = await startTestServer();
-  started.push(s);
-  return s;
-}
+/** A fresh server per test. */
+const s = useTestServer({ beforeEach, afterEach });
 
 async function send(s: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${s.url}${path}`, {
@@ -49,7 +43,6 @@ function events(res: Response): (() => Promise<Json>) & { stop(): Promise<void> 
 
 describe('the FakeClock', () => {
   it('sends a watch that allows bookmarks a BOOKMARK about a minute later (kube: every minute, jittered by up to 1 s)', async () => {
-    const s = await start();
     const cm = await send(s, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'a' } });
     const rv = cm.body.metadata.resourceVersion;
     const res = await fetch(`${s.url}/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}`);
@@ -68,7 +61,6 @@ describe('the FakeClock', () => {
   });
 
   it('stamps deletion: gracePeriodSeconds does not delay a kind without graceful deletion, as in kube (only Pods have it)', async () => {
-    const s = await start();
     const path = '/api/v1/namespaces/default/configmaps';
     await send(s, 'POST', path, { metadata: { name: 'a' } });
     const gone = await send(s, 'DELETE', `${path}/a`, { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 30 });
@@ -83,7 +75,6 @@ describe('the FakeClock', () => {
   });
 
   it('leaves Leases alone however far it moves: their expiry is the clients’ to judge (renewTime + leaseDurationSeconds)', async () => {
-    const s = await start();
     const path = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
     const renewTime = new Date(s.clock.now()).toISOString().replace('Z', '000Z');
     const lease = await send(s, 'POST', path, {
