@@ -207,7 +207,11 @@ const PATCH_MEDIA_TYPES = [
 /** What a kind that refuses strategic merge patches accepts (kube's list for custom resources). */
 const PATCH_MEDIA_TYPES_WITHOUT_STRATEGIC = PATCH_MEDIA_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 
-/** A PATCH's type from its Content-Type; one the kind does not take is a 415 (see readPatchBody). */
+/**
+ * A PATCH's type from its Content-Type. A type the kind does not take is a 415 listing those it does: a kind with
+ * `strategicMergePatch: false` (a custom resource's) takes no strategic merge patch, on its subresources neither, as
+ * kube's installer registers its patch routes.
+ */
 export function patchTypeOf(ctx: RequestContext, def: ResourceDefinition): PatchType {
   const type = PATCH_TYPES.get(bodyTypeOf(contentTypeOf(ctx.req.headers['content-type'])) ?? '');
   const strategic = def.strategicMergePatch !== false;
@@ -217,21 +221,16 @@ export function patchTypeOf(ctx: RequestContext, def: ResourceDefinition): Patch
 }
 
 /**
- * A PATCH body: its type from the Content-Type, and the patch document (YAML for apply patches, else JSON). A type the
- * kind does not take is a 415 listing those it does: a kind with `strategicMergePatch: false` (a custom resource's)
- * takes no strategic merge patch, on its subresources neither, as kube's installer registers its patch routes.
- * An apply patch also says which of its keys repeat (duplicateKeys, for applyDuplicateKeyWarnings).
+ * A PATCH body of `type` (patchTypeOf's, which the caller reads first: the options depend on it): the patch document,
+ * YAML for apply patches, else JSON. An apply patch also says which of its keys repeat (duplicateKeys, for
+ * applyDuplicateKeyWarnings).
  */
-export async function readPatchBody(
-  ctx: RequestContext,
-  def: ResourceDefinition,
-): Promise<{ patch: unknown; type: PatchType; duplicateKeys?: string[] }> {
-  const type = patchTypeOf(ctx, def);
+export async function readPatchBody(ctx: RequestContext, type: PatchType): Promise<{ patch: unknown; duplicateKeys?: string[] }> {
   const raw = await readRequestBody(ctx);
   if (type === 'apply') {
     try {
       const { value, duplicateKeys } = decodeApplyYAML(Buffer.from(raw).toString('utf8'));
-      return { patch: value, type, duplicateKeys };
+      return { patch: value, duplicateKeys };
     } catch (err) {
       throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
     }
@@ -240,10 +239,10 @@ export async function readPatchBody(
   // decoded first, and say why).
   if (type === 'merge' && raw.byteLength <= 1024 * 1024) {
     try {
-      return { patch: JSON.parse(Buffer.from(raw).toString('utf8')), type };
+      return { patch: JSON.parse(Buffer.from(raw).toString('utf8')) };
     } catch {
       throw newBadRequest('Invalid JSON Patch');
     }
   }
-  return { patch: parseJSONBody(raw), type };
+  return { patch: parseJSONBody(raw) };
 }

@@ -126,8 +126,9 @@ export async function handleResource(
     }
     case 'patch': {
       // The type first (415), then the options it decides on (force, fieldManager), as kube's PatchResource.
-      const w = writeOptionsOf(q, 'PatchOptions', patchTypeOf(ctx, def));
-      const { patch, type: patchType, duplicateKeys } = await readPatchBody(ctx, def);
+      const patchType = patchTypeOf(ctx, def);
+      const w = writeOptionsOf(q, 'PatchOptions', patchType);
+      const { patch, duplicateKeys } = await readPatchBody(ctx, patchType);
       const keyWarnings = applyDuplicateKeyWarnings(duplicateKeys ?? [], w.fieldValidation);
       options.onObjects?.(ctx, { requestObject: patch });
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {

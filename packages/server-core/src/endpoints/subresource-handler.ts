@@ -78,8 +78,9 @@ export async function handleSubresource(
     }
     case 'patch': {
       if (!storage.patch) throw methodNotAllowed();
-      const w = writeOptionsOf(q, 'PatchOptions', patchTypeOf(ctx, def));
-      const { patch, type, duplicateKeys } = await readPatchBody(ctx, def);
+      const type = patchTypeOf(ctx, def);
+      const w = writeOptionsOf(q, 'PatchOptions', type);
+      const { patch, duplicateKeys } = await readPatchBody(ctx, type);
       const keyWarnings = applyDuplicateKeyWarnings(duplicateKeys ?? [], w.fieldValidation);
       options.onObjects?.(ctx, { requestObject: patch });
       const res = await storage.patch(writeRequest(w), patch, type);
