@@ -10,7 +10,11 @@ import type { ResourceDefinition } from '../resource-definition.ts';
 function objectOpenAPI(def: ResourceDefinition, version: string): OpenAPISchemaObject {
   const v = def.version(version);
   if (!v) throw new Error(`no version ${version} of ${def.kind}`);
-  const body = v.schema.openAPI() as OpenAPISchemaObject;
+  return withTypeAndObjectMeta(v.schema.openAPI() as OpenAPISchemaObject);
+}
+
+/** `body` (an object's own fields) with apiVersion and kind strings and kube's ObjectMeta as metadata. */
+export function withTypeAndObjectMeta(body: OpenAPISchemaObject): OpenAPISchemaObject {
   return {
     ...body,
     type: 'object',

@@ -9,7 +9,6 @@ import {
   newBadRequest,
   newInternalError,
   newInvalid,
-  type OpenAPISchemaObject,
   StatusError,
   stringifyJson,
   type TypedSchema,
@@ -17,7 +16,7 @@ import {
   validateTyped,
 } from '@kapi/apimachinery';
 import { gvkString } from '../managed-fields/field-manager.ts';
-import { OBJECT_META_OPENAPI } from '../metav1.ts';
+import { withTypeAndObjectMeta } from '../managed-fields/typed-schema.ts';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
 import { checkName } from './check-name.ts';
@@ -401,19 +400,18 @@ let scaleTypedSchema: TypedSchema | undefined;
 
 /** autoscaling/v1 Scale as a typed schema (kube's OpenAPI of it, with ObjectMeta), built on first use. */
 function scaleTyped(): TypedSchema {
-  scaleTypedSchema ??= fromOpenAPI({
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: OBJECT_META_OPENAPI as OpenAPISchemaObject,
-      spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' } } },
-      status: {
-        type: 'object',
-        properties: { replicas: { type: 'integer', format: 'int32' }, selector: { type: 'string' } },
+  scaleTypedSchema ??= fromOpenAPI(
+    withTypeAndObjectMeta({
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' } } },
+        status: {
+          type: 'object',
+          properties: { replicas: { type: 'integer', format: 'int32' }, selector: { type: 'string' } },
+        },
       },
-    },
-  });
+    }),
+  );
   return scaleTypedSchema;
 }
 
