@@ -142,8 +142,9 @@ export interface ResourceInput<V extends readonly VersionInput[], S extends Obje
    */
   validateName?: NameValidator;
   /**
-   * false: patches of the kind may not be strategic merge patches (415), as for custom resources, whose schemas carry
-   * no patch strategies. Default true.
+   * false: the kind is served as kube serves custom resources, decoded into maps rather than Go structs — so its
+   * patches may not be strategic merge patches (415: its schemas carry no patch strategies), and the duplicate-key check
+   * of a body walks metadata.managedFields' fieldsV1 too (a struct kind keeps fieldsV1 as raw bytes). Default true.
    */
   strategicMergePatch?: boolean;
   /** Converts between versions instead of the versions' toHub/fromHub, asynchronously and a list at a time (a CRD's webhook). */
@@ -193,7 +194,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly groupResource: GroupResource;
   /** The kind's name rule, when it is not a DNS-1123 subdomain. */
   readonly validateName?: NameValidator;
-  /** false when strategic merge patches are refused (see ResourceInput); absent means they are served. */
+  /** false for a kind served as custom resources are (see ResourceInput): no strategic merge patch, fieldsV1 checked. */
   readonly strategicMergePatch?: boolean;
   /** When set, every conversion between versions goes through it (see ObjectConversion); else toHub/fromHub, synchronously. */
   readonly conversion?: ObjectConversion;

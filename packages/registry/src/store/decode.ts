@@ -38,7 +38,8 @@ function parseBody(def: ResourceDefinition, version: string, input: unknown): { 
     return { value: input, duplicates: [] };
   }
   try {
-    // A built-in kind's fieldsV1 is raw bytes to kube's strict decoder; a custom resource's (maps) is checked.
+    // A struct kind's fieldsV1 is raw bytes to kube's strict decoder; a kind decoded into maps (strategicMergePatch:
+    // false, as custom resources) has it checked — the definition's one flag for "served as unstructured".
     const rawFieldsV1 = def.strategicMergePatch !== false;
     return parseJsonDetectingDuplicates(typeof input === 'string' ? input : utf8.decode(input), { rawFieldsV1 });
   } catch (err) {
