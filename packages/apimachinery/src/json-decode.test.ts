@@ -118,6 +118,18 @@ describe('parseJsonDetectingDuplicates', () => {
     const deep = `{"metadata":{"managedFields":[{"fieldsV1":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}}`;
     expect(() => parseJsonDetectingDuplicates(deep, { rawFieldsV1: true })).toThrow(StatusError);
   });
+
+  it('ends a skipped fieldsV1 at its own closing brace, whatever brackets and quotes its keys hold', () => {
+    const fv = '{"f:a}\\"":{"f:{[":{}},"k:{\\"x\\":\\"]}\\\\\\"}":{"f:b":[]}}';
+    const text = `{"metadata":{"managedFields":[{"fieldsV1":${fv},"time":"t","time":"u"}],"name":"a","name":"b"}}`;
+    const r = parseJsonDetectingDuplicates(text, { rawFieldsV1: true });
+    expect(r.value).toEqual(JSON.parse(text));
+    expect(r.duplicates).toEqual(['metadata.managedFields[0].time', 'metadata.name']);
+    // Depth counts the skipped containers with the ones around them: 10,000 in all passes, one more does not.
+    const nested = (k: number) => `{"metadata":{"managedFields":[{"fieldsV1":${'['.repeat(k)}${']'.repeat(k)}}]}}`;
+    expect(() => parseJsonDetectingDuplicates(nested(9_996), { rawFieldsV1: true })).not.toThrow();
+    expect(() => parseJsonDetectingDuplicates(nested(9_997), { rawFieldsV1: true })).toThrow(StatusError);
+  });
 });
 
 describe('duplicateFieldMessage', () => {

@@ -18,19 +18,15 @@ export interface JsonWithDuplicates {
 const MAX_DUPLICATES = 100;
 
 type Frame =
-  | { array: false; raw?: false; path: string; seen: Set<string>; key: string; expectKey: boolean }
-  | { array: true; raw?: false; path: string; index: number }
-  | { raw: true };
-
-/** A container inside a subtree whose keys are not checked: only counted for the depth limit (one shared frame). */
-const RAW: Frame = { raw: true };
+  | { array: false; path: string; seen: Set<string>; key: string; expectKey: boolean }
+  | { array: true; path: string; index: number };
 
 /** Whether the object about to open is a managedFields entry's fieldsV1 (stack: root, metadata, managedFields, entry). */
 function opensFieldsV1(stack: readonly Frame[]): boolean {
   if (stack.length !== 4) return false;
   const entry = stack[3] as Frame;
   const list = stack[2] as Frame;
-  return !entry.raw && !entry.array && entry.key === 'fieldsV1' && !list.raw && list.array && list.path === 'metadata.managedFields';
+  return !entry.array && entry.key === 'fieldsV1' && list.array && list.path === 'metadata.managedFields';
 }
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -50,9 +46,38 @@ function stringEnd(text: string, start: number): number {
 
 const tooDeep = () => newBadRequest(`json parse error: ${MAX_DEPTH_MESSAGE}`);
 
+/** The characters that open or close a container or a string: all a skipped subtree's scan needs to look at. */
+const STRUCTURE = /[{}[\]"]/g;
+
+/**
+ * The index after the container that opens at `start` (valid JSON: JSON.parse accepted it), its keys unchecked;
+ * `depth` containers are open around it. A regex jumps from one bracket or quote to the next instead of looking at
+ * every character (fieldsV1 is a few hundred bytes of keys and braces on every write that sends managedFields back).
+ */
+function skipRaw(text: string, start: number, depth: number): number {
+  let open = 0;
+  STRUCTURE.lastIndex = start;
+  for (let m = STRUCTURE.exec(text); m; m = STRUCTURE.exec(text)) {
+    const i = m.index;
+    switch (text.charCodeAt(i)) {
+      case 0x22 /* " */:
+        STRUCTURE.lastIndex = stringEnd(text, i) + 1;
+        break;
+      case 0x7b /* { */:
+      case 0x5b /* [ */:
+        if (depth + open >= MAX_JSON_DEPTH) throw tooDeep();
+        open++;
+        break;
+      default:
+        if (--open === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
 /** The path of the value the scanner is about to read, given the innermost open container. */
 function childPath(top: Frame | undefined): string {
-  if (!top || top.raw) return '';
+  if (!top) return '';
   if (top.array) return `${top.path}[${top.index}]`;
   return top.path === '' ? top.key : `${top.path}.${top.key}`;
 }
@@ -96,13 +121,16 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
     switch (c) {
       case 0x7b /* { */:
         if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
-        if (top?.raw || (rawFieldsV1 && opensFieldsV1(stack))) stack.push(RAW);
-        else stack.push({ array: false, path: childPath(top), seen: new Set(), key: '', expectKey: true });
+        if (rawFieldsV1 && opensFieldsV1(stack)) {
+          i = skipRaw(text, i, stack.length);
+          break;
+        }
+        stack.push({ array: false, path: childPath(top), seen: new Set(), key: '', expectKey: true });
         i++;
         break;
       case 0x5b /* [ */:
         if (stack.length >= MAX_JSON_DEPTH) throw tooDeep();
-        stack.push(top?.raw ? RAW : { array: true, path: childPath(top), index: 0 });
+        stack.push({ array: true, path: childPath(top), index: 0 });
         i++;
         break;
       case 0x7d /* } */:
@@ -111,7 +139,7 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
         i++;
         break;
       case 0x2c /* , */:
-        if (top && !top.raw) {
+        if (top) {
           if (top.array) top.index++;
           else top.expectKey = true;
         }
@@ -120,7 +148,7 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
       case 0x22 /* " */:
         {
           const end = stringEnd(text, i);
-          if (top && !top.raw && !top.array && top.expectKey) {
+          if (top && !top.array && top.expectKey) {
             const raw = text.slice(i + 1, end);
             // Escapes must be resolved: "a" and "\u0061" are the same key.
             const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
