@@ -9,6 +9,9 @@ export type WebhookRejectionErrorType = 'calling_webhook_error' | 'apiserver_int
 /** The `enforcement_action` label of apiserver_validating_admission_policy_check_total. */
 export type PolicyEnforcementAction = 'deny' | 'warn' | 'audit' | 'allow' | 'error';
 
+/** The `error_type` label of the policy check metrics (kube's ValidationErrorType). */
+export type PolicyCheckErrorType = 'compile_error' | 'invalid_error' | 'out_of_budget' | 'no_error';
+
 /**
  * kube's admission metrics (k8s.io/apiserver/pkg/admission/metrics), by what they observe; server-core
  * implements them with prom-client under kube's names. Durations are in seconds.
@@ -32,8 +35,19 @@ export interface AdmissionMetrics {
   ): void;
   /** apiserver_admission_webhook_fail_open_count{name,type} */
   webhookFailOpen(name: string, type: AdmissionStepType): void;
-  /** apiserver_validating_admission_policy_check_total and _check_duration_seconds{policy,policy_binding,enforcement_action} */
-  policyCheck(policy: string, binding: string, enforcementAction: PolicyEnforcementAction, seconds: number): void;
+  /**
+   * apiserver_validating_admission_policy_check_total and _check_duration_seconds
+   * {policy,policy_binding,error_type,enforcement_action}. `errorType` defaults to `no_error`, or to
+   * `invalid_error` for the action `error`, which is recorded as kube does a failed check under
+   * failurePolicy Fail: enforcement_action `deny` (under Ignore, pass `allow` with the errorType).
+   */
+  policyCheck(
+    policy: string,
+    binding: string,
+    enforcementAction: PolicyEnforcementAction,
+    seconds: number,
+    errorType?: PolicyCheckErrorType,
+  ): void;
 }
 
 const noop = (): void => {};
