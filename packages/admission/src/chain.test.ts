@@ -2,6 +2,7 @@ import { isInternalError, newInvalid, StatusError } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import type { AdmissionAttributes, Operation } from './attributes.ts';
 import { AdmissionChain } from './chain.ts';
+import type { AdmissionMetrics } from './metrics.ts';
 import { admissionPlugin, denyAll } from './plugin-factory.ts';
 
 function attrs(operation: Operation, name = 'w1'): AdmissionAttributes {
@@ -95,5 +96,143 @@ describe('AdmissionChain', () => {
     const inner = new AdmissionChain([admissionPlugin({ name: 'in', admit: () => void seen.push('in') })], 'inner');
     await new AdmissionChain([inner, admissionPlugin({ name: 'out', admit: () => void seen.push('out') })]).admit(attrs('CREATE'));
     expect(seen).toEqual(['in', 'out']);
+  });
+
+  it('reinvocation: a plugin that asks for it makes every mutating plugin run once more, with isReinvoke true and per-plugin state kept', async () => {
+    const seen: string[] = [];
+    // "Defaulter" runs first; "Labeler" runs after it and changes the object, so Defaulter wants to see the result.
+    const chain = new AdmissionChain([
+      admissionPlugin({
+        name: 'Defaulter',
+        admit: (a) => {
+          const r = a.reinvocation;
+          seen.push(`Defaulter reinvoke=${r?.isReinvoke()} labels=${JSON.stringify(a.object?.metadata.labels ?? {})}`);
+          r?.setValue('Defaulter', ((r.value('Defaulter') as number | undefined) ?? 0) + 1);
+        },
+      }),
+      admissionPlugin({
+        name: 'Labeler',
+        admit: (a) => {
+          seen.push(`Labeler reinvoke=${a.reinvocation?.isReinvoke()}`);
+          if (a.object && !a.object.metadata.labels) {
+            a.object.metadata.labels = { team: 'x' };
+            a.reinvocation?.setShouldReinvoke();
+          }
+        },
+      }),
+      admissionPlugin({
+        name: 'Check',
+        validate: (a) => void seen.push(`validate reinvocation=${a.reinvocation === undefined ? 'none' : 'set'}`),
+      }),
+    ]);
+    const a = attrs('CREATE');
+    await chain.admit(a);
+    await chain.validate(a);
+    expect(seen).toEqual([
+      'Defaulter reinvoke=false labels={}',
+      'Labeler reinvoke=false',
+      'Defaulter reinvoke=true labels={"team":"x"}',
+      'Labeler reinvoke=true',
+      'validate reinvocation=none',
+    ]);
+    // The caller's attributes carry the mutated object; the context was the chain's, not the caller's.
+    expect(a.object?.metadata.labels).toEqual({ team: 'x' });
+    expect(a.reinvocation).toBeUndefined();
+  });
+
+  it('reinvocation happens once: a request for a third pass is ignored; no request, no second pass', async () => {
+    let calls = 0;
+    const always = admissionPlugin({
+      name: 'Always',
+      admit: (a) => {
+        calls++;
+        a.reinvocation?.setShouldReinvoke();
+      },
+    });
+    await new AdmissionChain([always]).admit(attrs('CREATE'));
+    expect(calls).toBe(2);
+    calls = 0;
+    await new AdmissionChain([admissionPlugin({ name: 'Quiet', admit: () => void calls++ })]).admit(attrs('CREATE'));
+    expect(calls).toBe(1);
+  });
+
+  it('a nested chain leaves the second pass to the outermost one', async () => {
+    let innerCalls = 0;
+    const inner = new AdmissionChain(
+      [
+        admissionPlugin({
+          name: 'InnerAsks',
+          admit: (a) => {
+            innerCalls++;
+            if (!a.reinvocation?.isReinvoke()) a.reinvocation?.setShouldReinvoke();
+          },
+        }),
+      ],
+      'inner',
+    );
+    let outerCalls = 0;
+    await new AdmissionChain([inner, admissionPlugin({ name: 'Outer', admit: () => void outerCalls++ })]).admit(attrs('CREATE'));
+    expect([innerCalls, outerCalls]).toEqual([2, 2]);
+  });
+
+  it('a rejection in the first pass stops admission: no second pass', async () => {
+    let calls = 0;
+    const chain = new AdmissionChain([
+      admissionPlugin({
+        name: 'Asks',
+        admit: (a) => {
+          calls++;
+          a.reinvocation?.setShouldReinvoke();
+        },
+      }),
+      denyAll('No', ['CREATE']),
+    ]);
+    await expect(chain.admit(attrs('CREATE'))).rejects.toThrow('admission control is denying all modifications');
+    expect(calls).toBe(1);
+  });
+
+  it('metrics: one step observation per phase (both passes together), one controller observation per plugin call, rejected as it ended', async () => {
+    const steps: string[] = [];
+    const controllers: string[] = [];
+    const metrics: AdmissionMetrics = {
+      observeStep: (type, op, rejected, seconds) => {
+        expect(seconds).toBeGreaterThanOrEqual(0);
+        steps.push(`${type} ${op} ${rejected}`);
+      },
+      observeController: (name, type, op, rejected, seconds) => {
+        expect(seconds).toBeGreaterThanOrEqual(0);
+        controllers.push(`${name} ${type} ${op} ${rejected}`);
+      },
+      observeWebhook: () => {},
+      webhookRequest: () => {},
+      webhookRejection: () => {},
+      webhookFailOpen: () => {},
+      policyCheck: () => {},
+    };
+    const chain = new AdmissionChain(
+      [
+        admissionPlugin({
+          name: 'Asks',
+          operations: ['CREATE'],
+          admit: (a) => void (a.reinvocation?.isReinvoke() || a.reinvocation?.setShouldReinvoke()),
+        }),
+        admissionPlugin({ name: 'Validator', validate: () => {} }),
+        denyAll('NoDeletes', ['DELETE']),
+      ],
+      { metrics },
+    );
+    await chain.admit(attrs('CREATE'));
+    await chain.validate(attrs('CREATE'));
+    await expect(chain.validate(attrs('DELETE'))).rejects.toThrow('forbidden');
+    expect(steps).toEqual(['admit CREATE false', 'validate CREATE false', 'validate DELETE true']);
+    expect(controllers).toEqual([
+      'Asks admit CREATE false',
+      'Asks admit CREATE false',
+      'Validator validate CREATE false',
+      'Validator validate DELETE false',
+      'NoDeletes validate DELETE true',
+    ]);
+    expect(chain.name).toBe('AdmissionChain');
+    expect(new AdmissionChain([], { name: 'named' }).name).toBe('named');
   });
 });
