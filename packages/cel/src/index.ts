@@ -13,6 +13,7 @@ export {
 export { COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_LIMIT } from './cost.ts';
 export { CelEnvironment, type CelEnvironmentOptions, type CompileResult } from './environment.ts';
 export { CelCompileError, CelEvaluationError, type CelEvaluationErrorReason, type CelIssue } from './errors.ts';
+export { AUTHZ_CHECK_COST, type AuthzCheck, type AuthzDecide, type AuthzDecision, CelAuthorizer } from './library/authz.ts';
 export { KubeURL } from './library/urls.ts';
 export { type EvaluateOptions, type EvaluationResult, Program } from './program.ts';
 export { Quantity, type QuantityFormat } from './quantity/quantity.ts';

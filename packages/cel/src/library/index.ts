@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { registerAuthz } from './authz.ts';
 import { registerLists } from './lists.ts';
 import { registerQuantity } from './quantity.ts';
 import { registerRegex } from './regex.ts';
@@ -12,4 +13,5 @@ export function registerKubernetesLibraries(env: Environment): void {
   registerRegex(env);
   registerURLs(env);
   registerQuantity(env);
+  registerAuthz(env);
 }

@@ -1,0 +1,147 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { Authorizer } from '@kapi/authz';
+import { CelAuthorizer, type EvaluationResult } from '@kapi/cel';
+import type { AdmissionAttributes } from '../attributes.ts';
+import { AuthorizationCache } from './authorizer.ts';
+import type { CompiledExpression, CompiledVariable } from './compiler.ts';
+import { admissionRequest, type EquivalentResource } from './request.ts';
+
+/** kube's RuntimeCELCostBudget: what all expressions of one policy may cost on one request. */
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+
+/** kube's error once the budget is spent (the whole policy fails, subject to its failurePolicy). */
+export const BUDGET_EXCEEDED_MESSAGE = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+/** What admission expressions see, besides the attributes. */
+export interface AdmissionInput {
+  readonly attrs: AdmissionAttributes;
+  /** The object as the policy or webhook sees it (converted for an equivalent match); default attrs.object. */
+  readonly object?: KubeObject | null;
+  readonly oldObject?: KubeObject | null;
+  /** The equivalent kind and resource a matcher chose (request.kind / request.resource). */
+  readonly equivalent?: EquivalentResource;
+  /** The param object; null when the binding has none (kube's `params` is null then). */
+  readonly params?: unknown;
+  /** The request's namespace, null for cluster-scoped requests. */
+  readonly namespaceObject?: KubeObject | null;
+  readonly authorizer?: Authorizer;
+}
+
+/** An outcome: a value, an error with kube's detail text, or the request's budget spent. */
+export type Outcome =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'budget'; readonly message: string };
+
+type Memo = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'error'; readonly message: string };
+
+/** Bounds the re-evaluations an expression gets while its authorization checks are answered. */
+const MAX_AUTHZ_ROUNDS = 16;
+
+/**
+ * The evaluation of one request's admission expressions (kube's filter.ForInput with a composition context): the
+ * activation is built once, `variables` are evaluated lazily and at most once each, authorization checks are asked
+ * once, and every expression's cost is taken from one budget.
+ */
+export class AdmissionEvaluation {
+  readonly #variables: ReadonlyMap<string, CompiledVariable>;
+  readonly #base: Record<string, unknown>;
+  readonly #authz: AuthorizationCache | undefined;
+  readonly #celAuthorizer: CelAuthorizer | undefined;
+  readonly #memo = new Map<string, Memo>();
+  #remaining: number;
+
+  constructor(input: AdmissionInput, variables: readonly CompiledVariable[] = [], budget = RUNTIME_CEL_COST_BUDGET) {
+    const { attrs } = input;
+    this.#variables = new Map(variables.map((v) => [v.name, v]));
+    this.#remaining = budget;
+    this.#base = {
+      object: input.object === undefined ? attrs.object : input.object,
+      oldObject: input.oldObject === undefined ? attrs.oldObject : input.oldObject,
+      request: admissionRequest(attrs, input.equivalent),
+      namespaceObject: input.namespaceObject ?? null,
+      params: input.params ?? null,
+    };
+    if (input.authorizer) {
+      this.#authz = new AuthorizationCache(input.authorizer, attrs.userInfo);
+      this.#celAuthorizer = new CelAuthorizer(this.#authz.decide, {
+        group: attrs.resource.group,
+        resource: attrs.resource.resource,
+        subresource: attrs.subresource,
+        namespace: attrs.namespace,
+        name: attrs.name,
+      });
+    }
+  }
+
+  get remainingBudget(): number {
+    return this.#remaining;
+  }
+
+  /**
+   * Evaluates a compiled expression. A compile error gives `compilation error: <error>`, a runtime error
+   * `expression '<expr>' resulted in error: <error>`, as kube's filter does.
+   */
+  async evaluate(compiled: CompiledExpression): Promise<Outcome> {
+    if (!compiled.program)
+      return { kind: 'error', message: `compilation error: ${compiled.error ?? 'unexpected internal error compiling expression'}` };
+    let result = this.#run(compiled);
+    for (let round = 0; this.#authz?.pending && round < MAX_AUTHZ_ROUNDS; round++) {
+      await this.#authz.resolve();
+      result = this.#run(compiled);
+    }
+    if (result.cost > this.#remaining) {
+      this.#remaining = 0;
+      return { kind: 'budget', message: BUDGET_EXCEEDED_MESSAGE };
+    }
+    this.#remaining -= result.cost;
+    if (result.kind === 'error')
+      return { kind: 'error', message: `expression '${compiled.expression}' resulted in error: ${result.error.message}` };
+    return { kind: 'value', value: result.value };
+  }
+
+  #run(compiled: CompiledExpression): EvaluationResult {
+    const program = compiled.program;
+    if (!program) throw new Error('no program');
+    const activation: Record<string, unknown> = { ...this.#base, variables: this.#lazyVariables() };
+    if (this.#celAuthorizer) activation.authorizer = this.#celAuthorizer;
+    return program.evaluate(activation);
+  }
+
+  /** A Map (CEL reads maps through `get`) whose entries are evaluated when read, once (kube's lazy.MapValue). */
+  #lazyVariables(): Map<string, unknown> {
+    const map = new Map<string, unknown>();
+    map.get = (name: string) => {
+      const memo = this.#variable(name);
+      if (memo === undefined) return undefined;
+      if (memo.kind === 'error') throw new Error(memo.message);
+      return memo.value;
+    };
+    map.has = (name: string) => this.#variables.has(name);
+    return map;
+  }
+
+  #variable(name: string): Memo | undefined {
+    const known = this.#memo.get(name);
+    if (known) return known;
+    const variable = this.#variables.get(name);
+    if (!variable) return undefined;
+    if (!variable.program) {
+      const memo: Memo = { kind: 'error', message: `composited variable "${name}" fails to compile: ${variable.error}` };
+      this.#memo.set(name, memo);
+      return memo;
+    }
+    const misses = this.#authz?.misses ?? 0;
+    const activation: Record<string, unknown> = { ...this.#base, variables: this.#lazyVariables() };
+    if (this.#celAuthorizer) activation.authorizer = this.#celAuthorizer;
+    const result = variable.program.evaluate(activation);
+    this.#remaining -= result.cost;
+    const memo: Memo =
+      result.kind === 'value'
+        ? { kind: 'value', value: result.value }
+        : { kind: 'error', message: `composited variable "${name}" fails to evaluate: ${result.error.message}` };
+    // a value computed from authorization answers not known yet is computed again once they are
+    if ((this.#authz?.misses ?? 0) === misses) this.#memo.set(name, memo);
+    return memo;
+  }
+}
