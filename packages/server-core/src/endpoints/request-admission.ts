@@ -1,8 +1,10 @@
 import type { AdmissionAttributes, Operation } from '@kapi/admission';
 import type { GroupVersionKind, KubeObject } from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
-import type { ResourceDefinition, StoreDeleteOptions, WriteAdmission } from '@kapi/registry';
+import { convertObjects, type ResourceDefinition, type StoreDeleteOptions, type WriteAdmission } from '@kapi/registry';
+import { addAuditAnnotation } from '../audit/context.ts';
 import type { RequestContext } from '../filters/context.ts';
+import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { ResourceHandlerOptions } from './resource-handler.ts';
 
@@ -23,7 +25,11 @@ function attributes(
   object: KubeObject | null,
   oldObject: KubeObject | null,
   kind: GroupVersionKind = { group: def.group, version: info.apiVersion, kind: def.kind },
+  del?: StoreDeleteOptions,
 ): AdmissionAttributes {
+  const options = operationOptionsOf(ctx, operation, del);
+  // Other versions are the resource's own: a subresource of another kind (autoscaling/v1 Scale) has none to offer.
+  const versions = kind.kind === def.kind && kind.group === def.group ? versionsOf(def) : undefined;
   return {
     operation,
     kind,
@@ -36,6 +42,54 @@ function attributes(
     oldObject,
     dryRun,
     userInfo: userOf(ctx),
+    ...(options ? { operationOptions: options } : {}),
+    ...(versions ? { versions } : {}),
+    annotate: (key, value) => addAuditAnnotation(ctx, key, value),
+    warn: (message) => addWarning(ctx, message),
+  };
+}
+
+/**
+ * The request's options as kube hands them to admission (AdmissionReview's request.options): CreateOptions for a
+ * CREATE and UpdateOptions for an UPDATE, whichever the verb (kube converts a PATCH's PatchOptions, and the
+ * CreateOptions of an update or apply that creates, with patchToUpdateOptions / updateToCreateOptions, so `force` is
+ * not among them), from the query, which the handler has already validated; DeleteOptions for a DELETE, as decoded.
+ */
+function operationOptionsOf(ctx: RequestContext, operation: Operation, del?: StoreDeleteOptions): Record<string, unknown> | undefined {
+  const meta = { apiVersion: 'meta.k8s.io/v1' };
+  if (operation === 'DELETE') {
+    const d = del ?? {};
+    return {
+      kind: 'DeleteOptions',
+      ...meta,
+      ...(d.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: d.gracePeriodSeconds } : {}),
+      ...(d.preconditions ? { preconditions: { ...d.preconditions } } : {}),
+      ...(d.propagationPolicy ? { propagationPolicy: d.propagationPolicy } : {}),
+      ...(d.dryRun ? { dryRun: ['All'] } : {}),
+    };
+  }
+  if (operation !== 'CREATE' && operation !== 'UPDATE') return undefined;
+  const q = ctx.url.searchParams;
+  const dryRun = q.getAll('dryRun');
+  const fieldManager = q.get('fieldManager');
+  const fieldValidation = q.get('fieldValidation');
+  return {
+    kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
+    ...meta,
+    ...(dryRun.length ? { dryRun } : {}),
+    ...(fieldManager ? { fieldManager } : {}),
+    ...(fieldValidation ? { fieldValidation } : {}),
+  };
+}
+
+/** The kind's served versions and a converter between them (the Store's own conversion, through the hub). */
+function versionsOf(def: ResourceDefinition): NonNullable<AdmissionAttributes['versions']> {
+  return {
+    served: def.versions.filter((v) => v.served).map((v) => v.name),
+    async convert(obj, version) {
+      const out = await convertObjects(def, [obj], version, false);
+      return out[0] as KubeObject;
+    },
   };
 }
 
@@ -50,8 +104,9 @@ export async function runAdmission(
   obj: KubeObject | null,
   old: KubeObject | null,
   options: ResourceHandlerOptions,
+  del?: StoreDeleteOptions,
 ): Promise<void> {
-  if (options.admission) await options.admission[phase](attributes(ctx, def, info, op, dryRun, obj, old));
+  if (options.admission) await options.admission[phase](attributes(ctx, def, info, op, dryRun, obj, old, undefined, del));
 }
 
 /** Mutating admission of a DELETE (no objects, as kube passes), and the validating hook the Store runs on each object. */
@@ -64,8 +119,11 @@ export async function admitDeletion(
 ): Promise<StoreDeleteOptions> {
   if (!options.admission) return del;
   const dryRun = del.dryRun ?? false;
-  await runAdmission('admit', ctx, def, info, 'DELETE', dryRun, null, null, options);
-  return { ...del, validateDeletion: (current) => runAdmission('validate', ctx, def, info, 'DELETE', dryRun, null, current, options) };
+  await runAdmission('admit', ctx, def, info, 'DELETE', dryRun, null, null, options, del);
+  return {
+    ...del,
+    validateDeletion: (current) => runAdmission('validate', ctx, def, info, 'DELETE', dryRun, null, current, options, del),
+  };
 }
 
 /**

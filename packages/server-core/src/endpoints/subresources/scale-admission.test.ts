@@ -13,6 +13,12 @@ import { json, post, testServers } from '../../test-support/test-servers.ts';
 
 const start = testServers();
 
+/** The attributes' data, copied (their hooks, annotate/warn/versions.convert, are functions structuredClone refuses). */
+function snapshot(attrs: AdmissionAttributes): AdmissionAttributes {
+  const { annotate: _a, warn: _w, versions: _v, reinvocation: _r, ...data } = attrs;
+  return structuredClone(data);
+}
+
 const GROUP = 'example.kapi.dev';
 const WIDGETS = `/apis/${GROUP}/v1/namespaces/default/widgets`;
 const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
@@ -25,12 +31,12 @@ function scalePolicy(): { chain: AdmissionChain; seen: { phase: string; attrs: A
     name: 'ScalePolicy',
     handles: (op) => op === 'UPDATE',
     async admit(attrs) {
-      seen.push({ phase: 'admit', attrs: structuredClone(attrs) });
+      seen.push({ phase: 'admit', attrs: snapshot(attrs) });
       const obj = attrs.object as unknown as { kind?: string; spec: { replicas: number } };
       if (obj.kind === 'Scale' && obj.spec.replicas > 10) obj.spec.replicas = 10;
     },
     async validate(attrs) {
-      seen.push({ phase: 'validate', attrs: structuredClone(attrs) });
+      seen.push({ phase: 'validate', attrs: snapshot(attrs) });
       if (attrs.subresource !== '' && replicasOf(attrs.object) === 7)
         throw newForbidden({ group: GROUP, resource: 'widgets' }, attrs.name, 'seven replicas are not allowed');
       if (attrs.subresource === 'finalize') throw newForbidden({ group: '', resource: 'namespaces' }, attrs.name, 'finalize refused');
@@ -158,7 +164,7 @@ describe('scale writes through admission', () => {
         {
           resource: `widgets.${GROUP}`,
           async check(attrs) {
-            checked.push(structuredClone(attrs));
+            checked.push(snapshot(attrs));
             if ((attrs.object as unknown as { spec: { replicas: number } }).spec.replicas > 100)
               throw newForbidden({ group: GROUP, resource: 'widgets' }, attrs.name, 'too many widgets');
           },
