@@ -82,15 +82,22 @@ function operationOptionsOf(ctx: RequestContext, operation: Operation, del?: Sto
   };
 }
 
-/** The kind's served versions and a converter between them (the Store's own conversion, through the hub). */
+const versionsByDef = new WeakMap<ResourceDefinition, NonNullable<AdmissionAttributes['versions']>>();
+
+/** The kind's served versions and a converter between them (the Store's own conversion, through the hub); one per kind. */
 function versionsOf(def: ResourceDefinition): NonNullable<AdmissionAttributes['versions']> {
-  return {
-    served: def.versions.filter((v) => v.served).map((v) => v.name),
-    async convert(obj, version) {
-      const out = await convertObjects(def, [obj], version, false);
-      return out[0] as KubeObject;
-    },
-  };
+  let versions = versionsByDef.get(def);
+  if (!versions) {
+    versions = {
+      served: def.versions.filter((v) => v.served).map((v) => v.name),
+      async convert(obj, version) {
+        const out = await convertObjects(def, [obj], version, false);
+        return out[0] as KubeObject;
+      },
+    };
+    versionsByDef.set(def, versions);
+  }
+  return versions;
 }
 
 /** Runs one admission phase (mutating `admit` or `validate`) with the attributes of this request. */
