@@ -148,7 +148,7 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
     const invocation: WebhookInvocation = { resource: matched.resource, subresource: attrs.subresource, kind: matched.kind };
     if (h.matchConditions?.length) {
       const va = await versioned(invocation.kind);
-      const result = await hook.matchConditions(this.#authorizer).match(va);
+      const result = await hook.matchConditions(this.#authorizer).match(attrs, va, invocation);
       if (result.error) {
         // kube's matcher: a condition that is false skips the webhook; errors otherwise follow failurePolicy.
         if ((h.failurePolicy ?? 'Fail') === 'Ignore') return undefined;

@@ -1,28 +1,31 @@
 import type { Authorizer } from '@kapi/authz';
 import type { MatchCondition } from '../admissionregistration/types.ts';
 import type { AdmissionAttributes } from '../attributes.ts';
+import { compileMatchConditions, type MatchConditionResult } from '../cel/match-conditions.ts';
+import type { WebhookInvocation } from './admission-review.ts';
 
-/** The outcome of a webhook's matchConditions on one request (kube's matchconditions.MatchResult). */
-export interface MatchConditionsResult {
-  matches: boolean;
-  failedCondition?: string;
-  error?: Error;
-}
-
-/** A webhook's compiled matchConditions. */
+/** A webhook's compiled matchConditions (CEL, kube's matchconditions.Matcher). */
 export interface CompiledMatchConditions {
-  match(attrs: AdmissionAttributes): Promise<MatchConditionsResult>;
+  /**
+   * Evaluates the conditions with `versioned`'s object and old object (in the invocation's version) and the request
+   * as the webhook is called (request.kind/resource are the invocation's). A false condition means no match; an
+   * error (compile or evaluation) is for the caller's failurePolicy.
+   */
+  match(attrs: AdmissionAttributes, versioned: AdmissionAttributes, invocation: WebhookInvocation): Promise<MatchConditionResult>;
 }
 
-/**
- * Compiles a webhook's matchConditions (CEL). NOT IMPLEMENTED YET: waits for the shared CEL bindings
- * (../cel/match-conditions.ts); until then a webhook with matchConditions fails its match with an error, which
- * failurePolicy decides on (Fail: the request is refused; Ignore: the webhook is skipped).
- */
+/** Compiles a webhook's matchConditions once (kept by the webhook's accessor). */
 export function compileWebhookMatchConditions(
   conditions: readonly MatchCondition[],
-  _authorizer: Authorizer | undefined,
+  authorizer: Authorizer | undefined,
 ): CompiledMatchConditions {
-  const error = new Error(`matchConditions are not implemented yet (${conditions.map((c) => c.name).join(', ')})`);
-  return { match: async () => ({ matches: false, error }) };
+  const compiled = compileMatchConditions(conditions, authorizer ? { authorizer } : {});
+  return {
+    match: (attrs, versioned, invocation) =>
+      compiled.match(attrs, {
+        object: versioned.object,
+        oldObject: versioned.oldObject,
+        equivalent: { kind: invocation.kind, resource: invocation.resource },
+      }),
+  };
 }
