@@ -173,6 +173,18 @@ describe('admission attributes from requests', () => {
     // The object given is left as it was.
     expect(attrs.object).toMatchObject({ apiVersion: 'example.kapi.dev/v1', spec: { replicas: 4 } });
   });
+  it('a virtual resource’s create (SelfSubjectReview) gets CreateOptions and warns as well', async () => {
+    const { chain, seen } = observer();
+    const { url } = await start({ admission: chain });
+    const res = await post(
+      `${url}/apis/authentication.k8s.io/v1/selfsubjectreviews?dryRun=All`,
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      {},
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.get('warning')).toBe('299 - "admit saw CREATE of ", 299 - "validate saw CREATE of "');
+    expect(seen[0]?.attrs.operationOptions).toEqual({ kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', dryRun: ['All'] });
+  });
 });
 
 describe('admission metrics on the server’s registry', () => {

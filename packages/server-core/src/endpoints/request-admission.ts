@@ -27,7 +27,6 @@ function attributes(
   kind: GroupVersionKind = { group: def.group, version: info.apiVersion, kind: def.kind },
   del?: StoreDeleteOptions,
 ): AdmissionAttributes {
-  const options = operationOptionsOf(ctx, operation, del);
   // Other versions are the resource's own: a subresource of another kind (autoscaling/v1 Scale) has none to offer.
   const versions = kind.kind === def.kind && kind.group === def.group ? versionsOf(def) : undefined;
   return {
@@ -42,8 +41,24 @@ function attributes(
     oldObject,
     dryRun,
     userInfo: userOf(ctx),
-    ...(options ? { operationOptions: options } : {}),
     ...(versions ? { versions } : {}),
+    ...requestAdmissionFields(ctx, operation, del),
+  };
+}
+
+/**
+ * The attributes' fields that come from the request itself: its options as kube passes them, and the hooks that
+ * warn the client (Warning header) and annotate the request's audit event. For handlers that build their own
+ * attributes (virtual resources).
+ */
+export function requestAdmissionFields(
+  ctx: RequestContext,
+  operation: Operation,
+  del?: StoreDeleteOptions,
+): Pick<AdmissionAttributes, 'operationOptions' | 'annotate' | 'warn'> {
+  const options = operationOptionsOf(ctx, operation, del);
+  return {
+    ...(options ? { operationOptions: options } : {}),
     annotate: (key, value) => addAuditAnnotation(ctx, key, value),
     warn: (message) => addWarning(ctx, message),
   };

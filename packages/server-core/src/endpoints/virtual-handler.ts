@@ -7,6 +7,7 @@ import type { RequestInfo } from '../request-info.ts';
 import type { VirtualResource } from '../server/virtual-resource.ts';
 import { bodyTypeOf, contentTypeOf, negotiateOutput } from './negotiation.ts';
 import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
+import { requestAdmissionFields } from './request-admission.ts';
 import { decodeYAML } from './request-body.ts';
 import { writeOptionsOf } from './request-options.ts';
 import type { ResourceHandlerOptions } from './resource-handler.ts';
@@ -45,6 +46,7 @@ export async function handleVirtual(
         oldObject: null,
         dryRun: w.dryRun,
         userInfo: user,
+        ...requestAdmissionFields(ctx, 'CREATE'),
       };
       await options.admission.admit(attrs);
       await options.admission.validate(attrs);
