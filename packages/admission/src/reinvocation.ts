@@ -41,9 +41,8 @@ export class AdmissionReinvocationContext implements ReinvocationContext {
     this.#values.set(key, v);
   }
 
-  /** Starts the second pass: kube's SetIsReinvoke, which also clears the request for another one. */
+  /** Starts the second pass (kube's SetIsReinvoke); there is no third, whatever is asked during it. */
   setIsReinvoke(): void {
     this.#reinvoke = true;
-    this.#shouldReinvoke = false;
   }
 }
