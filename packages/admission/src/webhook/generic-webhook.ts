@@ -8,6 +8,7 @@ import {
   newServiceUnavailable,
   realClock,
   type StatusError,
+  type TimerHandle,
 } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
 import type { ValidatingWebhook } from '../admissionregistration/types.ts';
@@ -44,7 +45,15 @@ export interface WebhookPluginOptions<C> {
   metrics?: AdmissionMetrics;
   /** The clock timeoutSeconds runs on (tests use a FakeClock). */
   clock?: Clock;
+  /**
+   * Resolves once `configurations` and `namespaces` hold the stored objects (e.g. the ObjectCaches' whenSynced). A
+   * request waits for it up to 10 s, as kube's WaitForReady, then is refused with kube's "not yet ready" 403.
+   */
+  whenReady?: () => Promise<void>;
 }
+
+/** How long a request waits for the sources to sync (kube's admission.Handler timeToWaitForReady). */
+export const READY_WAIT_MS = 10_000;
 
 /** kube's defaults for fields a configuration may leave out (the stored objects have them already). */
 export const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -93,6 +102,8 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
   readonly #namespaces: NamespaceLookup;
   readonly #authorizer: Authorizer | undefined;
   readonly #clients: WebhookClientManager;
+  readonly #whenReady: (() => Promise<void>) | undefined;
+  #ready = false;
   #lastList: object | undefined;
 
   constructor(options: WebhookPluginOptions<WebhookConfigurationLike<W>>) {
@@ -101,6 +112,8 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
     this.#authorizer = options.authorizer;
     this.metrics = options.metrics ?? noopAdmissionMetrics;
     this.clock = options.clock ?? realClock;
+    this.#whenReady = options.whenReady;
+    this.#ready = options.whenReady === undefined;
     this.#clients = new WebhookClientManager({
       serviceResolver: options.serviceResolver ?? mapServiceResolver(options.services ?? {}),
     });
@@ -113,6 +126,20 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
   /** Closes every webhook's kept-alive connections. */
   close(): void {
     this.#clients.close();
+  }
+
+  /** kube's WaitForReady: waits (bounded) for the sources to sync; throws kube's 403 when they did not. */
+  protected async waitForReady(attrs: AdmissionAttributes): Promise<void> {
+    if (this.#ready || !this.#whenReady) return;
+    let timer: TimerHandle | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = this.clock.setTimeout(() => resolve(false), READY_WAIT_MS);
+      timer.unref?.();
+    });
+    const ready = await Promise.race([this.#whenReady().then(() => true), timedOut]);
+    if (timer) this.clock.clearTimeout(timer);
+    if (!ready) throw newForbidden(attrs.resource, attrs.name, 'not yet ready to handle request');
+    this.#ready = true;
   }
 
   /** The webhooks to consider, in kube's order; clients of configurations gone since the last look are closed. */

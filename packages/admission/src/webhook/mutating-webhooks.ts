@@ -61,6 +61,7 @@ export class MutatingWebhooks extends GenericWebhook<MutatingWebhook> implements
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfiguration(attrs)) return;
+    await this.waitForReady(attrs);
     const hooks = this.hooks();
     if (hooks.length === 0) return;
     // Without a chain's context (a plugin driven alone) there is one pass.

@@ -227,4 +227,31 @@ describe('ValidatingAdmissionWebhook', () => {
     await p.validate(widgetAttrs({ operation: 'UPDATE', subresource: 'status', oldObject: widget() }));
     expect(server.received[0]?.review.request).toMatchObject({ subResource: 'status', requestSubResource: 'status', operation: 'UPDATE' });
   });
+
+  it('keeps its connection to a webhook alive across requests', async () => {
+    const before = server.connections;
+    const p = plugin([validatingConfig('c', [hook('alive.example.com', '/alive')])]);
+    for (let i = 0; i < 3; i++) await p.validate(widgetAttrs());
+    expect(server.received).toHaveLength(3);
+    expect(server.connections - before).toBe(1);
+  });
+
+  it("waits for its sources to sync, and refuses with kube's 403 when they do not in time", async () => {
+    const clock = new FakeClock();
+    let synced!: () => void;
+    const whenSynced = new Promise<void>((r) => {
+      synced = r;
+    });
+    const p = plugin([validatingConfig('c', [hook('ready.example.com', '/ready')])], { clock, whenReady: () => whenSynced });
+    const early = rejection(p.validate(widgetAttrs()));
+    await Promise.resolve();
+    clock.advance(10_000);
+    expect((await early).status).toMatchObject({
+      code: 403,
+      message: 'widgets.example.kapi.dev "w1" is forbidden: not yet ready to handle request',
+    });
+    synced();
+    await p.validate(widgetAttrs());
+    expect(paths()).toEqual(['/ready']);
+  });
 });

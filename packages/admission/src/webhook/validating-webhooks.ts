@@ -30,6 +30,7 @@ export class ValidatingWebhooks extends GenericWebhook<ValidatingWebhook> implem
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfiguration(attrs)) return;
+    await this.waitForReady(attrs);
     const hooks = this.hooks();
     if (hooks.length === 0) return;
     // One conversion per version asked for, shared by matchConditions and the calls.

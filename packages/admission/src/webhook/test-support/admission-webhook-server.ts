@@ -28,6 +28,8 @@ export class AdmissionWebhookServer {
   #waiters: { count: number; resolve: () => void }[] = [];
   url = '';
   caBundle = '';
+  /** TLS connections accepted so far (kept-alive clients reuse theirs). */
+  connections = 0;
 
   static async start(dnsNames: readonly string[] = []): Promise<AdmissionWebhookServer> {
     const s = new AdmissionWebhookServer();
@@ -62,6 +64,9 @@ export class AdmissionWebhookServer {
           }),
         );
       });
+    });
+    s.#server.on('secureConnection', () => {
+      s.connections++;
     });
     await new Promise<void>((r) => s.#server.listen(0, '127.0.0.1', r));
     s.url = `https://127.0.0.1:${(s.#server.address() as AddressInfo).port}`;
