@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { checkTypeMeta } from './plugin-config.ts';
 
 /** One plugin's settings in an AdmissionConfiguration (kube's AdmissionPluginConfiguration). */
 export interface AdmissionPluginConfiguration {
@@ -21,6 +22,8 @@ export interface AdmissionConfiguration {
 
 /** The versions kube's admission config scheme knows AdmissionConfiguration in. */
 export const ADMISSION_CONFIGURATION_VERSIONS: readonly string[] = ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1'];
+
+const ACCEPTED = ADMISSION_CONFIGURATION_VERSIONS.map((apiVersion) => ({ apiVersion, kind: 'AdmissionConfiguration' }));
 
 /** The scheme name kube's "no kind … is registered" error names (the admission options' config scheme). */
 const SCHEME = 'k8s.io/apiserver/pkg/server/options/admission.go';
@@ -44,14 +47,8 @@ export function parseAdmissionConfiguration(text: string, baseDir = '.'): Admiss
     );
   }
   const obj = data as Record<string, unknown>;
-  const json = JSON.stringify(obj);
-  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  const kind = typeof obj.kind === 'string' ? obj.kind : '';
-  if (kind === '') throw new Error(`Object 'Kind' is missing in '${json}'`);
-  if (apiVersion === '') throw new Error(`Object 'apiVersion' is missing in '${json}'`);
-  if (kind !== 'AdmissionConfiguration' || !ADMISSION_CONFIGURATION_VERSIONS.includes(apiVersion)) {
-    throw new Error(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "${SCHEME}"`);
-  }
+  checkTypeMeta(obj, ACCEPTED, SCHEME);
+  const apiVersion = obj.apiVersion as string;
   const plugins = obj.plugins ?? [];
   if (!Array.isArray(plugins)) throw unmarshalError(plugins, 'AdmissionConfiguration.plugins', '[]v1.AdmissionPluginConfiguration');
   const base = resolve(baseDir);
