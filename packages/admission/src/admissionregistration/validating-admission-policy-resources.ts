@@ -1,0 +1,136 @@
+import { type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
+import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './defaults.ts';
+import { validatingAdmissionPolicyBindingSchema, validatingAdmissionPolicySchema } from './schemas.ts';
+import { ADMISSION_REGISTRATION_GROUP, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from './types.ts';
+import {
+  type ExpressionChecker,
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+  validateValidatingAdmissionPolicyStatus,
+  validateValidatingAdmissionPolicyUpdate,
+} from './validation.ts';
+import { API_EXTENSIONS_CATEGORY } from './webhook-configuration-resources.ts';
+
+/**
+ * pkg/registry/admissionregistration/validatingadmissionpolicy's strategy: status is the status subresource's (a new
+ * policy starts with `status: {}`, as Go writes the empty struct), generation 1 and bumped when the spec changes;
+ * the status subresource validates the status alone. `checker` compiles the policy's CEL as kube's validation does.
+ */
+export function validatingAdmissionPolicyResource(checker?: ExpressionChecker): ResourceDefinition<ValidatingAdmissionPolicy> {
+  const base = defaultStrategy<KubeObject>({ namespaced: false, subresources: { status: true }, selectableFields: [] });
+  return defineResource({
+    group: ADMISSION_REGISTRATION_GROUP,
+    kind: 'ValidatingAdmissionPolicy',
+    plural: 'validatingadmissionpolicies',
+    namespaced: false,
+    categories: [API_EXTENSIONS_CATEGORY],
+    versions: [{ name: 'v1', schema: validatingAdmissionPolicySchema }],
+    subresources: { status: true },
+    printerColumns: [
+      {
+        name: 'Validations',
+        type: 'integer',
+        jsonPath: '.spec.validations',
+        description: 'Validations indicates the number of validation rules defined in this configuration',
+        value: (o) => ((o as ValidatingAdmissionPolicy).spec?.validations ?? []).length,
+      },
+      {
+        name: 'ParamKind',
+        type: 'string',
+        jsonPath: '.spec.paramKind',
+        description: 'ParamKind specifies the kind of resources used to parameterize this policy',
+        value: (o) => {
+          const pk = (o as ValidatingAdmissionPolicy).spec?.paramKind;
+          return pk ? `${pk.apiVersion ?? ''}/${pk.kind ?? ''}` : '<unset>';
+        },
+      },
+      AGE_COLUMN,
+    ],
+    strategy: {
+      prepareForCreate: (ctx, obj) => {
+        defaultValidatingAdmissionPolicy(obj);
+        base.prepareForCreate(ctx, obj);
+        obj.status = {};
+      },
+      prepareForUpdate: (ctx, obj, old) => {
+        defaultValidatingAdmissionPolicy(obj);
+        base.prepareForUpdate(ctx, obj, old);
+      },
+      validate: (_ctx, obj) => validateValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy, checker),
+      validateUpdate: (ctx, obj, old) =>
+        ctx.subresource === 'status'
+          ? validateValidatingAdmissionPolicyStatus((obj as ValidatingAdmissionPolicy).status)
+          : validateValidatingAdmissionPolicyUpdate(obj as ValidatingAdmissionPolicy, old as ValidatingAdmissionPolicy, checker),
+      warningsOnCreate: () => [],
+      warningsOnUpdate: () => [],
+      allowCreateOnUpdate: () => false,
+      allowUnconditionalUpdate: () => false,
+    },
+  }) as unknown as ResourceDefinition<ValidatingAdmissionPolicy>;
+}
+
+function paramRefCell(o: KubeObject): string {
+  const pr = (o as ValidatingAdmissionPolicyBinding).spec?.paramRef;
+  if (!pr) return '<unset>';
+  if (pr.name) return pr.namespace ? `${pr.namespace}/${pr.name}` : `*/${pr.name}`;
+  if (pr.selector) {
+    try {
+      return labelSelectorFromMetav1(pr.selector).toString();
+    } catch {
+      return '<invalid>';
+    }
+  }
+  return '<unset>';
+}
+
+/** pkg/registry/admissionregistration/validatingadmissionpolicybinding's strategy: generation 1, bumped when the spec changes. */
+export function validatingAdmissionPolicyBindingResource(): ResourceDefinition<ValidatingAdmissionPolicyBinding> {
+  const base = defaultStrategy<KubeObject>({ namespaced: false, subresources: { status: false }, selectableFields: [] });
+  return defineResource({
+    group: ADMISSION_REGISTRATION_GROUP,
+    kind: 'ValidatingAdmissionPolicyBinding',
+    plural: 'validatingadmissionpolicybindings',
+    namespaced: false,
+    categories: [API_EXTENSIONS_CATEGORY],
+    versions: [{ name: 'v1', schema: validatingAdmissionPolicyBindingSchema }],
+    printerColumns: [
+      {
+        name: 'PolicyName',
+        type: 'string',
+        jsonPath: '.spec.policyName',
+        description: 'PolicyName indicates the policy definition which the policy binding binded to',
+        value: (o) => (o as ValidatingAdmissionPolicyBinding).spec?.policyName ?? '',
+      },
+      {
+        name: 'ParamRef',
+        type: 'string',
+        jsonPath: '.spec.paramRef',
+        description: 'ParamRef indicates the param resource which sets the configration param',
+        value: paramRefCell,
+      },
+      AGE_COLUMN,
+    ],
+    strategy: {
+      prepareForCreate: (ctx, obj) => {
+        defaultValidatingAdmissionPolicyBinding(obj);
+        base.prepareForCreate(ctx, obj);
+      },
+      prepareForUpdate: (ctx, obj, old) => {
+        defaultValidatingAdmissionPolicyBinding(obj);
+        base.prepareForUpdate(ctx, obj, old);
+      },
+      validate: (_ctx, obj) => validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+      validateUpdate: (_ctx, obj) => validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+      warningsOnCreate: () => [],
+      warningsOnUpdate: () => [],
+      allowCreateOnUpdate: () => false,
+      allowUnconditionalUpdate: () => false,
+    },
+  }) as unknown as ResourceDefinition<ValidatingAdmissionPolicyBinding>;
+}
+
+/** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy (CEL checked for presence, not compiled). */
+export const ValidatingAdmissionPolicyResource = validatingAdmissionPolicyResource();
+/** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding. */
+export const ValidatingAdmissionPolicyBindingResource = validatingAdmissionPolicyBindingResource();
