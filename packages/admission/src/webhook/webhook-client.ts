@@ -218,6 +218,8 @@ export class WebhookClient {
   }
 }
 
+const keys = new WeakMap<WebhookClientConfig, string>();
+
 /**
  * kube's ClientManager: one {@link WebhookClient} per distinct clientConfig, so each webhook keeps its connections.
  * Clients of configs no longer in use are closed when `retain` is told the current set.
@@ -230,8 +232,14 @@ export class WebhookClientManager {
     this.#options = options;
   }
 
+  /** The identity of a clientConfig: equal configs share a client (computed once per config object). */
   static key(config: WebhookClientConfig): string {
-    return JSON.stringify([config.url ?? null, config.service ?? null, config.caBundle ?? null]);
+    let k = keys.get(config);
+    if (k === undefined) {
+      k = JSON.stringify([config.url ?? null, config.service ?? null, config.caBundle ?? null]);
+      keys.set(config, k);
+    }
+    return k;
   }
 
   /** The client for `config`; throws when it cannot be built. */
