@@ -187,6 +187,41 @@ describe('admission attributes from requests', () => {
   });
 });
 
+describe('reinvocation through a server', () => {
+  it('a plugin that asks for it makes the mutating plugins run again; what the second pass changes is stored', async () => {
+    const passes: string[] = [];
+    const chain = new AdmissionChain([
+      // Doubles whatever it finds on its second pass: it wants to see the object the later plugin produced.
+      admissionPlugin({
+        name: 'Doubler',
+        operations: ['CREATE'],
+        admit: (a) => {
+          passes.push(`Doubler reinvoke=${a.reinvocation?.isReinvoke()}`);
+          const spec = a.object?.spec as { replicas: number };
+          if (a.reinvocation?.isReinvoke()) spec.replicas *= 2;
+        },
+      }),
+      admissionPlugin({
+        name: 'Minimum',
+        operations: ['CREATE'],
+        admit: (a) => {
+          passes.push(`Minimum reinvoke=${a.reinvocation?.isReinvoke()}`);
+          const spec = a.object?.spec as { replicas: number };
+          if (spec.replicas < 5) {
+            spec.replicas = 5;
+            a.reinvocation?.setShouldReinvoke();
+          }
+        },
+      }),
+    ]);
+    const { url } = await start({ resources: [Namespace, Gizmo], admission: chain });
+    const res = await post(`${url}${GIZMOS}`, gizmo('g1', 1), {});
+    expect(res.status).toBe(201);
+    expect((await json(res)).spec).toEqual({ replicas: 10 });
+    expect(passes).toEqual(['Doubler reinvoke=false', 'Minimum reinvoke=false', 'Doubler reinvoke=true', 'Minimum reinvoke=true']);
+  });
+});
+
 describe('admission metrics on the server’s registry', () => {
   it('step and controller histograms by type, operation and rejected (and name) on /metrics', async () => {
     const metrics = new APIServerMetrics();
