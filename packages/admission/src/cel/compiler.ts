@@ -20,6 +20,12 @@ export interface AdmissionCompilerOptions {
   readonly params?: boolean;
   /** `spec.variables`, in order. */
   readonly variables?: readonly { readonly name: string; readonly expression: string }[];
+  /**
+   * Types to check `object`/`oldObject` and `params` against (type checking against the kind's schema); dyn when
+   * left out, as kube compiles policies for admission.
+   */
+  readonly objectType?: CelType;
+  readonly paramsType?: CelType;
 }
 
 /** kube's `OptionalVariableDeclarations`: which optional variables an expression may use. */
@@ -51,14 +57,18 @@ export function celGoTypeName(type: string): string {
     .replace(/\bnull\b/g, 'null_type');
 }
 
-function baseVariables(params: boolean, authorizer: boolean): Record<string, CelType> {
+function baseVariables(
+  params: boolean,
+  authorizer: boolean,
+  types: Pick<AdmissionCompilerOptions, 'objectType' | 'paramsType'> = {},
+): Record<string, CelType> {
   const vars: Record<string, CelType> = {
-    object: 'dyn',
-    oldObject: 'dyn',
+    object: types.objectType ?? 'dyn',
+    oldObject: types.objectType ?? 'dyn',
     request: ADMISSION_REQUEST_TYPE,
     namespaceObject: NAMESPACE_TYPE,
   };
-  if (params) vars.params = 'dyn';
+  if (params) vars.params = types.paramsType ?? 'dyn';
   if (authorizer) vars.authorizer = 'kubernetes.authorization.Authorizer';
   return vars;
 }
@@ -73,12 +83,17 @@ function baseVariables(params: boolean, authorizer: boolean): Record<string, Cel
 export class AdmissionCompiler {
   readonly params: boolean;
   readonly variables: readonly CompiledVariable[];
+  readonly #types: Pick<AdmissionCompilerOptions, 'objectType' | 'paramsType'>;
   readonly #checkEnvs = new Map<boolean, CelEnvironment>();
   readonly #runEnvs = new Map<boolean, CelEnvironment>();
   readonly #variableTypes: Record<string, string> = {};
 
   constructor(options: AdmissionCompilerOptions = {}) {
     this.params = options.params === true;
+    this.#types = {
+      ...(options.objectType ? { objectType: options.objectType } : {}),
+      ...(options.paramsType ? { paramsType: options.paramsType } : {}),
+    };
     const variables: CompiledVariable[] = [];
     for (const v of options.variables ?? []) {
       // variables may use the authorizer, as validations do
@@ -111,19 +126,28 @@ export class AdmissionCompiler {
     return { expression, program: run.program, outputType };
   }
 
+  /**
+   * Type-checks an expression without building its program or requiring a result type: the issues as cel-go prints
+   * them (`ERROR: <input>:1:8: undefined field 'replica'` and the source excerpt), or undefined (kube's TypeChecker).
+   */
+  check(expression: string): string | undefined {
+    const checked = this.#checkEnv(true).compile(expression);
+    return checked.kind === 'error' ? checked.error.message : undefined;
+  }
+
   #checkEnv(authorizer: boolean): CelEnvironment {
     let env = this.#checkEnvs.get(authorizer);
     if (!env) {
       const fields = { ...this.#variableTypes };
       try {
         env = new CelEnvironment({
-          variables: { ...baseVariables(this.params, authorizer), variables: objectType('kubernetes.variables', fields) },
+          variables: { ...baseVariables(this.params, authorizer, this.#types), variables: objectType('kubernetes.variables', fields) },
         });
       } catch {
         // a type the environment cannot declare: check variables' uses as dyn
         env = new CelEnvironment({
           variables: {
-            ...baseVariables(this.params, authorizer),
+            ...baseVariables(this.params, authorizer, this.#types),
             variables: objectType('kubernetes.variables', Object.fromEntries(Object.keys(fields).map((k) => [k, 'dyn']))),
           },
         });
