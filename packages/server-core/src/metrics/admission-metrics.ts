@@ -1,9 +1,5 @@
-import type { AdmissionChain } from '@kapi/admission';
+import type { AdmissionMetrics } from '@kapi/admission';
 import { Counter, Histogram, Registry, Summary } from 'prom-client';
-
-// TODO(integrator): `import type { AdmissionMetrics } from '@kapi/admission'` once its index exports it; until then
-// the same interface, read off the chain's options.
-type AdmissionMetrics = NonNullable<Exclude<ConstructorParameters<typeof AdmissionChain>[1], string | undefined>['metrics']>;
 
 /** kube's buckets for the step and controller histograms: 5 ms to 2.5 s. */
 const ADMISSION_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
