@@ -25,6 +25,7 @@ import {
   verifyAdmissionResponse,
   type WebhookInvocation,
 } from './admission-review.ts';
+import type { AuthenticationInfoResolver } from './authentication-info.ts';
 import { dryRunUnsupported, ErrCallingWebhook, ErrWebhookRejection, toStatusErr } from './errors.ts';
 import { mapServiceResolver, type ServiceResolver } from './service-resolver.ts';
 import { type WebhookAccessor, type WebhookConfigurationLike, webhookAccessors } from './webhook-accessor.ts';
@@ -40,6 +41,11 @@ export interface WebhookPluginOptions<C> {
   serviceResolver?: ServiceResolver;
   /** `<namespace>/<name>[:<port>]` → URL, for the default service resolver. */
   services?: Readonly<Record<string, string | URL>>;
+  /**
+   * The credentials presented to webhooks (kube's WebhookAdmissionConfiguration kubeConfigFile, see
+   * webhookAuthenticationFromConfig); webhooks are called without credentials by default.
+   */
+  authentication?: AuthenticationInfoResolver;
   /** For matchConditions' `authorizer` (CEL). */
   authorizer?: Authorizer;
   metrics?: AdmissionMetrics;
@@ -116,6 +122,7 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
     this.#ready = options.whenReady === undefined;
     this.#clients = new WebhookClientManager({
       serviceResolver: options.serviceResolver ?? mapServiceResolver(options.services ?? {}),
+      authentication: options.authentication,
     });
   }
 

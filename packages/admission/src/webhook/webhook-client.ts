@@ -2,6 +2,7 @@ import { Agent, request } from 'node:https';
 import { isIP as isIPAddress } from 'node:net';
 import { type Clock, goQuote, StatusError } from '@kapi/apimachinery';
 import type { WebhookClientConfig } from '../admissionregistration/types.ts';
+import type { AuthenticationInfoResolver } from './authentication-info.ts';
 import type { ServiceResolver } from './service-resolver.ts';
 
 /**
@@ -89,6 +90,8 @@ function transportMessage(e: TransportError): string {
 
 export interface WebhookClientOptions {
   serviceResolver: ServiceResolver;
+  /** The credentials presented to each webhook by its host:port (kube's kubeConfigFile); none by default. */
+  authentication?: AuthenticationInfoResolver | undefined;
   /** A longer answer is refused, so a broken webhook cannot fill the heap. Default 32 MiB. */
   maxResponseBytes?: number;
 }
@@ -100,6 +103,7 @@ export class WebhookClient {
   readonly #dial: URL;
   readonly #agent: Agent;
   readonly #maxResponseBytes: number;
+  readonly #token: string | undefined;
   #inFlight = 0;
   #closing = false;
 
@@ -107,9 +111,11 @@ export class WebhookClient {
   constructor(config: WebhookClientConfig, options: WebhookClientOptions) {
     const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64') : undefined;
     let servername: string | undefined;
+    let hostPort: string;
     if (config.service) {
       const { namespace, name, path = '', port = 443 } = config.service;
       servername = `${name}.${namespace}.svc`;
+      hostPort = `${servername}:${port}`;
       this.url = new URL(`https://${servername}:${port}${path}`);
       this.#dial = options.serviceResolver.resolve(namespace, name, port);
     } else {
@@ -121,8 +127,18 @@ export class WebhookClient {
       }
       if (this.url.protocol !== 'https:') throw new Error(`webhook URL must use https, got ${this.url.protocol}`);
       this.#dial = this.url;
+      hostPort = this.url.port ? this.url.host : `${this.url.host}:443`;
     }
-    this.#agent = new Agent({ keepAlive: true, ...(ca ? { ca } : {}), ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'] });
+    const auth = options.authentication?.clientConfigFor(hostPort);
+    this.#token = auth?.token;
+    this.#agent = new Agent({
+      keepAlive: true,
+      ...(ca ? { ca } : {}),
+      ...(servername ? { servername } : {}),
+      ...(auth?.cert ? { cert: auth.cert } : {}),
+      ...(auth?.key ? { key: auth.key } : {}),
+      ALPNProtocols: ['http/1.1'],
+    });
     this.#maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
   }
 
@@ -162,6 +178,7 @@ export class WebhookClient {
             'content-type': 'application/json',
             accept: 'application/json, */*',
             'content-length': Buffer.byteLength(payload),
+            ...(this.#token ? { authorization: `Bearer ${this.#token}` } : {}),
           },
           signal: abort.signal,
         },

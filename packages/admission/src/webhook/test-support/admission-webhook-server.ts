@@ -1,11 +1,15 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { makeTestCA, type TestCA } from '../../../../authn/src/test-support/test-ca.ts';
 
 /** One AdmissionReview a test webhook received: the parsed body and the request's path (with its query). */
 export interface ReceivedReview {
   path: string;
   servername: string | undefined;
+  /** The CN of the client certificate the caller presented (verified against the server's client CA). */
+  clientCN: string | undefined;
+  authorization: string | undefined;
   review: { apiVersion: string; kind: string; request: Record<string, unknown> & { uid: string } };
 }
 
@@ -31,18 +35,22 @@ export class AdmissionWebhookServer {
   /** TLS connections accepted so far (kept-alive clients reuse theirs). */
   connections = 0;
 
-  static async start(dnsNames: readonly string[] = []): Promise<AdmissionWebhookServer> {
+  /** Starts the server; `clientCA` (PEM) is the CA whose client certificates it verifies (asked for, not required). */
+  static async start(dnsNames: readonly string[] = [], clientCA?: string): Promise<AdmissionWebhookServer> {
     const s = new AdmissionWebhookServer();
     s.#ca = await makeTestCA('admission-webhook-test-ca');
     const tls = await s.#ca.issue('CN=webhook', 'server', dnsNames);
     s.caBundle = Buffer.from(s.#ca.pem).toString('base64');
-    s.#server = createServer(tls, (req, res) => {
+    const clientAuth = clientCA ? { ca: clientCA, requestCert: true, rejectUnauthorized: false } : {};
+    s.#server = createServer({ ...tls, ...clientAuth }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
         const received: ReceivedReview = {
           path: req.url ?? '',
-          servername: (req.socket as { servername?: string }).servername || undefined,
+          servername: (req.socket as TLSSocket).servername || undefined,
+          clientCN: (req.socket as TLSSocket).authorized ? String((req.socket as TLSSocket).getPeerCertificate().subject.CN) : undefined,
+          authorization: req.headers.authorization,
           review: JSON.parse(Buffer.concat(chunks).toString('utf8')),
         };
         s.received.push(received);
