@@ -161,7 +161,7 @@ export class QuotaController {
     for (const k of Object.keys(used)) if (!Object.hasOwn(hard, k)) delete used[k];
     if (equalLists(rq.status?.hard, hard) && equalLists(rq.status?.used, used)) return;
     const next = { ...rq, status: { hard, used } };
-    await this.#options.quotas.update({ namespace }, name, next, { subresource: 'status' });
+    await this.#options.quotas.update({ namespace }, name, next, { subresource: 'status', fieldManager: 'kube-controller-manager' });
   }
 }
 

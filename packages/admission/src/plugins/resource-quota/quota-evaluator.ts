@@ -67,7 +67,7 @@ export class QuotaEvaluator {
         const rq = charged[i] as ResourceQuota;
         try {
           // metadata.resourceVersion is the one read: a quota written since is a 409, never a lost update.
-          await store.update({ namespace: ns }, rq.metadata.name ?? '', rq, { subresource: 'status' });
+          await store.update({ namespace: ns }, rq.metadata.name ?? '', rq, { subresource: 'status', fieldManager: 'kube-apiserver' });
         } catch (err) {
           failed.add(rq.metadata.name ?? '');
           lastErr = err;

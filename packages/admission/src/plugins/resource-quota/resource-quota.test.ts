@@ -370,3 +370,41 @@ describe('ResourceQuota admission without the controller', () => {
     expect(server.quota.plugin.handles('DELETE')).toBe(false);
   });
 });
+
+describe('ResourceQuotaAdmission', () => {
+  it('provides the kind and the hooks that start and stop quota', () => {
+    const p = new ResourceQuotaAdmission().provider();
+    expect(p.resources.map((d) => `${d.plural}/${d.kind}/${d.namespaced}/${d.subresources.status}`)).toEqual([
+      'resourcequotas/ResourceQuota/true/true',
+    ]);
+    expect(p.postStartHooks.map((h) => h.name)).toEqual(['start-resourcequota']);
+    expect(p.preShutdownHooks.map((h) => h.name)).toEqual(['resourcequota/stop']);
+  });
+
+  it("makes a request wait for the start, and refuses it with kube's words after ten seconds", async () => {
+    const clock = new FakeClock();
+    const memory = new MemoryStorage({ compaction: false });
+    const server = new Server(memory, clock, { controller: false });
+    const attrs: AdmissionAttributes = {
+      operation: 'CREATE',
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+      resource: { group: '', version: 'v1', resource: 'configmaps' },
+      subresource: '',
+      namespace: NS,
+      name: 'c',
+      object: configMap('c'),
+      oldObject: null,
+      dryRun: false,
+      userInfo: { name: 'alice', groups: [] },
+    };
+    const early = server.quota.plugin.validate(attrs);
+    clock.advance(10_000);
+    expect((await rejection(early)).message).toBe('configmaps "c" is forbidden: not yet ready to handle request');
+    const waiting = server.quota.plugin.validate(attrs);
+    await server.start();
+    await waiting;
+    // Cluster-scoped writes never wait.
+    await new Server(memory, clock).quota.plugin.validate({ ...attrs, namespace: '' });
+    memory.close();
+  });
+});
