@@ -236,6 +236,16 @@ describe('ValidatingAdmissionWebhook', () => {
     expect(server.connections - before).toBe(1);
   });
 
+  it('sends a request again on a new connection when a kept-alive one was dropped', async () => {
+    const before = server.connections;
+    server.reply = () => (server.received.length === 2 ? 'reset' : { response: { allowed: true } });
+    const p = plugin([validatingConfig('c', [hook('drop.example.com', '/drop')])]);
+    await p.validate(widgetAttrs());
+    await p.validate(widgetAttrs());
+    expect(server.received).toHaveLength(3);
+    expect(server.connections - before).toBe(2);
+  });
+
   it("waits for its sources to sync, and refuses with kube's 403 when they do not in time", async () => {
     const clock = new FakeClock();
     let synced!: () => void;

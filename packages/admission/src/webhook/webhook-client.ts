@@ -165,68 +165,77 @@ export class WebhookClient {
     this.#inFlight++;
     const unavailable = (message: string) => new WebhookCallFailure(message);
     return new Promise<unknown>((resolve, reject) => {
-      const req = request(
-        {
-          protocol: 'https:',
-          hostname: this.#dial.hostname.replace(/^\[|\]$/g, ''),
-          port: this.#dial.port || 443,
-          path,
-          method: 'POST',
-          agent: this.#agent,
-          headers: {
-            host: this.url.host,
-            'content-type': 'application/json',
-            accept: 'application/json, */*',
-            'content-length': Buffer.byteLength(payload),
-            ...(this.#token ? { authorization: `Bearer ${this.#token}` } : {}),
+      const send = (retried: boolean): void => {
+        const req = request(
+          {
+            protocol: 'https:',
+            hostname: this.#dial.hostname.replace(/^\[|\]$/g, ''),
+            port: this.#dial.port || 443,
+            path,
+            method: 'POST',
+            agent: this.#agent,
+            headers: {
+              host: this.url.host,
+              'content-type': 'application/json',
+              accept: 'application/json, */*',
+              'content-length': Buffer.byteLength(payload),
+              ...(this.#token ? { authorization: `Bearer ${this.#token}` } : {}),
+            },
+            signal: abort.signal,
           },
-          signal: abort.signal,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > this.#maxResponseBytes) {
-              req.destroy();
-              reject(unavailable(`${where}: the webhook answered more than ${this.#maxResponseBytes} bytes`));
-            } else chunks.push(c);
-          });
-          res.on('error', (e: TransportError) => reject(unavailable(`${where}: ${transportMessage(e)}`)));
-          res.on('end', () => {
-            const code = res.statusCode ?? 0;
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            let parseError: string | undefined;
-            try {
-              json = JSON.parse(text);
-            } catch (err) {
-              parseError = (err as Error).message;
-            }
-            if (code >= 200 && code <= 299) {
-              if (parseError !== undefined) reject(unavailable(`couldn't get version/kind; json parse error: ${parseError}`));
-              else resolve(json);
-              return;
-            }
-            // client-go: an error answer that decodes as a Status is that Status; anything else is a generic error.
-            const s = json as { kind?: unknown; apiVersion?: unknown; message?: unknown; reason?: unknown } | undefined;
-            let message: string;
-            if (s && typeof s === 'object' && s.kind === 'Status' && s.apiVersion === 'v1')
-              message = typeof s.message === 'string' ? s.message : '';
-            else {
-              const isText = (res.headers['content-type'] ?? '').startsWith('text/');
-              message = genericServerResponse(code, isText ? text.slice(0, 1024).trim() : 'unknown');
-            }
-            const reason = s && typeof s === 'object' && typeof s.reason === 'string' && s.reason ? s.reason : undefined;
-            reject(new WebhookCallFailure(message, new StatusError({ code, message, ...(reason ? { reason } : {}) })));
-          });
-        },
-      );
-      req.on('error', (e: TransportError) => {
-        const timedOut = e.name === 'AbortError' || e.name === 'TimeoutError';
-        reject(unavailable(`${where}: ${timedOut ? 'context deadline exceeded' : transportMessage(e)}`));
-      });
-      req.end(payload);
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size > this.#maxResponseBytes) {
+                req.destroy();
+                reject(unavailable(`${where}: the webhook answered more than ${this.#maxResponseBytes} bytes`));
+              } else chunks.push(c);
+            });
+            res.on('error', (e: TransportError) => reject(unavailable(`${where}: ${transportMessage(e)}`)));
+            res.on('end', () => {
+              const code = res.statusCode ?? 0;
+              const text = Buffer.concat(chunks).toString('utf8');
+              let json: unknown;
+              let parseError: string | undefined;
+              try {
+                json = JSON.parse(text);
+              } catch (err) {
+                parseError = (err as Error).message;
+              }
+              if (code >= 200 && code <= 299) {
+                if (parseError !== undefined) reject(unavailable(`couldn't get version/kind; json parse error: ${parseError}`));
+                else resolve(json);
+                return;
+              }
+              // client-go: an error answer that decodes as a Status is that Status; anything else is a generic error.
+              const s = json as { kind?: unknown; apiVersion?: unknown; message?: unknown; reason?: unknown } | undefined;
+              let message: string;
+              if (s && typeof s === 'object' && s.kind === 'Status' && s.apiVersion === 'v1')
+                message = typeof s.message === 'string' ? s.message : '';
+              else {
+                const isText = (res.headers['content-type'] ?? '').startsWith('text/');
+                message = genericServerResponse(code, isText ? text.slice(0, 1024).trim() : 'unknown');
+              }
+              const reason = s && typeof s === 'object' && typeof s.reason === 'string' && s.reason ? s.reason : undefined;
+              reject(new WebhookCallFailure(message, new StatusError({ code, message, ...(reason ? { reason } : {}) })));
+            });
+          },
+        );
+        req.on('error', (e: TransportError) => {
+          // A kept-alive connection the webhook closed meanwhile: sent again once on a new one, as Go's transport
+          // retries a request on a reused connection that failed before anything was answered.
+          if (!retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE') && !abort.signal.aborted) {
+            send(true);
+            return;
+          }
+          const timedOut = e.name === 'AbortError' || e.name === 'TimeoutError';
+          reject(unavailable(`${where}: ${timedOut ? 'context deadline exceeded' : transportMessage(e)}`));
+        });
+        req.end(payload);
+      };
+      send(false);
     }).finally(() => {
       clock.clearTimeout(timer);
       this.#inFlight--;

@@ -13,10 +13,14 @@ export interface ReceivedReview {
   review: { apiVersion: string; kind: string; request: Record<string, unknown> & { uid: string } };
 }
 
-/** What a test webhook answers: the AdmissionReview's response (uid filled in), or raw HTTP; undefined never answers. */
+/**
+ * What a test webhook answers: the AdmissionReview's response (uid filled in), or raw HTTP; 'reset' drops the
+ * connection, undefined never answers.
+ */
 export type WebhookReply =
   | { response: Record<string, unknown>; apiVersion?: string; kind?: string }
   | { code: number; body: string; contentType?: string }
+  | 'reset'
   | undefined;
 
 /**
@@ -58,6 +62,10 @@ export class AdmissionWebhookServer {
         s.#waiters = s.#waiters.filter((w) => s.received.length < w.count);
         const reply = await s.reply(received);
         if (reply === undefined) return; // hangs until the client gives up
+        if (reply === 'reset') {
+          req.socket.destroy(); // the connection drops without an answer
+          return;
+        }
         if ('code' in reply) {
           res.writeHead(reply.code, { 'content-type': reply.contentType ?? 'application/json' });
           res.end(reply.body);
