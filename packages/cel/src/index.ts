@@ -15,5 +15,5 @@ export { CelEnvironment, type CelEnvironmentOptions, type CompileResult } from '
 export { CelCompileError, CelEvaluationError, type CelEvaluationErrorReason, type CelIssue } from './errors.ts';
 export { AUTHZ_CHECK_COST, type AuthzCheck, type AuthzDecide, type AuthzDecision, CelAuthorizer } from './library/authz.ts';
 export { KubeURL } from './library/urls.ts';
-export { type EvaluateOptions, type EvaluationResult, Program } from './program.ts';
+export { type EvaluateOptions, type EvaluationResult, PreparedActivation, Program } from './program.ts';
 export { Quantity, type QuantityFormat } from './quantity/quantity.ts';

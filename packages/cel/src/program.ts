@@ -21,6 +21,17 @@ export type EvaluationResult =
 
 type Parsed = ReturnType<Environment['parse']>;
 
+/**
+ * Variable values converted to CEL values once (`Program.prepare`), for evaluating several programs that declare
+ * the variables with the same types (admission evaluates a policy's expressions against one request).
+ */
+export class PreparedActivation {
+  readonly values: Readonly<Record<string, unknown>>;
+  constructor(values: Readonly<Record<string, unknown>>) {
+    this.values = values;
+  }
+}
+
 /** A compiled, type-checked expression. Made by CelEnvironment.compile. */
 export class Program {
   readonly expression: string;
@@ -39,12 +50,22 @@ export class Program {
     this.#rootCost = (parsed.ast as { op?: string }).op === 'value' ? 0 : 1;
   }
 
-  /** Evaluates with the given variable values (JSON-shaped; converted to CEL values by their declared types). */
-  evaluate(activation: Readonly<Record<string, unknown>> = {}, options: EvaluateOptions = {}): EvaluationResult {
-    const context: Record<string, unknown> = {};
+  /** Converts variable values by this program's declared types, once, for `evaluate` here and in like programs. */
+  prepare(activation: Readonly<Record<string, unknown>>): PreparedActivation {
+    const values: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(activation)) {
-      if (value !== undefined) context[name] = toCel(value, this.#variables[name]);
+      if (value !== undefined) values[name] = toCel(value, this.#variables[name]);
     }
+    return new PreparedActivation(values);
+  }
+
+  /**
+   * Evaluates with the given variable values (JSON-shaped; converted to CEL values by their declared types), or with
+   * values `prepare`d already.
+   */
+  evaluate(activation: Readonly<Record<string, unknown>> | PreparedActivation = {}, options: EvaluateOptions = {}): EvaluationResult {
+    const context: Record<string, unknown> =
+      activation instanceof PreparedActivation ? { ...activation.values } : (this.prepare(activation).values as Record<string, unknown>);
     // a declared optional without a value is optional.none()
     for (const [name, type] of Object.entries(this.#variables)) {
       if (context[name] === undefined && typeof type !== 'string' && type.kind === 'optional') context[name] = toCel(undefined, type);

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
-import { CelAuthorizer, type EvaluationResult } from '@kapi/cel';
+import { CelAuthorizer, type EvaluationResult, type PreparedActivation, type Program } from '@kapi/cel';
 import type { AdmissionAttributes } from '../attributes.ts';
 import { AuthorizationCache } from './authorizer.ts';
 import type { CompiledExpression, CompiledVariable } from './compiler.ts';
@@ -49,6 +49,8 @@ export class AdmissionEvaluation {
   readonly #authz: AuthorizationCache | undefined;
   readonly #celAuthorizer: CelAuthorizer | undefined;
   readonly #memo = new Map<string, Memo>();
+  /** The activation converted to CEL values once: every program of a policy declares the variables alike. */
+  #prepared: PreparedActivation | undefined;
   #remaining: number;
 
   constructor(input: AdmissionInput, variables: readonly CompiledVariable[] = [], budget = RUNTIME_CEL_COST_BUDGET) {
@@ -103,9 +105,16 @@ export class AdmissionEvaluation {
   #run(compiled: CompiledExpression): EvaluationResult {
     const program = compiled.program;
     if (!program) throw new Error('no program');
-    const activation: Record<string, unknown> = { ...this.#base, variables: this.#lazyVariables() };
-    if (this.#celAuthorizer) activation.authorizer = this.#celAuthorizer;
-    return program.evaluate(activation);
+    return program.evaluate(this.#activation(program));
+  }
+
+  #activation(program: Program): PreparedActivation {
+    if (!this.#prepared) {
+      const activation: Record<string, unknown> = { ...this.#base, variables: this.#lazyVariables() };
+      if (this.#celAuthorizer) activation.authorizer = this.#celAuthorizer;
+      this.#prepared = program.prepare(activation);
+    }
+    return this.#prepared;
   }
 
   /** A Map (CEL reads maps through `get`) whose entries are evaluated when read, once (kube's lazy.MapValue). */
@@ -132,9 +141,7 @@ export class AdmissionEvaluation {
       return memo;
     }
     const misses = this.#authz?.misses ?? 0;
-    const activation: Record<string, unknown> = { ...this.#base, variables: this.#lazyVariables() };
-    if (this.#celAuthorizer) activation.authorizer = this.#celAuthorizer;
-    const result = variable.program.evaluate(activation);
+    const result = variable.program.evaluate(this.#activation(variable.program));
     this.#remaining -= result.cost;
     const memo: Memo =
       result.kind === 'value'
