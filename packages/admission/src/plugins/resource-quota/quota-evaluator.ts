@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { type Clock, type KubeObject, newInternalError, realClock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import type { AdmissionAttributes } from '../../attributes.ts';
 import { checkRequest } from './quota-check.ts';
@@ -9,6 +9,8 @@ export type QuotaStore = Pick<Store<KubeObject>, 'list' | 'get' | 'update' | 'wa
 
 /** kube's quotaEvaluator retries the status writes that lost a race this many times. */
 const RETRIES = 3;
+/** How long a request waits for its turn and its check before it fails (kube's evaluator gives up after 10s). */
+const EVALUATE_TIMEOUT_MS = 10_000;
 
 /**
  * Runs one namespace's admissions one at a time (kube's evaluator queues them by namespace for one worker): so the
@@ -43,14 +45,33 @@ class NamespaceQueue {
  */
 export class QuotaEvaluator {
   readonly #store: () => QuotaStore;
+  readonly #clock: Clock;
   readonly #queue = new NamespaceQueue();
 
-  constructor(store: () => QuotaStore) {
+  constructor(store: () => QuotaStore, clock: Clock = realClock) {
     this.#store = store;
+    this.#clock = clock;
   }
 
+  /** Resolves when the create fits every quota and was charged; a stuck storage fails it after 10s, as kube does. */
   evaluate(attrs: AdmissionAttributes): Promise<void> {
-    return this.#queue.run(attrs.namespace, () => this.#check(attrs));
+    const work = this.#queue.run(attrs.namespace, () => this.#check(attrs));
+    return new Promise((resolve, reject) => {
+      const timer = this.#clock.setTimeout(
+        () => reject(newInternalError(new Error('resource quota evaluates timeout'))),
+        EVALUATE_TIMEOUT_MS,
+      );
+      work.then(
+        () => {
+          this.#clock.clearTimeout(timer);
+          resolve();
+        },
+        (err: unknown) => {
+          this.#clock.clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
   }
 
   async #check(attrs: AdmissionAttributes): Promise<void> {

@@ -58,7 +58,7 @@ export class ResourceQuotaAdmission {
   constructor(options: ResourceQuotaAdmissionOptions = {}) {
     this.#options = options;
     this.#clock = options.clock ?? realClock;
-    this.#evaluator = new QuotaEvaluator(() => this.#quotas());
+    this.#evaluator = new QuotaEvaluator(() => this.#quotas(), this.#clock);
     this.plugin = {
       name: RESOURCE_QUOTA_PLUGIN,
       handles: (op) => HANDLED.has(op),

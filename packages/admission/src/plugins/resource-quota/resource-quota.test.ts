@@ -408,3 +408,36 @@ describe('ResourceQuotaAdmission', () => {
     memory.close();
   });
 });
+
+describe('ResourceQuota admission over a storage that stops answering', () => {
+  it("fails the create after ten seconds with kube's internal error", async () => {
+    const clock = new FakeClock();
+    const memory = new MemoryStorage({ compaction: false });
+    const server = new Server(memory, clock, { controller: false });
+    const quotas = server.store('resourcequotas');
+    await quotas.create({ namespace: NS }, quota('q', { hard: { 'count/configmaps': '5' } }));
+    const current = await server.quotaObject('q');
+    await quotas.update(
+      { namespace: NS },
+      'q',
+      { ...current, status: { hard: { 'count/configmaps': '5' }, used: { 'count/configmaps': '0' } } },
+      {
+        subresource: 'status',
+      },
+    );
+    // The quota's status write hangs, as a storage that lost its backend would.
+    const stuck = {
+      list: quotas.list.bind(quotas),
+      get: quotas.get.bind(quotas),
+      watch: quotas.watch.bind(quotas),
+      update: () => new Promise(() => {}),
+    };
+    await server.quota.start({ store: (r) => (r === 'resourcequotas' ? stuck : server.stores.get(r)) });
+    const pending = server.create('configmaps', configMap('c1'));
+    await vi.waitFor(() => expect(clock.pending).toBeGreaterThan(0));
+    clock.advance(10_000);
+    const err = await rejection(pending);
+    expect([err.code, err.message]).toEqual([500, 'Internal error occurred: resource quota evaluates timeout']);
+    memory.close();
+  });
+});
