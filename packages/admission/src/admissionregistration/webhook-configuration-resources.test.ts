@@ -275,3 +275,33 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
     ]);
   });
 });
+
+describe('patches and server-side apply', () => {
+  it('webhooks are a list keyed by name: two managers apply one webhook each', async () => {
+    const applied = (name: string) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'cfg' },
+      webhooks: [hook({ name })],
+    });
+    await validating.patch(ctx, 'cfg', applied('one.example.com'), 'apply', { fieldManager: 'a' });
+    const r = await validating.patch(ctx, 'cfg', applied('two.example.com'), 'apply', { fieldManager: 'b' });
+    expect(r.object.webhooks?.map((w) => w.name)).toEqual(['one.example.com', 'two.example.com']);
+    // a strategic merge patch merges by name too
+    const p = await validating.patch(ctx, 'cfg', { webhooks: [{ name: 'two.example.com', timeoutSeconds: 7 }] }, 'strategic');
+    expect(p.object.webhooks?.map((w) => [w.name, w.timeoutSeconds])).toEqual([
+      ['one.example.com', 10],
+      ['two.example.com', 7],
+    ]);
+  });
+
+  it('publishes the list types in OpenAPI', async () => {
+    const { toOpenAPISchema } = await import('@kapi/registry');
+    const schema = toOpenAPISchema(ValidatingWebhookConfigurationResource as never, 'v1') as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    const webhooks = schema.properties.webhooks;
+    expect(webhooks?.['x-kubernetes-list-type']).toBe('map');
+    expect(webhooks?.['x-kubernetes-list-map-keys']).toEqual(['name']);
+  });
+});
