@@ -738,10 +738,10 @@ export function validateValidatingAdmissionPolicyStatus(status: ValidatingAdmiss
   const seen = new Set<string>();
   (status?.conditions ?? []).forEach((c, i) => {
     const at = `${path}.conditions[${i}]`;
-    // metav1validation.ValidateCondition
-    errs.push(...validateQualifiedName(c.type ?? '', `${at}.type`));
+    // metav1validation.ValidateConditions: the duplicate first, then ValidateCondition
     if (seen.has(c.type)) errs.push(fieldErrors.duplicate(`${at}.type`, c.type));
     seen.add(c.type);
+    errs.push(...validateQualifiedName(c.type ?? '', `${at}.type`));
     if (!CONDITION_STATUSES.includes(c.status)) errs.push(fieldErrors.notSupported(`${at}.status`, c.status, CONDITION_STATUSES));
     if (c.observedGeneration !== undefined && c.observedGeneration < 0)
       errs.push(fieldErrors.invalid(`${at}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
