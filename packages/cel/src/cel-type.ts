@@ -24,6 +24,11 @@ export interface ObjectType {
    * kube's UnstructuredToVal makes it; elsewhere a null field is an error when read.
    */
   readonly nullable?: readonly string[];
+  /**
+   * The field names are CEL names as they are, not escaped: hand-built types such as kube's AdmissionRequest and
+   * Namespace (where `request.namespace` is a field, since cel-go reserves words as identifiers, not as fields).
+   */
+  readonly rawNames?: boolean;
 }
 
 /**
@@ -147,7 +152,7 @@ export function objectRuntime(type: ObjectType): ObjectRuntime {
     const fields: [string, string, CelType][] = [];
     const nullable = new Set<string>();
     for (const [json, field] of Object.entries(type.fields)) {
-      const name = escapeFieldName(json);
+      const name = type.rawNames ? json : escapeFieldName(json);
       if (name === undefined) continue;
       fields.push([json, name, field]);
       if (type.nullable?.includes(json)) nullable.add(name);

@@ -27,7 +27,7 @@ describe('admission activation', () => {
   it('exposes request shaped as an AdmissionRequest', async () => {
     expect(await value('request')).toEqual({
       kind: 'value',
-      value: expect.objectContaining({ operation: 'CREATE', name: 'web', dryRun: false }),
+      value: expect.objectContaining({ operation: 'CREATE', name: 'web', namespace: 'default', dryRun: false }),
     });
     expect(await value("request.kind.group + '/' + request.resource.resource + ':' + request.userInfo.username")).toEqual({
       kind: 'value',
@@ -155,5 +155,13 @@ describe('admission activation', () => {
     const ev = new AdmissionEvaluation({ attrs: testAttributes() }, [], 500);
     expect(await ev.evaluate(costly)).toEqual({ kind: 'value', value: true });
     expect(await ev.evaluate(costly)).toEqual({ kind: 'budget', message: BUDGET_EXCEEDED_MESSAGE });
+  });
+});
+
+describe('reserved words as fields', () => {
+  it('reads request.namespace and namespaceObject.metadata.namespace as cel-go does', async () => {
+    expect(await value("request.namespace == 'default'")).toEqual({ kind: 'value', value: true });
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', namespace: '' } };
+    expect(await value("namespaceObject.metadata.namespace == ''", { namespaceObject: ns })).toEqual({ kind: 'value', value: true });
   });
 });

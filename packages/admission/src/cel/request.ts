@@ -1,4 +1,4 @@
-import { listType, mapType, type ObjectType, objectType } from '@kapi/cel';
+import { type CelType, listType, mapType, type ObjectType } from '@kapi/cel';
 import type { AdmissionAttributes } from '../attributes.ts';
 
 type GVK = AdmissionAttributes['kind'];
@@ -45,6 +45,11 @@ function userInfo(user: AdmissionAttributes['userInfo']): Record<string, unknown
   if (user.groups.length > 0) out.groups = [...user.groups];
   if (user.extra && Object.keys(user.extra).length > 0) out.extra = user.extra;
   return out;
+}
+
+/** kube's hand-built DeclTypes name their fields as they are (no escaping: `request.namespace` is a field). */
+function objectType(name: string, fields: Record<string, CelType>): ObjectType {
+  return { kind: 'object', name, fields, rawNames: true };
 }
 
 const gvk = objectType('kubernetes.GroupVersionKind', { group: 'string', version: 'string', kind: 'string' });
