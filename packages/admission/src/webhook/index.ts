@@ -12,7 +12,7 @@ export {
   MutatingWebhooks,
   type MutatingWebhooksOptions,
 } from './mutating-webhooks.ts';
-export { mapServiceResolver, type ServiceResolver } from './service-resolver.ts';
+export { endpointsServiceResolver, mapServiceResolver, type ServiceEndpointsLookup, type ServiceResolver } from './service-resolver.ts';
 export {
   VALIDATING_WEBHOOK_PLUGIN_NAME,
   ValidatingWebhooks,

@@ -286,7 +286,7 @@ describe('MutatingAdmissionWebhook', () => {
 
     const err = await rejection(plugin([mutatingConfig('c', [svcHook])]).admit(widgetAttrs()));
     expect(err.message).toBe(
-      'Internal error occurred: failed calling webhook "svc.example.com": could not get REST client: service "mutator" in namespace "webhooks" (port 8443) is not known to this server',
+      'Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://mutator.webhooks.svc:8443/svc?timeout=10s": service "mutator" in namespace "webhooks" (port 8443) is not known to this server',
     );
   });
 

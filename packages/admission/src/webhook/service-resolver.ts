@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+import type { KubeObject } from '@kapi/apimachinery';
+
 /**
  * Where a webhook's `clientConfig.service` is reached (kube's webhook.ServiceResolver). A generic control plane has no
  * Services, so the address comes from the embedder: a map given in options, or any resolver. The TLS server name
@@ -18,6 +21,53 @@ export function mapServiceResolver(services: Readonly<Record<string, string | UR
       const target = services[`${namespace}/${name}:${port}`] ?? services[`${namespace}/${name}`];
       if (target === undefined) throw new Error(`service "${name}" in namespace "${namespace}" (port ${port}) is not known to this server`);
       return new URL(target);
+    },
+  };
+}
+
+/** Where Service and Endpoints objects are read (e.g. ObjectCaches), for a control plane that serves them. */
+export interface ServiceEndpointsLookup {
+  getService(namespace: string, name: string): KubeObject | undefined;
+  getEndpoints(namespace: string, name: string): KubeObject | undefined;
+}
+
+interface ServiceSpec {
+  type?: string;
+  ports?: { name?: string; port?: number }[];
+}
+interface EndpointSubset {
+  addresses?: { ip?: string }[];
+  ports?: { name?: string; port?: number }[];
+}
+
+/**
+ * kube's endpoint service resolver (ResolveEndpoint, the one kube-apiserver uses when it cannot reach Service IPs):
+ * the Service's port `port` (ClusterIP, NodePort or LoadBalancer), then an address of its Endpoints with the port of
+ * the same name, picked at random, resolved anew for each call.
+ */
+export function endpointsServiceResolver(lookup: ServiceEndpointsLookup): ServiceResolver {
+  return {
+    resolve(namespace, name, port) {
+      const svc = lookup.getService(namespace, name);
+      if (!svc) throw new Error(`service ${JSON.stringify(name)} not found`);
+      const spec = (svc.spec ?? {}) as ServiceSpec;
+      const type = spec.type ?? 'ClusterIP';
+      if (type !== 'ClusterIP' && type !== 'NodePort' && type !== 'LoadBalancer')
+        throw new Error(`unsupported service type ${JSON.stringify(type)}`);
+      const svcPort = (spec.ports ?? []).find((p) => p.port === port);
+      if (!svcPort) throw new Error(`no service port ${port} found for service ${JSON.stringify(name)}`);
+      const eps = lookup.getEndpoints(namespace, name);
+      if (!eps) throw new Error(`endpoints ${JSON.stringify(name)} not found`);
+      const portName = svcPort.name ?? '';
+      for (const ss of (eps.subsets ?? []) as EndpointSubset[])
+        for (const p of ss.ports ?? []) {
+          if ((p.name ?? '') !== portName) continue;
+          const addresses = (ss.addresses ?? []).filter((a) => a.ip);
+          if (addresses.length === 0) continue;
+          const ip = addresses[Math.floor(Math.random() * addresses.length)]?.ip as string;
+          return new URL(`https://${isIP(ip) === 6 ? `[${ip}]` : ip}:${p.port}`);
+        }
+      throw new Error(`no endpoints available for service ${JSON.stringify(name)}`);
     },
   };
 }

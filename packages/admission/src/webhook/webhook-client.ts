@@ -100,7 +100,8 @@ export interface WebhookClientOptions {
 export class WebhookClient {
   /** The URL calls go to, as kube names it in errors (the Service's DNS name for a service). */
   readonly url: URL;
-  readonly #dial: URL;
+  /** Where a connection is dialled: the URL's host, or the Service's address asked of the resolver per call. */
+  readonly #dial: () => URL;
   readonly #agent: Agent;
   readonly #maxResponseBytes: number;
   readonly #token: string | undefined;
@@ -117,7 +118,8 @@ export class WebhookClient {
       servername = `${name}.${namespace}.svc`;
       hostPort = `${servername}:${port}`;
       this.url = new URL(`https://${servername}:${port}${path}`);
-      this.#dial = options.serviceResolver.resolve(namespace, name, port);
+      const resolver = options.serviceResolver;
+      this.#dial = () => resolver.resolve(namespace, name, port);
     } else {
       if (!config.url) throw new Error('webhook configuration must have either service or URL');
       try {
@@ -126,7 +128,8 @@ export class WebhookClient {
         throw new Error(`Unparsable URL: ${(err as Error).message}`);
       }
       if (this.url.protocol !== 'https:') throw new Error(`webhook URL must use https, got ${this.url.protocol}`);
-      this.#dial = this.url;
+      const url = this.url;
+      this.#dial = () => url;
       hostPort = this.url.port ? this.url.host : `${this.url.host}:443`;
     }
     const auth = options.authentication?.clientConfigFor(hostPort);
@@ -166,11 +169,19 @@ export class WebhookClient {
     const unavailable = (message: string) => new WebhookCallFailure(message);
     return new Promise<unknown>((resolve, reject) => {
       const send = (retried: boolean): void => {
+        let dial: URL;
+        try {
+          dial = this.#dial();
+        } catch (err) {
+          // As kube's dialer for a Service: the resolver's error is the call's.
+          reject(unavailable(`${where}: ${(err as Error).message}`));
+          return;
+        }
         const req = request(
           {
             protocol: 'https:',
-            hostname: this.#dial.hostname.replace(/^\[|\]$/g, ''),
-            port: this.#dial.port || 443,
+            hostname: dial.hostname.replace(/^\[|\]$/g, ''),
+            port: dial.port || 443,
             path,
             method: 'POST',
             agent: this.#agent,
