@@ -25,6 +25,8 @@ export interface AdmissionInput {
   /** The request's namespace, null for cluster-scoped requests. */
   readonly namespaceObject?: KubeObject | null;
   readonly authorizer?: Authorizer;
+  /** Answers shared by every evaluation of the request (kube's caching authorizer); built from `authorizer` otherwise. */
+  readonly authorization?: AuthorizationCache;
 }
 
 /** An outcome: a value, an error with kube's detail text, or the request's budget spent. */
@@ -64,9 +66,10 @@ export class AdmissionEvaluation {
       namespaceObject: input.namespaceObject ?? null,
       params: input.params ?? null,
     };
-    if (input.authorizer) {
-      this.#authz = new AuthorizationCache(input.authorizer, attrs.userInfo);
-      this.#celAuthorizer = new CelAuthorizer(this.#authz.decide, {
+    const authz = input.authorization ?? (input.authorizer ? new AuthorizationCache(input.authorizer, attrs.userInfo) : undefined);
+    if (authz) {
+      this.#authz = authz;
+      this.#celAuthorizer = new CelAuthorizer(authz.decide, {
         group: attrs.resource.group,
         resource: attrs.resource.resource,
         subresource: attrs.subresource,

@@ -476,4 +476,54 @@ describe('ValidatingAdmissionPolicy', () => {
     ];
     expect((await run(p, { object: deployment(7) })).error).toBeUndefined();
   });
+
+  it('asks each authorization check once per request, across policies', async () => {
+    let asked = 0;
+    const authorizer: Authorizer = {
+      authorize: async () => {
+        asked++;
+        return { decision: 'Allow', reason: '' };
+      },
+    };
+    const check = "authorizer.group('').resource('configmaps').namespace('default').check('list').allowed()";
+    const p = plugin({
+      policies: [testPolicy('a', { validations: [{ expression: check }] }), testPolicy('b', { validations: [{ expression: check }] })],
+      bindings: [testBinding('a', { policyName: 'a' }), testBinding('b', { policyName: 'b' })],
+      options: { authorizer },
+    });
+    expect((await run(p)).error).toBeUndefined();
+    expect(asked).toBe(1);
+  });
+
+  it("records kube's policy check metrics", async () => {
+    const checks: unknown[][] = [];
+    const metrics = {
+      observeStep: () => {},
+      observeController: () => {},
+      observeWebhook: () => {},
+      webhookRequest: () => {},
+      webhookRejection: () => {},
+      webhookFailOpen: () => {},
+      policyCheck: (...args: unknown[]) => {
+        checks.push(args);
+      },
+    };
+    const p = plugin({
+      policies: [
+        testPolicy('deny', { validations: [{ expression: 'false' }] }),
+        testPolicy('broken', { failurePolicy: 'Ignore', validations: [{ expression: 'object.spec.nope == 1' }] }),
+      ],
+      bindings: [
+        testBinding('d', { policyName: 'deny', validationActions: ['Warn', 'Audit'] }),
+        testBinding('x', { policyName: 'broken' }),
+      ],
+      options: { metrics },
+    });
+    await run(p);
+    expect(checks.map(([policy, binding, action, , errorType]) => [policy, binding, action, errorType])).toEqual([
+      ['deny', 'd', 'warn', 'no_error'],
+      ['deny', 'd', 'audit', 'no_error'],
+      ['broken', 'x', 'allow', 'invalid_error'],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { type KubeObject, StatusError } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidationAction } from '../admissionregistration/types.ts';
 import type { AdmissionAttributes, Operation } from '../attributes.ts';
+import { AuthorizationCache } from '../cel/authorizer.ts';
 import type { EquivalentResource } from '../cel/request.ts';
 import { admissionForbidden } from '../forbidden.ts';
 import type { NamespaceLookup } from '../matching/match-attributes.ts';
@@ -102,10 +103,12 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
     this.#cache.retain(new Set(policies.map((p) => p.metadata.name ?? '')));
 
     const denials: Denial[] = [];
+    // one authorization answer per check for the whole request, as kube's caching authorizer gives
+    const authorization = new AuthorizationCache(this.#options.authorizer ?? NO_AUTHORIZER, attrs.userInfo);
     for (const policy of policies) {
       const policyBindings = byPolicy.get(policy.metadata.name ?? '');
       if (!policyBindings) continue;
-      await this.#dispatchPolicy(attrs, policy, policyBindings, denials);
+      await this.#dispatchPolicy(attrs, policy, policyBindings, denials, authorization);
     }
     if (denials.length > 0) throw this.#denial(attrs, denials[0] as Denial);
   }
@@ -115,6 +118,7 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
     policy: ValidatingAdmissionPolicy,
     bindings: readonly ValidatingAdmissionPolicyBinding[],
     denials: Denial[],
+    authorization: AuthorizationCache,
   ): Promise<void> {
     const policyName = policy.metadata.name ?? '';
     const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
@@ -193,7 +197,7 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
           ...(equivalent ? { equivalent } : {}),
           params: param,
           namespaceObject,
-          authorizer: this.#options.authorizer ?? NO_AUTHORIZER,
+          authorization,
         });
         const seconds = (performance.now() - started) / 1000;
         for (const decision of result.decisions) {

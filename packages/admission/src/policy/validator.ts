@@ -1,6 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
 import type { AdmissionAttributes } from '../attributes.ts';
+import type { AuthorizationCache } from '../cel/authorizer.ts';
 import { AdmissionEvaluation, BUDGET_EXCEEDED_MESSAGE } from '../cel/evaluation.ts';
 import type { EquivalentResource } from '../cel/request.ts';
 import type { CompiledPolicy } from './compiled-policy.ts';
@@ -38,6 +39,8 @@ export interface ValidateInput {
   readonly params: KubeObject | null;
   readonly namespaceObject: KubeObject | null;
   readonly authorizer?: Authorizer;
+  /** The request's authorization answers, shared across policies. */
+  readonly authorization?: AuthorizationCache;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function validatePolicy(compiled: CompiledPolicy, input: ValidateIn
       params: input.params,
       namespaceObject: input.namespaceObject,
       ...(input.authorizer ? { authorizer: input.authorizer } : {}),
+      ...(input.authorization ? { authorization: input.authorization } : {}),
     },
     compiled.compiler.variables,
   );
