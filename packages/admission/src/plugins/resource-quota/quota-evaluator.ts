@@ -12,41 +12,32 @@ const RETRIES = 3;
 /** How long a request waits for its turn and its check before it fails (kube's evaluator gives up after 10s). */
 const EVALUATE_TIMEOUT_MS = 10_000;
 
-/**
- * Runs one namespace's admissions one at a time (kube's evaluator queues them by namespace for one worker): so the
- * writes of one process never race each other, and a quota's resourceVersion, sent with each status write, catches
- * the writes of others (another server, the quota controller).
- */
-class NamespaceQueue {
-  readonly #tails = new Map<string, Promise<void>>();
+/** A request not yet decided (kube's defaultDeny): it waits for the status writes its charge is in. */
+const PENDING = Symbol('pending');
 
-  async run<T>(namespace: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.#tails.get(namespace) ?? Promise.resolve();
-    let release = () => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = before.then(() => mine);
-    this.#tails.set(namespace, tail);
-    await before;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.#tails.get(namespace) === tail) this.#tails.delete(namespace);
-    }
-  }
+interface Waiter {
+  readonly attrs: AdmissionAttributes;
+  /** null: admitted. */
+  result: typeof PENDING | null | unknown;
+  readonly settle: (result: unknown) => void;
 }
 
 /**
- * kube's quotaEvaluator for object counts: checks a create against the namespace's quotas as stored now and charges
- * it to their status.used, with each quota's resourceVersion as precondition; the quotas whose write conflicted are
- * read again and checked again, up to three times. A dry run is checked and not charged.
+ * kube's quotaEvaluator for object counts. Requests are queued by namespace and one worker per namespace takes all
+ * that wait as one batch: it reads the namespace's quotas from the store, checks each request in turn against the
+ * usage the earlier ones of the batch charged, and writes each changed quota's status.used once, with the
+ * resourceVersion it read as precondition. The quotas whose write failed (another server, the quota controller wrote
+ * them) are read again and the batch is checked again against them, up to three times. So one process never races
+ * itself, and the preconditions catch everyone else: concurrent creates never exceed a quota. A dry run is checked
+ * and not charged.
  */
 export class QuotaEvaluator {
   readonly #store: () => QuotaStore;
   readonly #clock: Clock;
-  readonly #queue = new NamespaceQueue();
+  /** Requests waiting for their namespace's next batch. */
+  readonly #work = new Map<string, Waiter[]>();
+  /** Namespaces whose worker runs. */
+  readonly #inProgress = new Set<string>();
 
   constructor(store: () => QuotaStore, clock: Clock = realClock) {
     this.#store = store;
@@ -55,50 +46,106 @@ export class QuotaEvaluator {
 
   /** Resolves when the create fits every quota and was charged; a stuck storage fails it after 10s, as kube does. */
   evaluate(attrs: AdmissionAttributes): Promise<void> {
-    const work = this.#queue.run(attrs.namespace, () => this.#check(attrs));
     return new Promise((resolve, reject) => {
       const timer = this.#clock.setTimeout(
         () => reject(newInternalError(new Error('resource quota evaluates timeout'))),
         EVALUATE_TIMEOUT_MS,
       );
-      work.then(
-        () => {
+      const waiter: Waiter = {
+        attrs,
+        result: PENDING,
+        settle: (result) => {
           this.#clock.clearTimeout(timer);
-          resolve();
+          if (result === null) resolve();
+          else reject(result === PENDING ? newInternalError(new Error('DEFAULT DENY')) : result);
         },
-        (err: unknown) => {
-          this.#clock.clearTimeout(timer);
-          reject(err);
-        },
-      );
+      };
+      const ns = attrs.namespace;
+      this.#work.set(ns, [...(this.#work.get(ns) ?? []), waiter]);
+      if (!this.#inProgress.has(ns)) void this.#drain(ns);
     });
   }
 
-  async #check(attrs: AdmissionAttributes): Promise<void> {
-    const store = this.#store();
-    const ns = attrs.namespace;
-    let quotas = (await store.list({ namespace: ns })).items as ResourceQuota[];
-    for (let remaining = RETRIES; ; remaining--) {
-      if (quotas.length === 0) return;
-      const { quotas: charged, changed } = checkRequest(quotas, attrs);
-      if (changed.length === 0 || attrs.dryRun) return;
-      const failed = new Set<string>();
-      let lastErr: unknown;
-      for (const i of changed) {
-        const rq = charged[i] as ResourceQuota;
-        try {
-          // metadata.resourceVersion is the one read: a quota written since is a 409, never a lost update.
-          await store.update({ namespace: ns }, rq.metadata.name ?? '', rq, { subresource: 'status', fieldManager: 'kube-apiserver' });
-        } catch (err) {
-          failed.add(rq.metadata.name ?? '');
-          lastErr = err;
-        }
+  async #drain(ns: string): Promise<void> {
+    this.#inProgress.add(ns);
+    try {
+      for (let batch = this.#work.get(ns); batch?.length; batch = this.#work.get(ns)) {
+        this.#work.delete(ns);
+        await this.#checkAttributes(ns, batch);
       }
-      if (failed.size === 0) return;
-      if (remaining <= 0) throw lastErr;
-      // Only the quotas whose write failed are checked again (a deleted one no more): the others have been charged.
-      const fresh = (await store.list({ namespace: ns })).items as ResourceQuota[];
-      quotas = fresh.filter((q) => failed.has(q.metadata.name ?? ''));
+    } finally {
+      this.#inProgress.delete(ns);
     }
+  }
+
+  /** Decides every waiter of the batch; whatever fails, each is told. */
+  async #checkAttributes(ns: string, waiters: Waiter[]): Promise<void> {
+    try {
+      const quotas = await this.#list(ns);
+      if (quotas.length === 0) for (const w of waiters) w.result = null;
+      else await this.#checkQuotas(ns, quotas, waiters, RETRIES);
+    } catch (err) {
+      for (const w of waiters) if (w.result === PENDING) w.result = err;
+    } finally {
+      for (const w of waiters) w.settle(w.result);
+    }
+  }
+
+  /** kube's checkQuotas: charge the batch to the running copies, write the changed quotas, retry those that failed. */
+  async #checkQuotas(ns: string, quotas: ResourceQuota[], waiters: Waiter[], remaining: number): Promise<void> {
+    let running = quotas;
+    const dirty = new Set<number>();
+    for (const w of waiters) {
+      let charged: ReturnType<typeof checkRequest>;
+      try {
+        charged = checkRequest(running, w.attrs);
+      } catch (err) {
+        w.result = err;
+        continue;
+      }
+      // Checked, not charged.
+      if (w.attrs.dryRun) {
+        w.result = null;
+        continue;
+      }
+      // No quota counts it: admitted now; otherwise it waits for the writes.
+      if (charged.changed.length === 0) w.result = null;
+      for (const i of charged.changed) dirty.add(i);
+      running = charged.quotas;
+    }
+    if (dirty.size === 0) return;
+
+    const failed = new Set<string>();
+    let lastErr: unknown;
+    for (const i of dirty) {
+      const rq = running[i] as ResourceQuota;
+      try {
+        // metadata.resourceVersion is the one read: a quota written since is a 409, never a lost update.
+        await this.#store().update({ namespace: ns }, rq.metadata.name ?? '', rq, {
+          subresource: 'status',
+          fieldManager: 'kube-apiserver',
+        });
+      } catch (err) {
+        failed.add(rq.metadata.name ?? '');
+        lastErr = err;
+      }
+    }
+    if (failed.size === 0 || remaining <= 0) {
+      for (const w of waiters) if (w.result === PENDING) w.result = failed.size === 0 ? null : lastErr;
+      return;
+    }
+    // Only the quotas whose write failed are checked again (a deleted one no more): the others hold the charges. And only
+    // the requests still waiting: kube checks the decided ones again too, which can admit one that a written quota refused.
+    const fresh = (await this.#list(ns)).filter((q) => failed.has(q.metadata.name ?? ''));
+    await this.#checkQuotas(
+      ns,
+      fresh,
+      waiters.filter((w) => w.result === PENDING),
+      remaining - 1,
+    );
+  }
+
+  async #list(ns: string): Promise<ResourceQuota[]> {
+    return (await this.#store().list({ namespace: ns })).items as ResourceQuota[];
   }
 }
