@@ -441,3 +441,61 @@ describe('ResourceQuota admission over a storage that stops answering', () => {
     memory.close();
   });
 });
+
+describe('ResourceQuota admission losing a race to another writer', () => {
+  let memory: MemoryStorage;
+  let server: Server;
+  let quotas: Store;
+  /** Before the first status write of admission, another server charges one object to the quota. */
+  async function raced(hard: string): Promise<void> {
+    await quotas.create({ namespace: NS }, quota('q', { hard: { 'count/configmaps': hard } }));
+    const current = await server.quotaObject('q');
+    await quotas.update(
+      { namespace: NS },
+      'q',
+      { ...current, status: { hard: { 'count/configmaps': hard }, used: { 'count/configmaps': '0' } } },
+      { subresource: 'status' },
+    );
+    let raced = false;
+    const racing = {
+      list: quotas.list.bind(quotas),
+      get: quotas.get.bind(quotas),
+      watch: quotas.watch.bind(quotas),
+      update: async (...args: Parameters<Store['update']>) => {
+        if (!raced) {
+          raced = true;
+          const now = await server.quotaObject('q');
+          await quotas.update(
+            { namespace: NS },
+            'q',
+            { ...now, status: { ...now.status, used: { 'count/configmaps': '1' } } },
+            { subresource: 'status' },
+          );
+        }
+        return quotas.update(...args);
+      },
+    };
+    await server.quota.start({ store: (r) => (r === 'resourcequotas' ? racing : server.stores.get(r)) });
+  }
+  beforeEach(() => {
+    memory = new MemoryStorage({ compaction: false });
+    server = new Server(memory, new FakeClock(), { controller: false });
+    quotas = server.store('resourcequotas');
+  });
+  afterEach(() => memory.close());
+
+  it('reads the quota again and charges on top of the other charge', async () => {
+    await raced('2');
+    await server.create('configmaps', configMap('c1'));
+    expect((await server.quotaObject('q')).status?.used).toEqual({ 'count/configmaps': '2' });
+  });
+
+  it('refuses the create when the other charge took the last room', async () => {
+    await raced('1');
+    const err = await rejection(server.create('configmaps', configMap('c1')));
+    expect(err.message).toBe(
+      'configmaps "c1" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1',
+    );
+    expect((await server.quotaObject('q')).status?.used).toEqual({ 'count/configmaps': '1' });
+  });
+});
