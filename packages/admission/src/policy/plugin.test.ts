@@ -526,4 +526,23 @@ describe('ValidatingAdmissionPolicy', () => {
       ['broken', 'x', 'allow', 'invalid_error'],
     ]);
   });
+
+  it('leaves policies, bindings and the review kinds alone', async () => {
+    const p = plugin({
+      policies: [
+        testPolicy('deny-all', {
+          matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'], operations: ['*'] }] },
+          validations: [{ expression: 'false' }],
+        }),
+      ],
+      bindings: [testBinding('b', { policyName: 'deny-all' })],
+    });
+    expect((await run(p)).error).toBeDefined();
+    const on = (group: string, resource: string) =>
+      run(p, { resource: { group, version: 'v1', resource }, kind: { group, version: 'v1', kind: 'X' }, namespace: '' });
+    expect((await on('admissionregistration.k8s.io', 'validatingadmissionpolicies')).error).toBeUndefined();
+    expect((await on('admissionregistration.k8s.io', 'validatingadmissionpolicybindings')).error).toBeUndefined();
+    expect((await on('authorization.k8s.io', 'subjectaccessreviews')).error).toBeUndefined();
+    expect((await on('admissionregistration.k8s.io', 'validatingwebhookconfigurations')).error).toBeDefined();
+  });
 });

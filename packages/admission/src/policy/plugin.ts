@@ -31,6 +31,30 @@ export interface ValidatingAdmissionPolicyOptions {
   /** Answers the expressions' `authorizer` checks; without one every check errs (`errored()` is true). */
   readonly authorizer?: Authorizer;
   readonly metrics?: AdmissionMetrics;
+  /** Resources policies never see (kube's exclusion.Excluded(): the review kinds); default EXCLUDED_POLICY_RESOURCES. */
+  readonly excludedResources?: readonly { readonly group: string; readonly resource: string }[];
+}
+
+/** kube's exclusion.Excluded(): resources the expression-based admission plugins ignore. */
+export const EXCLUDED_POLICY_RESOURCES: readonly { readonly group: string; readonly resource: string }[] = [
+  { group: 'authentication.k8s.io', resource: 'selfsubjectreviews' },
+  { group: 'authentication.k8s.io', resource: 'tokenreviews' },
+  { group: 'authorization.k8s.io', resource: 'localsubjectaccessreviews' },
+  { group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews' },
+  { group: 'authorization.k8s.io', resource: 'selfsubjectrulesreviews' },
+  { group: 'authorization.k8s.io', resource: 'subjectaccessreviews' },
+];
+
+const POLICY_RESOURCES = new Set([
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
+
+/** kube's isPolicyResource: policies and bindings are not subject to policies (no lock-out). */
+function isPolicyResource(attrs: AdmissionAttributes): boolean {
+  return attrs.resource.group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(attrs.resource.resource);
 }
 
 interface Denial {
@@ -79,9 +103,11 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
   readonly name = VALIDATING_ADMISSION_POLICY_PLUGIN_NAME;
   readonly #options: ValidatingAdmissionPolicyOptions;
   readonly #cache = new PolicyCompileCache();
+  readonly #excluded: ReadonlySet<string>;
 
   constructor(options: ValidatingAdmissionPolicyOptions) {
     this.#options = options;
+    this.#excluded = new Set((options.excludedResources ?? EXCLUDED_POLICY_RESOURCES).map((r) => `${r.resource}.${r.group}`));
   }
 
   handles(operation: Operation): boolean {
@@ -89,6 +115,7 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
+    if (isPolicyResource(attrs) || this.#excluded.has(`${attrs.resource.resource}.${attrs.resource.group}`)) return;
     const policies = this.#options.policies();
     const bindings = this.#options.bindings();
     if (policies.length === 0 || bindings.length === 0) return;
