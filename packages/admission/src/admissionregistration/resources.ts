@@ -13,7 +13,7 @@ import {
   validatingWebhookConfigurationResource,
 } from './webhook-configuration-resources.ts';
 
-/** The four kinds of admissionregistration.k8s.io/v1, for a server to serve together (CEL not compiled on write). */
+/** The four kinds of admissionregistration.k8s.io/v1, for a server to serve together; CEL compiled on write (admissionExpressionChecker). */
 export const admissionRegistrationResources: readonly ResourceDefinition[] = Object.freeze([
   MutatingWebhookConfigurationResource,
   ValidatingWebhookConfigurationResource,
@@ -21,7 +21,7 @@ export const admissionRegistrationResources: readonly ResourceDefinition[] = Obj
   ValidatingAdmissionPolicyBindingResource,
 ] as unknown as ResourceDefinition[]);
 
-/** The four kinds with their CEL expressions compiled on write by `checkExpression`, as kube-apiserver refuses bad ones. */
+/** The four kinds with their CEL expressions compiled on write by another `checkExpression`. */
 export function admissionRegistrationResourcesWith(opts: { checkExpression: ExpressionChecker }): readonly ResourceDefinition[] {
   return Object.freeze([
     mutatingWebhookConfigurationResource(opts.checkExpression),

@@ -305,3 +305,90 @@ describe('ValidatingAdmissionPolicyBinding', () => {
     expect(table.rows[0]?.cells.slice(0, 3)).toEqual(['replicas-binding', 'replicas.example.com', 'ns/limits']);
   });
 });
+
+describe('CEL compiled on write (admissionExpressionChecker)', () => {
+  it('refuses expressions that do not compile or have the wrong type, in kube words', async () => {
+    const errs = await causes(
+      policies.create(
+        ctx,
+        policy({
+          variables: [{ name: 'r', expression: 'object.spec.replicas' }],
+          validations: [
+            { expression: 'variables.r <= 5', messageExpression: "'replicas: ' + string(variables.r)" },
+            { expression: 'object.spec.replicas <' },
+            { expression: '1 + 1' },
+            { expression: 'true', messageExpression: '42' },
+            { expression: 'params.max > 1' },
+          ],
+          auditAnnotations: [{ key: 'k', valueExpression: 'true' }],
+          matchConditions: [{ name: 'm', expression: 'authorizer.group("").resource("pods").check("get").allowed()' }],
+        }),
+      ),
+    );
+    expect(errs.map((e) => /^.*?Invalid value: "(?:[^"\\]|\\.)*":/.exec(e)?.[0])).toEqual([
+      'spec.validations[1].expression: Invalid value: "object.spec.replicas <":',
+      'spec.validations[2].expression: Invalid value: "1 + 1":',
+      'spec.validations[3].messageExpression: Invalid value: "42":',
+      'spec.validations[4].expression: Invalid value: "params.max > 1":',
+      'spec.auditAnnotations[0].valueExpression: Invalid value: "true":',
+    ]);
+    expect(errs[0]).toContain('compilation failed: ERROR: <input>:1:');
+    expect(errs[1]).toContain('must evaluate to bool');
+    expect(errs[2]).toContain('must evaluate to string');
+    expect(errs[3]).toContain("undeclared reference to 'params'");
+    expect(errs[4]).toContain('must evaluate to one of');
+  });
+
+  it('declares params with a paramKind, and variables in order', async () => {
+    await policies.create(
+      ctx,
+      policy({
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        variables: [
+          { name: 'max', expression: 'int(params.data.max)' },
+          { name: 'over', expression: 'object.spec.replicas > variables.max' },
+        ],
+        validations: [{ expression: '!variables.over', messageExpression: "'at most ' + string(variables.max)" }],
+      }),
+    );
+    expect(
+      await causes(
+        policies.create(
+          ctx,
+          policy(
+            {
+              variables: [
+                { name: 'a', expression: 'variables.b' },
+                { name: 'b', expression: '1' },
+              ],
+            },
+            'two',
+          ),
+        ),
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('compiles webhook matchConditions', async () => {
+    const { ValidatingWebhookConfigurationResource } = await import('./webhook-configuration-resources.ts');
+    const store = new Store(ValidatingWebhookConfigurationResource, { storage: memory, clock });
+    const cfg = (expression: string, name: string) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: 'h.example.com',
+          clientConfig: { url: 'https://h' },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          matchConditions: [{ name: 'c', expression }],
+        },
+      ],
+    });
+    await store.create(ctx, cfg("request.operation == 'CREATE' && object.metadata.name != 'skip'", 'ok'));
+    const errs = await causes(store.create(ctx, cfg('params.x', 'bad')));
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatch(/^webhooks\[0\]\.matchConditions\[0\]\.expression: Invalid value: "params.x": compilation failed: /);
+  });
+});

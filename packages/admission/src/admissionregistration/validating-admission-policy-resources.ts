@@ -1,5 +1,6 @@
 import { type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
 import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './defaults.ts';
 import { validatingAdmissionPolicyBindingSchema, validatingAdmissionPolicySchema } from './schemas.ts';
 import { ADMISSION_REGISTRATION_GROUP, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from './types.ts';
@@ -130,7 +131,7 @@ export function validatingAdmissionPolicyBindingResource(): ResourceDefinition<V
   }) as unknown as ResourceDefinition<ValidatingAdmissionPolicyBinding>;
 }
 
-/** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy (CEL checked for presence, not compiled). */
-export const ValidatingAdmissionPolicyResource = validatingAdmissionPolicyResource();
+/** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy; its CEL compiled on write, as kube does. */
+export const ValidatingAdmissionPolicyResource = validatingAdmissionPolicyResource(admissionExpressionChecker());
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding. */
 export const ValidatingAdmissionPolicyBindingResource = validatingAdmissionPolicyBindingResource();

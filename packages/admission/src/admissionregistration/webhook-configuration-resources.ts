@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultWebhookConfiguration } from './defaults.ts';
 import { mutatingWebhookConfigurationSchema, validatingWebhookConfigurationSchema } from './schemas.ts';
 import { ADMISSION_REGISTRATION_GROUP, type MutatingWebhookConfiguration, type ValidatingWebhookConfiguration } from './types.ts';
@@ -59,7 +60,7 @@ export function validatingWebhookConfigurationResource(checker?: ExpressionCheck
   return webhookConfigurationResource<ValidatingWebhookConfiguration>(false, checker);
 }
 
-/** admissionregistration.k8s.io/v1 MutatingWebhookConfiguration (matchConditions checked for presence, not compiled). */
-export const MutatingWebhookConfigurationResource = mutatingWebhookConfigurationResource();
-/** admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration (matchConditions checked for presence, not compiled). */
-export const ValidatingWebhookConfigurationResource = validatingWebhookConfigurationResource();
+/** admissionregistration.k8s.io/v1 MutatingWebhookConfiguration; matchConditions compiled on write, as kube does. */
+export const MutatingWebhookConfigurationResource = mutatingWebhookConfigurationResource(admissionExpressionChecker());
+/** admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration; matchConditions compiled on write, as kube does. */
+export const ValidatingWebhookConfigurationResource = validatingWebhookConfigurationResource(admissionExpressionChecker());
