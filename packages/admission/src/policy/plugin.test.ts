@@ -521,8 +521,8 @@ describe('ValidatingAdmissionPolicy', () => {
     });
     await run(p);
     expect(checks.map(([policy, binding, action, , errorType]) => [policy, binding, action, errorType])).toEqual([
-      ['deny', 'd', 'warn', 'no_error'],
-      ['deny', 'd', 'audit', 'no_error'],
+      ['deny', 'd', 'warn', 'invalid_error'],
+      ['deny', 'd', 'audit', 'invalid_error'],
       ['broken', 'x', 'allow', 'invalid_error'],
     ]);
   });

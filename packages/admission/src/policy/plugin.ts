@@ -86,8 +86,9 @@ export function reasonToCode(reason: string): number {
   }
 }
 
+/** kube's ErrorType: only an admitted evaluation has no error; a plain denial counts as `invalid_error` there too. */
 function errorType(d: PolicyDecision): PolicyCheckErrorType {
-  if (d.evaluation !== 'error') return 'no_error';
+  if (d.evaluation === 'admit') return 'no_error';
   if (d.message.startsWith('compilation')) return 'compile_error';
   if (d.message.startsWith('validation failed due to running out of cost budget')) return 'out_of_budget';
   return 'invalid_error';
