@@ -545,4 +545,57 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await on('authorization.k8s.io', 'subjectaccessreviews')).error).toBeUndefined();
     expect((await on('admissionregistration.k8s.io', 'validatingwebhookconfigurations')).error).toBeDefined();
   });
+
+  it('sees oldObject on UPDATE and DELETE', async () => {
+    const p = plugin({
+      policies: [
+        testPolicy('no-scale-down', {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], operations: ['UPDATE', 'DELETE'] }],
+          },
+          validations: [
+            {
+              expression: "request.operation == 'DELETE' ? oldObject.spec.replicas == 0 : object.spec.replicas >= oldObject.spec.replicas",
+              messageExpression:
+                "request.operation == 'DELETE' ? 'scale to 0 first' : 'cannot scale down from ' + string(oldObject.spec.replicas)",
+            },
+          ],
+        }),
+      ],
+      bindings: [testBinding('b', { policyName: 'no-scale-down' })],
+    });
+    expect((await run(p, { operation: 'UPDATE', object: deployment(4), oldObject: deployment(3) })).error).toBeUndefined();
+    expect((await run(p, { operation: 'UPDATE', object: deployment(2), oldObject: deployment(3) })).error?.message).toMatch(
+      /cannot scale down from 3$/,
+    );
+    expect((await run(p, { operation: 'DELETE', object: null, oldObject: deployment(3) })).error?.message).toMatch(/scale to 0 first$/);
+    expect((await run(p, { operation: 'DELETE', object: null, oldObject: deployment(0) })).error).toBeUndefined();
+  });
+
+  it('refuses paramRef.namespace for a cluster-scoped param kind and reads cluster-scoped params', async () => {
+    const limits: KubeObject = { apiVersion: 'example.com/v1', kind: 'Limits', metadata: { name: 'global' }, spec: { max: 4 } };
+    const setup: Setup = {
+      policies: [
+        testPolicy('p', {
+          paramKind: { apiVersion: 'example.com/v1', kind: 'Limits' },
+          validations: [{ expression: 'object.spec.replicas <= params.spec.max' }],
+        }),
+      ],
+      bindings: [
+        testBinding('b', { policyName: 'p', paramRef: { name: 'global', namespace: 'default', parameterNotFoundAction: 'Deny' } }),
+      ],
+    };
+    const p = new ValidatingAdmissionPolicyPlugin({
+      policies: () => setup.policies,
+      bindings: () => setup.bindings,
+      params: paramsFromObjects(() => [limits], { clusterScoped: ['example.com/v1/Limits'] }),
+      namespaces: testNamespaces({ name: 'default' }),
+    });
+    expect((await run(p)).error?.message).toMatch(
+      /failed to configure binding: paramRef.namespace must not be provided for a cluster-scoped `paramKind`$/,
+    );
+    setup.bindings = [testBinding('b', { policyName: 'p', paramRef: { name: 'global', parameterNotFoundAction: 'Deny' } })];
+    expect((await run(p, { object: deployment(4) })).error).toBeUndefined();
+    expect((await run(p, { object: deployment(5) })).error?.message).toMatch(/failed expression: object.spec.replicas <= params.spec.max$/);
+  });
 });
