@@ -1,4 +1,4 @@
-import { atomicList, atomicMap, labelSelectorSchema, listMap, listSet } from '@kapi/registry';
+import { atomicList, atomicMap, listMap, listSet } from '@kapi/registry';
 import { z } from 'zod';
 
 /**
@@ -7,6 +7,25 @@ import { z } from 'zod';
  */
 
 const strings = () => atomicList(z.array(z.string()));
+
+/**
+ * metav1.LabelSelector as kube decodes it: the operator is any string (as in kube's OpenAPI), so that validation
+ * refuses a bad one once, in kube's words ("not a valid selector operator").
+ */
+const labelSelectorSchema = atomicMap(
+  z.object({
+    matchLabels: z.record(z.string(), z.string()).optional(),
+    matchExpressions: atomicList(
+      z.array(
+        z.object({
+          key: z.string(),
+          operator: z.string(),
+          values: atomicList(z.array(z.string())).optional(),
+        }),
+      ),
+    ).optional(),
+  }),
+);
 const int32 = () => z.int().min(-2147483648).max(2147483647);
 
 export const ruleWithOperationsShape = {

@@ -225,6 +225,7 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
           vwc([
             hook({
               namespaceSelector: { matchLabels: { 'bad key!': 'x' } },
+              objectSelector: { matchExpressions: [{ key: 'a', operator: 'Foo' as never }] },
               matchConditions: [
                 { name: 'a', expression: ' ' },
                 { name: 'a', expression: 'true' },
@@ -237,6 +238,7 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
     ).toEqual([
       'webhooks[0].matchConditions[1]: Duplicate value: map[string]interface {}{"name":"a"}',
       `webhooks[0].namespaceSelector.matchLabels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+      'webhooks[0].objectSelector.matchExpressions[0].operator: Invalid value: "Foo": not a valid selector operator',
       'webhooks[0].matchConditions[0].expression: Required value',
       'webhooks[0].matchConditions[1].name: Duplicate value: "a"',
       'webhooks[0].matchConditions[2].name: Required value',
