@@ -27,12 +27,38 @@ function prettyPrint(list: ReadonlyMap<string, Quantity>): string {
 const sortedNames = (names: readonly string[]) => [...names].sort().join(',');
 
 /**
+ * A resource whose consumption needs a covering quota (kube's ResourceQuotaConfiguration limitedResources): a create
+ * of it is refused unless a quota of the namespace limits each of its usage names containing one of `matchContains`.
+ */
+export interface LimitedResource {
+  /** "" for the core group. */
+  readonly apiGroup?: string;
+  readonly resource: string;
+  readonly matchContains?: readonly string[];
+}
+
+/** limitedByDefault: the request's usage names (count/x, its legacy name) that a limitedResources entry names. */
+function limitedByDefault(attrs: AdmissionAttributes, limited: readonly LimitedResource[]): string[] {
+  const out: string[] = [];
+  const entries = limited.filter((l) => (l.apiGroup ?? '') === attrs.resource.group && l.resource === attrs.resource.resource);
+  for (const l of entries)
+    for (const k of objectCountNames(attrs.resource)) if ((l.matchContains ?? []).some((m) => k.includes(m))) out.push(k);
+  return out;
+}
+
+/**
  * kube's CheckRequest for an object-count evaluator on CREATE: every quota of the namespace whose status.hard counts the
  * resource must know its usage and have room for one more. Returns the quotas with status.used charged (copies; the
  * input is untouched) and the indexes of those it changed; throws kube's Forbidden otherwise.
  */
-export function checkRequest(quotas: readonly ResourceQuota[], attrs: AdmissionAttributes): { quotas: ResourceQuota[]; changed: number[] } {
+export function checkRequest(
+  quotas: readonly ResourceQuota[],
+  attrs: AdmissionAttributes,
+  limited: readonly LimitedResource[] = [],
+): { quotas: ResourceQuota[]; changed: number[] } {
   const interesting: number[] = [];
+  // Every name some matching quota limits (to tell whether a limited resource is covered).
+  const covered = new Set<string>();
   for (const [i, rq] of quotas.entries()) {
     const restricted = matchingNames(attrs, rq.status?.hard);
     // Matches: the quota counts at least one of the names, and every scope matches (none does for object counts).
@@ -41,7 +67,10 @@ export function checkRequest(quotas: readonly ResourceQuota[], attrs: AdmissionA
     if (!restricted.every((k) => Object.hasOwn(used, k)))
       throw admissionForbidden(attrs, `status unknown for quota: ${rq.metadata.name}, resources: ${sortedNames(restricted)}`);
     interesting.push(i);
+    for (const k of restricted) covered.add(k);
   }
+  const uncovered = limitedByDefault(attrs, limited).filter((k) => !covered.has(k));
+  if (uncovered.length) throw admissionForbidden(attrs, `insufficient quota to consume: ${sortedNames([...new Set(uncovered)])}`);
   if (interesting.length === 0) return { quotas: [...quotas], changed: [] };
 
   // The object's usage: one of each name it is counted by.

@@ -1,7 +1,7 @@
 import { type Clock, type KubeObject, newInternalError, realClock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import type { AdmissionAttributes } from '../../attributes.ts';
-import { checkRequest } from './quota-check.ts';
+import { checkRequest, type LimitedResource } from './quota-check.ts';
 import type { ResourceQuota } from './resource-quota.ts';
 
 /** What quota admission and the quota controller need of the ResourceQuota store (a registry Store). */
@@ -39,9 +39,12 @@ export class QuotaEvaluator {
   /** Namespaces whose worker runs. */
   readonly #inProgress = new Set<string>();
 
-  constructor(store: () => QuotaStore, clock: Clock = realClock) {
+  readonly #limited: readonly LimitedResource[];
+
+  constructor(store: () => QuotaStore, clock: Clock = realClock, limited: readonly LimitedResource[] = []) {
     this.#store = store;
     this.#clock = clock;
+    this.#limited = limited;
   }
 
   /** Resolves when the create fits every quota and was charged; a stuck storage fails it after 10s, as kube does. */
@@ -82,7 +85,8 @@ export class QuotaEvaluator {
   async #checkAttributes(ns: string, waiters: Waiter[]): Promise<void> {
     try {
       const quotas = await this.#list(ns);
-      if (quotas.length === 0) for (const w of waiters) w.result = null;
+      // Without quotas there is nothing to charge, unless some resources need a covering quota.
+      if (quotas.length === 0 && this.#limited.length === 0) for (const w of waiters) w.result = null;
       else await this.#checkQuotas(ns, quotas, waiters, RETRIES);
     } catch (err) {
       for (const w of waiters) if (w.result === PENDING) w.result = err;
@@ -92,13 +96,13 @@ export class QuotaEvaluator {
   }
 
   /** kube's checkQuotas: charge the batch to the running copies, write the changed quotas, retry those that failed. */
-  async #checkQuotas(ns: string, quotas: ResourceQuota[], waiters: Waiter[], remaining: number): Promise<void> {
+  async #checkQuotas(ns: string, quotas: ResourceQuota[], waiters: Waiter[], remaining: number, limited = this.#limited): Promise<void> {
     let running = quotas;
     const dirty = new Set<number>();
     for (const w of waiters) {
       let charged: ReturnType<typeof checkRequest>;
       try {
-        charged = checkRequest(running, w.attrs);
+        charged = checkRequest(running, w.attrs, limited);
       } catch (err) {
         w.result = err;
         continue;
@@ -142,6 +146,8 @@ export class QuotaEvaluator {
       fresh,
       waiters.filter((w) => w.result === PENDING),
       remaining - 1,
+      // Their coverage was settled on all the quotas; these are a few.
+      [],
     );
   }
 

@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '@kapi/registry';
 import type { AdmissionAttributes, Operation } from '../../attributes.ts';
 import { admissionForbidden } from '../../forbidden.ts';
 import type { ValidatingAdmission } from '../../plugin.ts';
+import type { LimitedResource } from './quota-check.ts';
 import { type CountedStore, QuotaController } from './quota-controller.ts';
 import { QuotaEvaluator, type QuotaStore } from './quota-evaluator.ts';
 import { ResourceQuota } from './resource-quota.ts';
@@ -20,6 +21,11 @@ export interface ResourceQuotaAdmissionOptions {
   resyncPeriodMs?: number;
   /** Run the quota controller in this server (kube-controller-manager's). Default true. */
   controller?: boolean;
+  /**
+   * Resources whose creation needs a quota of the namespace covering them (the plugin configuration's
+   * limitedResources; parseResourceQuotaConfiguration reads it): refused with `insufficient quota to consume` otherwise.
+   */
+  limitedResources?: readonly LimitedResource[];
   /** Told of failed syncs, lists and watches (all retried). Default console.error. */
   onError?: (err: unknown, what: string) => void;
 }
@@ -58,7 +64,7 @@ export class ResourceQuotaAdmission {
   constructor(options: ResourceQuotaAdmissionOptions = {}) {
     this.#options = options;
     this.#clock = options.clock ?? realClock;
-    this.#evaluator = new QuotaEvaluator(() => this.#quotas(), this.#clock);
+    this.#evaluator = new QuotaEvaluator(() => this.#quotas(), this.#clock, options.limitedResources ?? []);
     this.plugin = {
       name: RESOURCE_QUOTA_PLUGIN,
       handles: (op) => HANDLED.has(op),

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AdmissionAttributes } from '../../attributes.ts';
 import { ResourceQuota } from './resource-quota.ts';
-import { ResourceQuotaAdmission } from './resource-quota-admission.ts';
+import { ResourceQuotaAdmission, type ResourceQuotaAdmissionOptions } from './resource-quota-admission.ts';
+import { parseResourceQuotaConfiguration } from './resource-quota-configuration.ts';
 
 const Widget = defineResource({
   group: 'example.kapi.dev',
@@ -22,7 +23,7 @@ class Server {
   readonly stores = new Map<string, Store>();
   readonly quota: ResourceQuotaAdmission;
 
-  constructor(memory: MemoryStorage, clock: FakeClock, options: { controller?: boolean } = {}) {
+  constructor(memory: MemoryStorage, clock: FakeClock, options: ResourceQuotaAdmissionOptions = {}) {
     const defs: [string, ResourceDefinition][] = [
       ['resourcequotas', ResourceQuota as unknown as ResourceDefinition],
       ['configmaps', ConfigMap as unknown as ResourceDefinition],
@@ -497,5 +498,67 @@ describe('ResourceQuota admission losing a race to another writer', () => {
       'configmaps "c1" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1',
     );
     expect((await server.quotaObject('q')).status?.used).toEqual({ 'count/configmaps': '1' });
+  });
+});
+
+describe('ResourceQuota limitedResources', () => {
+  let memory: MemoryStorage;
+  let server: Server;
+  beforeEach(async () => {
+    memory = new MemoryStorage({ compaction: false });
+    const { limitedResources } = parseResourceQuotaConfiguration({
+      apiVersion: 'apiserver.config.k8s.io/v1',
+      kind: 'ResourceQuotaConfiguration',
+      limitedResources: [{ resource: 'configmaps', matchContains: ['configmaps'] }],
+    });
+    server = new Server(memory, new FakeClock(), { limitedResources });
+    await server.start();
+  });
+  afterEach(() => {
+    server.quota.stop();
+    memory.close();
+  });
+
+  it('refuses a limited resource in a namespace without a quota covering it, and admits it once one does', async () => {
+    const err = await rejection(server.create('configmaps', configMap('c1')));
+    expect(err.message).toBe('configmaps "c1" is forbidden: insufficient quota to consume: configmaps,count/configmaps');
+    // Other resources are not limited.
+    await server.create('secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1', namespace: NS } });
+    await server.store('resourcequotas').create({ namespace: NS }, quota('q', { hard: { 'count/configmaps': '3', configmaps: '3' } }));
+    await vi.waitFor(async () =>
+      expect((await server.quotaObject('q')).status?.used).toEqual({ 'count/configmaps': '0', configmaps: '0' }),
+    );
+    await server.create('configmaps', configMap('c1'));
+  });
+
+  it('wants every limited name covered', async () => {
+    await server.store('resourcequotas').create({ namespace: NS }, quota('q', { hard: { 'count/configmaps': '3' } }));
+    await vi.waitFor(async () => expect((await server.quotaObject('q')).status?.used).toEqual({ 'count/configmaps': '0' }));
+    const err = await rejection(server.create('configmaps', configMap('c1')));
+    expect(err.message).toBe('configmaps "c1" is forbidden: insufficient quota to consume: configmaps');
+  });
+});
+
+describe('parseResourceQuotaConfiguration', () => {
+  it("reads both of kube's versions and nothing", () => {
+    expect(parseResourceQuotaConfiguration(undefined)).toEqual({ limitedResources: [] });
+    expect(
+      parseResourceQuotaConfiguration({
+        apiVersion: 'resourcequota.admission.k8s.io/v1beta1',
+        kind: 'Configuration',
+        limitedResources: [{ apiGroup: 'example.kapi.dev', resource: 'widgets', matchContains: ['widgets'] }],
+      }),
+    ).toEqual({ limitedResources: [{ apiGroup: 'example.kapi.dev', resource: 'widgets', matchContains: ['widgets'] }] });
+  });
+
+  it("refuses what kube's validation refuses", () => {
+    expect(() =>
+      parseResourceQuotaConfiguration({
+        apiVersion: 'apiserver.config.k8s.io/v1',
+        kind: 'ResourceQuotaConfiguration',
+        limitedResources: [{}],
+      }),
+    ).toThrow('limitedResources[0].resource: Required value');
+    expect(() => parseResourceQuotaConfiguration({ apiVersion: 'v1', kind: 'ConfigMap' })).toThrow('unsupported apiVersion/kind');
   });
 });
