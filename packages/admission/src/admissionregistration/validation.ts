@@ -235,10 +235,23 @@ function goURLParts(raw: string): { scheme: string; host: string; user?: string;
   return { scheme, host, user, fragment, rawQuery };
 }
 
+/** The two errors of Go's url.Parse a webhook URL is likely to meet: control characters, and a port that is not a number. */
+function goURLParseError(raw: string): string | undefined {
+  const quoted = JSON.stringify(raw);
+  if (/[\x00-\x1f\x7f]/.test(raw)) return `parse ${quoted}: net/url: invalid control character in URL`;
+  const u = goURLParts(raw);
+  const colon = u.host.startsWith('[') ? u.host.indexOf(':', u.host.indexOf(']')) : u.host.lastIndexOf(':');
+  if (colon >= 0 && !/^[0-9]*$/.test(u.host.slice(colon + 1)))
+    return `parse ${quoted}: invalid port ${JSON.stringify(u.host.slice(colon))} after host`;
+  return undefined;
+}
+
 /** webhook.ValidateWebhookURL with https forced. */
 export function validateWebhookURL(path: string, url: string): FieldError[] {
   const errs: FieldError[] = [];
   const form = '; desired format: https://host[/path]';
+  const parseError = goURLParseError(url);
+  if (parseError) return [fieldErrors.required(path, `url must be a valid URL: ${parseError}${form}`)];
   const u = goURLParts(url);
   if (u.scheme !== 'https') errs.push(fieldErrors.invalid(path, u.scheme, `'https' is the only allowed URL scheme${form}`));
   if (u.host.length === 0) errs.push(fieldErrors.invalid(path, u.host, `host must be provided${form}`));

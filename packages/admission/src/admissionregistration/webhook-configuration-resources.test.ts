@@ -151,6 +151,14 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
       'webhooks[0].clientConfig.url: Invalid value: "f": fragments are not permitted in the URL',
       'webhooks[0].clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL',
     ]);
+    expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://h:port/x' } })])))).toEqual([
+      'webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://h:port/x": invalid port ":port" after host; desired format: https://host[/path]',
+    ]);
+    expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'example.com/x' } })])))).toEqual([
+      `webhooks[0].clientConfig.url: Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+      'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
+    ]);
+    await validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://[::1]:8443/admit?' } })], 'ipv6'));
     expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https:///x' } })])))).toEqual([
       'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
     ]);
