@@ -2,7 +2,7 @@ import type { AuthorizationAttributes, Authorizer } from '@kapi/authz';
 import { describe, expect, it } from 'vitest';
 import { AdmissionCompiler } from './compiler.ts';
 import { AdmissionEvaluation, BUDGET_EXCEEDED_MESSAGE } from './evaluation.ts';
-import { testAttributes } from './test-attributes.ts';
+import { testAttributes } from './test-support/attributes.ts';
 
 /** An authorizer that allows what `allow` says, and remembers what it was asked. */
 function recordingAuthorizer(allow: (a: AuthorizationAttributes) => boolean): Authorizer & { asked: AuthorizationAttributes[] } {

@@ -1,7 +1,7 @@
 import type { Authorizer } from '@kapi/authz';
 import { describe, expect, it } from 'vitest';
 import { compileMatchConditions } from './match-conditions.ts';
-import { testAttributes } from './test-attributes.ts';
+import { testAttributes } from './test-support/attributes.ts';
 
 describe('compileMatchConditions', () => {
   it('matches when every condition is true; the first false one names the failure', async () => {

@@ -3,10 +3,10 @@ import type { Authorizer } from '@kapi/authz';
 import { describe, expect, it } from 'vitest';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../admissionregistration/types.ts';
 import type { AdmissionAttributes } from '../attributes.ts';
-import { testAttributes } from '../cel/test-attributes.ts';
+import { testAttributes } from '../cel/test-support/attributes.ts';
 import { paramsFromObjects } from './param-source.ts';
 import { VALIDATION_FAILURE_ANNOTATION, type ValidatingAdmissionPolicyOptions, ValidatingAdmissionPolicyPlugin } from './plugin.ts';
-import { testBinding, testNamespaces, testPolicy } from './test-fixtures.ts';
+import { testBinding, testNamespaces, testPolicy } from './test-support/fixtures.ts';
 
 interface Setup {
   policies: ValidatingAdmissionPolicy[];

@@ -1,7 +1,7 @@
 import { type CelType, mapType, objectType } from '@kapi/cel';
 import { describe, expect, it } from 'vitest';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../admissionregistration/types.ts';
-import { testPolicy } from './test-fixtures.ts';
+import { testPolicy } from './test-support/fixtures.ts';
 import { type KindSchemas, PolicyTypeCheckingController, typeCheckPolicy, typesToCheck } from './type-checking.ts';
 
 const deploymentType = objectType('apps.v1.Deployment', {

@@ -4,8 +4,8 @@ import type {
   ValidatingAdmissionPolicyBinding,
   ValidatingAdmissionPolicyBindingSpec,
   ValidatingAdmissionPolicySpec,
-} from '../admissionregistration/types.ts';
-import type { NamespaceLookup } from '../matching/match-attributes.ts';
+} from '../../admissionregistration/types.ts';
+import type { NamespaceLookup } from '../../matching/match-attributes.ts';
 
 /** A policy matching apps/v1 deployments on CREATE and UPDATE unless `spec` says otherwise. */
 export function testPolicy(name: string, spec: ValidatingAdmissionPolicySpec): ValidatingAdmissionPolicy {

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import type { AdmissionAttributes } from '../attributes.ts';
+import type { AdmissionAttributes } from '../../attributes.ts';
 
 /** Attributes of a request for tests: a CREATE of an apps/v1 Deployment in `default` by `alice` unless changed. */
 export function testAttributes(change: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
