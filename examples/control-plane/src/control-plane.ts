@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AdmissionChain } from '@kapi/admission';
+import { AdmissionControl } from '@kapi/admission';
 import { APIExtensions } from '@kapi/apiextensions';
 import {
   DynamicCABundle,
@@ -20,6 +20,7 @@ import { type Authorizer, buildAuthorizer, RBAC, WebhookAuthorizer } from '@kapi
 import { ConfigMap, Event, EventsV1Event, Lease, Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import {
   APIServerMetrics,
+  admissionMetrics,
   authorizationWebhookMetrics,
   authorizerLabelsForMode,
   clientCertificateAuthority,
@@ -37,6 +38,7 @@ import {
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { EtcdStorage } from '@kapi/storage-etcd';
 import { RedisStorage } from '@kapi/storage-redis';
+import type { AdmissionFlagOptions } from './admission-flags.ts';
 import type { AuthorizationFlagOptions } from './authorization-flags.ts';
 import type { ServiceAccountOptions } from './service-account-flags.ts';
 import { type TokenAuthenticationOptions, tokenAuthenticators } from './token-authenticators.ts';
@@ -45,7 +47,11 @@ import { Widget } from './widget.ts';
 /** kube-apiserver's usual --service-account-issuer (kubeadm's default). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
-export interface ControlPlaneOptions extends TokenAuthenticationOptions, ServiceAccountOptions, AuthorizationFlagOptions {
+export interface ControlPlaneOptions
+  extends TokenAuthenticationOptions,
+    ServiceAccountOptions,
+    AuthorizationFlagOptions,
+    AdmissionFlagOptions {
   /** `memory` (default), `etcd://host:port` or `redis://host:port`, or the backend itself (see `storageFromFlag`). */
   storage?: string | Storage;
   /** Default 6443; 0 = any free port. */
@@ -193,7 +199,20 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       instrument: (mode, a) => instrumentedAuthorizer(authorizerLabelsForMode(mode), a, metrics.authorization),
     },
   );
-  const admission = new AdmissionChain([]);
+  // kube-apiserver's admission: its default plugins (webhooks, ValidatingAdmissionPolicy, ResourceQuota, …) unless the
+  // flags say otherwise, the admissionregistration.k8s.io kinds and ResourceQuota served by the control plane, and
+  // the configurations kept from the caches of the whole chain (a policy's params may be custom resources).
+  const admissionControl = new AdmissionControl({
+    ...(options.enableAdmissionPlugins ? { enable: options.enableAdmissionPlugins } : {}),
+    ...(options.disableAdmissionPlugins ? { disable: options.disableAdmissionPlugins } : {}),
+    ...(options.admissionControlConfigFile ? { configFile: options.admissionControlConfigFile } : {}),
+    ...(options.admissionWebhookServices ? { services: options.admissionWebhookServices } : {}),
+    authorizer: () => authorizer,
+    metrics: admissionMetrics(metrics.registry),
+  });
+  const admission = admissionControl.chain;
+  // Its kinds are the control plane's; it starts on the first server of the chain, which sees every server's kinds.
+  const admissionProvider = admissionControl.provider();
   // kube-apiserver's chain: the APIExtensions server (CRDs) first, then the control plane's own kinds; requests go
   // through one handler chain (the first server's: authentication, authorization, audit, …) and on to the server
   // serving their path. The last to shut down closes the storage they share.
@@ -201,7 +220,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     storage,
     metrics,
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, EventsV1Event, Lease, Widget],
-    providers: [rbac.provider()],
+    providers: [rbac.provider(), { name: 'admission', resources: admissionProvider.resources }],
     admission,
     serviceAccountTokens: {
       issuer: saIssuer,
@@ -215,7 +234,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     closeStorage: false,
     metrics,
     resources: [],
-    providers: [new APIExtensions().provider()],
+    providers: [
+      new APIExtensions().provider(),
+      { name: 'admission/start', postStartHooks: admissionProvider.postStartHooks, preShutdownHooks: admissionProvider.preShutdownHooks },
+    ],
     delegate: controlPlane,
     // kube-controller-manager's garbage collector, on the first server of the chain: it sees every kind, CRDs' too.
     garbageCollector: true,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Storage } from '@kapi/storage';
+import { ADMISSION_FLAGS, ADMISSION_USAGE, admissionOptionsFromFlags } from './admission-flags.ts';
 import { AUTHORIZATION_FLAGS, AUTHORIZATION_USAGE, authorizationOptionsFromFlags } from './authorization-flags.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { jwtOptionsFromFlags, OIDC_FLAGS, OIDC_USAGE } from './oidc-flags.ts';
@@ -10,7 +11,8 @@ const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://ho
   ${OIDC_USAGE}
   ${TOKEN_USAGE}
   ${SERVICE_ACCOUNT_USAGE}
-  ${AUTHORIZATION_USAGE}`;
+  ${AUTHORIZATION_USAGE}
+  ${ADMISSION_USAGE}`;
 
 function parseFlags() {
   try {
@@ -25,6 +27,7 @@ function parseFlags() {
         ...TOKEN_FLAGS,
         ...SERVICE_ACCOUNT_FLAGS,
         ...AUTHORIZATION_FLAGS,
+        ...ADMISSION_FLAGS,
       },
       strict: true,
     });
@@ -49,11 +52,13 @@ let jwt: Awaited<ReturnType<typeof jwtOptionsFromFlags>>;
 let tokenOptions: ReturnType<typeof tokenOptionsFromFlags>;
 let serviceAccountOptions: ReturnType<typeof serviceAccountOptionsFromFlags>;
 let authorizationOptions: ReturnType<typeof authorizationOptionsFromFlags>;
+let admissionOptions: ReturnType<typeof admissionOptionsFromFlags>;
 try {
   jwt = await jwtOptionsFromFlags(values);
   tokenOptions = tokenOptionsFromFlags(values);
   serviceAccountOptions = serviceAccountOptionsFromFlags(values);
   authorizationOptions = authorizationOptionsFromFlags(values);
+  admissionOptions = admissionOptionsFromFlags(values);
 } catch (err) {
   console.error(`${(err as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -79,6 +84,7 @@ try {
     ...tokenOptions,
     ...serviceAccountOptions,
     ...authorizationOptions,
+    ...admissionOptions,
   });
 } catch (err) {
   console.error(`kapi example control plane failed to start: ${(err as Error).message}`);

@@ -1,3 +1,7 @@
+export { AdmissionControl, type AdmissionControlHost, type AdmissionControlOptions } from './admission-control.ts';
+export { ObjectCache, type ObjectCacheOptions } from './admissionregistration/object-cache.ts';
+export { admissionRegistrationResources, admissionRegistrationResourcesWith } from './admissionregistration/resources.ts';
+export type * from './admissionregistration/types.ts';
 export type { AdmissionAttributes, Operation } from './attributes.ts';
 export { isMutatingAdmission, isValidatingAdmission } from './capabilities.ts';
 export { AdmissionChain, type AdmissionChainOptions } from './chain.ts';
@@ -13,6 +17,7 @@ export { decodePluginConfig, type PluginConfigKind } from './config/plugin-confi
 export { ALL_ORDERED_PLUGINS, DEFAULT_ON_PLUGINS } from './config/plugin-names.ts';
 export { type AdmissionPluginFactory, AdmissionPluginRegistry, type BuildChainOptions } from './config/plugin-registry.ts';
 export { admissionForbidden } from './forbidden.ts';
+export { type HostParamSource, hostParamSource, type ParamHost } from './host-param-source.ts';
 export {
   type AdmissionMetrics,
   type AdmissionStepType,
@@ -23,4 +28,26 @@ export {
 } from './metrics.ts';
 export type { AdmissionPlugin, MutatingAdmission, ValidatingAdmission } from './plugin.ts';
 export { type AdmissionPluginSpec, admissionPlugin, DENY_ALL_MESSAGE, denyAll } from './plugin-factory.ts';
+export { ALWAYS_ADMIT, alwaysAdmit } from './plugins/always-admit.ts';
+export {
+  OWNER_REFERENCES_PERMISSION_ENFORCEMENT,
+  type OwnerReferencesPermissionEnforcementOptions,
+  ownerReferencesPermissionEnforcement,
+} from './plugins/owner-references/owner-references-permission.ts';
+export { type RESTMapper, type RESTMapping, restMapperFor } from './plugins/owner-references/rest-mapper.ts';
+export { ResourceQuota } from './plugins/resource-quota/resource-quota.ts';
+export {
+  RESOURCE_QUOTA_PLUGIN,
+  ResourceQuotaAdmission,
+  type ResourceQuotaAdmissionOptions,
+  type ResourceQuotaHost,
+} from './plugins/resource-quota/resource-quota-admission.ts';
+export { type ParamKindRef, type ParamSource, paramsFromObjects } from './policy/param-source.ts';
+export {
+  VALIDATING_ADMISSION_POLICY_PLUGIN_NAME,
+  VALIDATION_FAILURE_ANNOTATION,
+  type ValidatingAdmissionPolicyOptions,
+  ValidatingAdmissionPolicyPlugin,
+} from './policy/plugin.ts';
 export { AdmissionReinvocationContext, type ReinvocationContext } from './reinvocation.ts';
+export * from './webhook/index.ts';

@@ -233,6 +233,23 @@ describe('round trips', () => {
     expect(roundTrip(bare)).toStrictEqual(bare);
   });
 
+  it('core/v1 ResourceQuota (kubectl create quota sends it as protobuf): quantities as strings, scope selectors', () => {
+    const q: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q', namespace: 'team' },
+      spec: {
+        hard: { 'count/widgets.example.kapi.dev': '5', configmaps: '10', 'requests.cpu': '500m' },
+        scopes: ['NotTerminating'],
+        scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] },
+      },
+      status: { hard: { configmaps: '10' }, used: { configmaps: '3' } },
+    };
+    expect(roundTrip(q)).toStrictEqual(q);
+    const bare: KubeObject = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: {}, status: {} };
+    expect(roundTrip(bare)).toStrictEqual(bare);
+  });
+
   it('rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding, ClusterRoleBinding with every field', () => {
     const rbac = 'rbac.authorization.k8s.io/v1';
     const role: KubeObject = {

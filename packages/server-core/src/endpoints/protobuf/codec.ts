@@ -284,6 +284,53 @@ const serviceAccount: KindCodec = {
   fromJson: (o) => ({ ...o, metadata: objectMetaFromJson(o.metadata) }),
 };
 
+/** A ResourceList (name → Quantity message) as JSON (name → the quantity's string); omitempty. */
+function putQuantities(out: Json, key: string, v: unknown): void {
+  if (!isObject(v) || Object.keys(v).length === 0) return;
+  out[key] = Object.fromEntries(Object.entries(v).map(([k, q]) => [k, asObject(q).string ?? '']));
+}
+/** A ResourceList as the wire's map of Quantity messages. */
+function quantitiesFromJson(v: unknown): Json | undefined {
+  return isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, q]) => [k, { string: String(q) }])) : undefined;
+}
+
+/** core/v1 ResourceQuota: hard and used are ResourceLists (Quantity messages on the wire, strings in JSON). */
+const resourceQuota: KindCodec = {
+  message: 'ResourceQuota',
+  toJson(w) {
+    const sp = asObject(w.spec);
+    const spec: Json = {};
+    putQuantities(spec, 'hard', sp.hard);
+    putList(spec, 'scopes', sp.scopes);
+    const sel = asObject(sp.scopeSelector);
+    if (isObject(sp.scopeSelector)) {
+      const selector: Json = {};
+      putList(selector, 'matchExpressions', sel.matchExpressions, (r) => {
+        // scopeName and operator have no omitempty in Go.
+        const out: Json = { scopeName: r.scopeName ?? '', operator: r.operator ?? '' };
+        putList(out, 'values', r.values);
+        return out;
+      });
+      spec.scopeSelector = selector;
+    }
+    const st = asObject(w.status);
+    const status: Json = {};
+    putQuantities(status, 'hard', st.hard);
+    putQuantities(status, 'used', st.used);
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson(o) {
+    const spec = asObject(o.spec);
+    const status = asObject(o.status);
+    return {
+      ...o,
+      metadata: objectMetaFromJson(o.metadata),
+      spec: { ...spec, hard: quantitiesFromJson(spec.hard) },
+      status: { hard: quantitiesFromJson(status.hard), used: quantitiesFromJson(status.used) },
+    };
+  },
+};
+
 /** coordination.k8s.io/v1 Lease: every spec field is a pointer in Go, so present on the wire means set. */
 const lease: KindCodec = {
   message: 'Lease',
@@ -614,6 +661,7 @@ const CORE_V1 = new Map<string, KindCodec>([
   ['Namespace', namespace],
   ['Event', event],
   ['ServiceAccount', serviceAccount],
+  ['ResourceQuota', resourceQuota],
 ]);
 
 function codecFor(apiVersion: string, kind: string): KindCodec | undefined {

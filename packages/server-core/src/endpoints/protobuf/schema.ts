@@ -4,7 +4,8 @@ import protobuf from 'protobufjs';
  * The subset of Kubernetes' protobuf schema kapi reads and writes, with the field numbers of the upstream .proto files:
  * - k8s.io/apimachinery/pkg/runtime/generated.proto (TypeMeta, Unknown: the envelope after the `k8s\0` magic),
  * - k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (ObjectMeta and friends, Time, MicroTime, DeleteOptions),
- * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event, ServiceAccount),
+ * - k8s.io/api/core/v1/generated.proto (ConfigMap, Secret, Namespace, Event, ServiceAccount, ResourceQuota: kubectl
+ *   create quota sends it so; resource.Quantity is its string),
  * - k8s.io/api/autoscaling/v1/generated.proto (Scale),
  * - k8s.io/api/coordination/v1/generated.proto (Lease: leader election through client-go's typed clients),
  * - k8s.io/api/events/v1/generated.proto (Event, here EventsV1Event; EventSeries is core's, with the same numbers),
@@ -88,6 +89,12 @@ message LeaseSpec {
   optional MicroTime renewTime = 4; optional int32 leaseTransitions = 5; optional string strategy = 6; optional string preferredHolder = 7;
 }
 message Lease { optional ObjectMeta metadata = 1; optional LeaseSpec spec = 2; }
+message Quantity { optional string string = 1; }
+message ScopedResourceSelectorRequirement { optional string scopeName = 1; optional string operator = 2; repeated string values = 3; }
+message ScopeSelector { repeated ScopedResourceSelectorRequirement matchExpressions = 1; }
+message ResourceQuotaSpec { map<string, Quantity> hard = 1; repeated string scopes = 2; optional ScopeSelector scopeSelector = 3; }
+message ResourceQuotaStatus { map<string, Quantity> hard = 1; map<string, Quantity> used = 2; }
+message ResourceQuota { optional ObjectMeta metadata = 1; optional ResourceQuotaSpec spec = 2; optional ResourceQuotaStatus status = 3; }
 message EventsV1Event {
   optional ObjectMeta metadata = 1; optional MicroTime eventTime = 2; optional EventSeries series = 3; optional string reportingController = 4;
   optional string reportingInstance = 5; optional string action = 6; optional string reason = 7; optional ObjectReference regarding = 8;
