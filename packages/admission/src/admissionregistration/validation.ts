@@ -1,6 +1,7 @@
 import {
   type FieldError,
   fieldErrors,
+  goQuote,
   isDNS1123Subdomain,
   isQualifiedName,
   isValidPathSegmentName,
@@ -237,13 +238,14 @@ function goURLParts(raw: string): { scheme: string; host: string; user?: string;
 
 /** The two errors of Go's url.Parse a webhook URL is likely to meet: control characters, and a port that is not a number. */
 function goURLParseError(raw: string): string | undefined {
-  const quoted = JSON.stringify(raw);
+  // url.Error prints the URL with %q
+  const quoted = goQuote(raw);
   const hasControl = [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
   if (hasControl) return `parse ${quoted}: net/url: invalid control character in URL`;
   const u = goURLParts(raw);
   const colon = u.host.startsWith('[') ? u.host.indexOf(':', u.host.indexOf(']')) : u.host.lastIndexOf(':');
   if (colon >= 0 && !/^[0-9]*$/.test(u.host.slice(colon + 1)))
-    return `parse ${quoted}: invalid port ${JSON.stringify(u.host.slice(colon))} after host`;
+    return `parse ${quoted}: invalid port ${goQuote(u.host.slice(colon))} after host`;
   return undefined;
 }
 

@@ -158,6 +158,9 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
       `webhooks[0].clientConfig.url: Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
       'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
     ]);
+    expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://h/\u0001' } })])))).toEqual([
+      'webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://h/\\x01": net/url: invalid control character in URL; desired format: https://host[/path]',
+    ]);
     await validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://[::1]:8443/admit?' } })], 'ipv6'));
     expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https:///x' } })])))).toEqual([
       'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
