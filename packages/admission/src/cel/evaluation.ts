@@ -1,6 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
-import { CelAuthorizer, type EvaluationResult, type PreparedActivation, type Program } from '@kapi/cel';
+import { CelAuthorizer, type EvaluationResult, PreparedActivation, type Program } from '@kapi/cel';
 import type { AdmissionAttributes } from '../attributes.ts';
 import { AuthorizationCache } from './authorizer.ts';
 import type { CompiledExpression, CompiledVariable } from './compiler.ts';
@@ -27,6 +27,25 @@ export interface AdmissionInput {
   readonly authorizer?: Authorizer;
   /** Answers shared by every evaluation of the request (kube's caching authorizer); built from `authorizer` otherwise. */
   readonly authorization?: AuthorizationCache;
+  /** The request's converted values, shared by the evaluations of one request (several policies). */
+  readonly conversions?: RequestConversions;
+}
+
+/**
+ * The CEL values of one request's object, oldObject, request and namespaceObject, converted once for all the
+ * policies that see them alike (same object version, same matched resource), not once per policy.
+ */
+export class RequestConversions {
+  readonly #entries: { readonly key: readonly unknown[]; readonly prepared: PreparedActivation }[] = [];
+
+  get(key: readonly unknown[], convert: () => PreparedActivation): PreparedActivation {
+    for (const entry of this.#entries) {
+      if (entry.key.length === key.length && entry.key.every((k, i) => k === key[i])) return entry.prepared;
+    }
+    const prepared = convert();
+    this.#entries.push({ key, prepared });
+    return prepared;
+  }
 }
 
 /** An outcome: a value, an error with kube's detail text, or the request's budget spent. */
@@ -48,6 +67,9 @@ const MAX_AUTHZ_ROUNDS = 16;
 export class AdmissionEvaluation {
   readonly #variables: ReadonlyMap<string, CompiledVariable>;
   readonly #base: Record<string, unknown>;
+  readonly #baseKey: readonly unknown[];
+  readonly #params: unknown;
+  readonly #conversions: RequestConversions | undefined;
   readonly #authz: AuthorizationCache | undefined;
   readonly #celAuthorizer: CelAuthorizer | undefined;
   readonly #memo = new Map<string, Memo>();
@@ -59,13 +81,23 @@ export class AdmissionEvaluation {
     const { attrs } = input;
     this.#variables = new Map(variables.map((v) => [v.name, v]));
     this.#remaining = budget;
-    this.#base = {
-      object: input.object === undefined ? attrs.object : input.object,
-      oldObject: input.oldObject === undefined ? attrs.oldObject : input.oldObject,
-      request: admissionRequest(attrs, input.equivalent),
-      namespaceObject: input.namespaceObject ?? null,
-      params: input.params ?? null,
-    };
+    const object = input.object === undefined ? attrs.object : input.object;
+    const oldObject = input.oldObject === undefined ? attrs.oldObject : input.oldObject;
+    const namespaceObject = input.namespaceObject ?? null;
+    const eq = input.equivalent;
+    this.#baseKey = [
+      object,
+      oldObject,
+      namespaceObject,
+      eq?.kind.group,
+      eq?.kind.version,
+      eq?.kind.kind,
+      eq?.resource.version,
+      eq?.resource.resource,
+    ];
+    this.#base = { object, oldObject, request: admissionRequest(attrs, eq), namespaceObject };
+    this.#params = input.params ?? null;
+    this.#conversions = input.conversions;
     const authz = input.authorization ?? (input.authorizer ? new AuthorizationCache(input.authorizer, attrs.userInfo) : undefined);
     if (authz) {
       this.#authz = authz;
@@ -113,9 +145,12 @@ export class AdmissionEvaluation {
 
   #activation(program: Program): PreparedActivation {
     if (!this.#prepared) {
-      const activation: Record<string, unknown> = { ...this.#base, variables: this.#lazyVariables() };
-      if (this.#celAuthorizer) activation.authorizer = this.#celAuthorizer;
-      this.#prepared = program.prepare(activation);
+      const own: Record<string, unknown> = { params: this.#params, variables: this.#lazyVariables() };
+      if (this.#celAuthorizer) own.authorizer = this.#celAuthorizer;
+      const base = this.#conversions
+        ? this.#conversions.get(this.#baseKey, () => program.prepare(this.#base))
+        : program.prepare(this.#base);
+      this.#prepared = new PreparedActivation({ ...base.values, ...program.prepare(own).values });
     }
     return this.#prepared;
   }

@@ -3,6 +3,7 @@ import type { Authorizer } from '@kapi/authz';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidationAction } from '../admissionregistration/types.ts';
 import type { AdmissionAttributes, Operation } from '../attributes.ts';
 import { AuthorizationCache } from '../cel/authorizer.ts';
+import { RequestConversions } from '../cel/evaluation.ts';
 import type { EquivalentResource } from '../cel/request.ts';
 import { admissionForbidden } from '../forbidden.ts';
 import type { NamespaceLookup } from '../matching/match-attributes.ts';
@@ -133,10 +134,11 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
     const denials: Denial[] = [];
     // one authorization answer per check for the whole request, as kube's caching authorizer gives
     const authorization = new AuthorizationCache(this.#options.authorizer ?? NO_AUTHORIZER, attrs.userInfo);
+    const conversions = new RequestConversions();
     for (const policy of policies) {
       const policyBindings = byPolicy.get(policy.metadata.name ?? '');
       if (!policyBindings) continue;
-      await this.#dispatchPolicy(attrs, policy, policyBindings, denials, authorization);
+      await this.#dispatchPolicy(attrs, policy, policyBindings, denials, authorization, conversions);
     }
     if (denials.length > 0) throw this.#denial(attrs, denials[0] as Denial);
   }
@@ -147,6 +149,7 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
     bindings: readonly ValidatingAdmissionPolicyBinding[],
     denials: Denial[],
     authorization: AuthorizationCache,
+    conversions: RequestConversions,
   ): Promise<void> {
     const policyName = policy.metadata.name ?? '';
     const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
@@ -226,6 +229,7 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
           params: param,
           namespaceObject,
           authorization,
+          conversions,
         });
         const seconds = (performance.now() - started) / 1000;
         for (const decision of result.decisions) {

@@ -2,7 +2,7 @@ import type { KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
 import type { AdmissionAttributes } from '../attributes.ts';
 import type { AuthorizationCache } from '../cel/authorizer.ts';
-import { AdmissionEvaluation, BUDGET_EXCEEDED_MESSAGE } from '../cel/evaluation.ts';
+import { AdmissionEvaluation, BUDGET_EXCEEDED_MESSAGE, type RequestConversions } from '../cel/evaluation.ts';
 import type { EquivalentResource } from '../cel/request.ts';
 import type { CompiledPolicy } from './compiled-policy.ts';
 
@@ -41,6 +41,8 @@ export interface ValidateInput {
   readonly authorizer?: Authorizer;
   /** The request's authorization answers, shared across policies. */
   readonly authorization?: AuthorizationCache;
+  /** The request's converted values, shared across policies. */
+  readonly conversions?: RequestConversions;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function validatePolicy(compiled: CompiledPolicy, input: ValidateIn
       namespaceObject: input.namespaceObject,
       ...(input.authorizer ? { authorizer: input.authorizer } : {}),
       ...(input.authorization ? { authorization: input.authorization } : {}),
+      ...(input.conversions ? { conversions: input.conversions } : {}),
     },
     compiled.compiler.variables,
   );
