@@ -598,4 +598,15 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await run(p, { object: deployment(4) })).error).toBeUndefined();
     expect((await run(p, { object: deployment(5) })).error?.message).toMatch(/failed expression: object.spec.replicas <= params.spec.max$/);
   });
+
+  it('gives every policy the same request, object and namespaceObject (converted once per request)', async () => {
+    const expression =
+      "request.name == 'web' && request.namespace == 'default' && namespaceObject.metadata.labels.env == 'prod' && object.spec.replicas == 3";
+    const p = plugin({
+      policies: ['a', 'b', 'c'].map((n) => testPolicy(n, { validations: [{ expression, message: `${n} failed` }] })),
+      bindings: ['a', 'b', 'c'].map((n) => testBinding(n, { policyName: n })),
+    });
+    expect((await run(p, { object: deployment(3) })).error).toBeUndefined();
+    expect((await run(p, { object: deployment(4) })).error?.message).toMatch(/a failed$/);
+  });
 });
