@@ -73,12 +73,20 @@ function defaultMatchResources(m: unknown): void {
   defaultRules(m.excludeResourceRules);
 }
 
+/** Drops the `omitempty` strings of `o` that are empty (Go writes no such field). */
+function omitEmptyStrings(o: unknown, keys: readonly string[]): void {
+  if (!isObj(o)) return;
+  for (const k of keys) if (o[k] === '') delete o[k];
+}
+
 export function defaultValidatingAdmissionPolicy(obj: KubeObject): void {
   normalizeBody(obj);
   // kube decodes a missing spec as an empty struct, which then gets its defaults.
   const o = obj as Obj;
   if (!isObj(o.spec)) o.spec = {};
   const spec = o.spec as Obj;
+  omitEmptyStrings(spec.paramKind, ['apiVersion', 'kind']);
+  if (Array.isArray(spec.validations)) for (const v of spec.validations) omitEmptyStrings(v, ['message', 'messageExpression']);
   setDefault(spec, 'failurePolicy', 'Fail');
   defaultMatchResources(spec.matchConstraints);
 }
@@ -87,5 +95,8 @@ export function defaultValidatingAdmissionPolicyBinding(obj: KubeObject): void {
   normalizeBody(obj);
   const o = obj as Obj;
   if (!isObj(o.spec)) o.spec = {};
-  defaultMatchResources((o.spec as Obj).matchResources);
+  const spec = o.spec as Obj;
+  omitEmptyStrings(spec, ['policyName']);
+  omitEmptyStrings(spec.paramRef, ['name', 'namespace', 'parameterNotFoundAction']);
+  defaultMatchResources(spec.matchResources);
 }

@@ -239,6 +239,13 @@ describe('ValidatingAdmissionPolicy', () => {
 });
 
 describe('ValidatingAdmissionPolicyBinding', () => {
+  it('drops empty omitempty strings, as Go writes the object', async () => {
+    const { object } = await bindings.create(ctx, binding({ paramRef: { name: 'p', namespace: '', parameterNotFoundAction: 'Deny' } }));
+    expect(object.spec?.paramRef).toEqual({ name: 'p', parameterNotFoundAction: 'Deny' });
+    const p = await policies.create(ctx, policy({ validations: [{ expression: 'true', message: '', messageExpression: '' }] }));
+    expect(p.object.spec?.validations).toEqual([{ expression: 'true' }]);
+  });
+
   it('stores defaults of matchResources', async () => {
     const { object } = await bindings.create(ctx, binding({ matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } } } }));
     expect(object.metadata.generation).toBe(1);
