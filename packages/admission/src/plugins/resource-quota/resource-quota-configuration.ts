@@ -1,3 +1,4 @@
+import { decodePluginConfig, type PluginConfigKind } from '../../config/plugin-config.ts';
 import type { LimitedResource } from './quota-check.ts';
 
 /** The ResourceQuota plugin's configuration (kube's ResourceQuotaConfiguration). */
@@ -5,27 +6,25 @@ export interface ResourceQuotaConfiguration {
   readonly limitedResources: readonly LimitedResource[];
 }
 
-/** The apiVersion/kind pairs kube's ResourceQuota plugin reads its configuration file as. */
-const KNOWN = new Set(['apiserver.config.k8s.io/v1/ResourceQuotaConfiguration', 'resourcequota.admission.k8s.io/v1beta1/Configuration']);
+/** The apiVersion/kind pairs kube's ResourceQuota plugin reads its configuration as. */
+export const RESOURCE_QUOTA_CONFIGURATION_KINDS: readonly PluginConfigKind[] = [
+  { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'ResourceQuotaConfiguration' },
+  { apiVersion: 'resourcequota.admission.k8s.io/v1beta1', kind: 'Configuration' },
+];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 /**
  * Reads the plugin's configuration (an AdmissionConfiguration's `configuration` for ResourceQuota, as JSON/YAML
- * decoded): `limitedResources` of apiGroup, resource and matchContains. Absent: no limited resources. Throws with
- * kube's validation message (`limitedResources[0].resource: Required value`) or the decoding problem.
+ * decoded): `limitedResources` of apiGroup, resource and matchContains. Absent: no limited resources. Throws kube's
+ * decoder errors for another kind, and its validation's (`limitedResources[0].resource: Required value`).
  */
 export function parseResourceQuotaConfiguration(config: unknown): ResourceQuotaConfiguration {
-  if (config === undefined || config === null) return { limitedResources: [] };
-  if (!isObject(config)) throw new Error('ResourceQuota configuration must be an object');
-  const gvk = `${String(config.apiVersion)}/${String(config.kind)}`;
-  if (!KNOWN.has(gvk))
-    throw new Error(
-      `ResourceQuota configuration: unsupported apiVersion/kind ${JSON.stringify(config.apiVersion)}/${JSON.stringify(config.kind)}`,
-    );
-  const list = config.limitedResources ?? [];
-  if (!Array.isArray(list)) throw new Error('ResourceQuota configuration: limitedResources must be a list');
+  const decoded = decodePluginConfig<Record<string, unknown>>(config, RESOURCE_QUOTA_CONFIGURATION_KINDS);
+  if (!decoded) return { limitedResources: [] };
+  const list = decoded.limitedResources ?? [];
+  if (!Array.isArray(list)) throw new Error('limitedResources: Invalid value: must be a list');
   const errs: string[] = [];
   const out: LimitedResource[] = [];
   for (const [i, item] of list.entries()) {

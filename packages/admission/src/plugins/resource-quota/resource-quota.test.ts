@@ -559,6 +559,8 @@ describe('parseResourceQuotaConfiguration', () => {
         limitedResources: [{}],
       }),
     ).toThrow('limitedResources[0].resource: Required value');
-    expect(() => parseResourceQuotaConfiguration({ apiVersion: 'v1', kind: 'ConfigMap' })).toThrow('unsupported apiVersion/kind');
+    expect(() => parseResourceQuotaConfiguration({ apiVersion: 'v1', kind: 'ConfigMap' })).toThrow(
+      'no kind "ConfigMap" is registered for version "v1" in scheme "admission plugin config"',
+    );
   });
 });
