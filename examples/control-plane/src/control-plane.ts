@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AdmissionControl } from '@kapi/admission';
-import { APIExtensions } from '@kapi/apiextensions';
+import { APIExtensions, kindCelTypes } from '@kapi/apiextensions';
 import {
   DynamicCABundle,
   loadOrCreateServiceAccountKey,
@@ -209,6 +209,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     ...(options.admissionWebhookServices ? { services: options.admissionWebhookServices } : {}),
     authorizer: () => authorizer,
     metrics: admissionMetrics(metrics.registry),
+    // Policies are type-checked against every served kind's schema, custom resources' included.
+    kindSchemas: (host) => kindCelTypes(() => host.definitions()),
   });
   const admission = admissionControl.chain;
   // Its kinds are the control plane's; it starts on the first server of the chain, which sees every server's kinds.

@@ -1,6 +1,6 @@
 import { type Clock, type KubeObject, realClock } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
-import type { ListWatchSource, ResourceDefinition } from '@kapi/registry';
+import type { ListWatchSource, ResourceDefinition, Store } from '@kapi/registry';
 import { ObjectCache } from './admissionregistration/object-cache.ts';
 import { admissionRegistrationResources } from './admissionregistration/resources.ts';
 import type {
@@ -26,6 +26,7 @@ import { restMapperFor } from './plugins/owner-references/rest-mapper.ts';
 import { ResourceQuota } from './plugins/resource-quota/resource-quota.ts';
 import { RESOURCE_QUOTA_PLUGIN, ResourceQuotaAdmission } from './plugins/resource-quota/resource-quota-admission.ts';
 import { VALIDATING_ADMISSION_POLICY_PLUGIN_NAME, ValidatingAdmissionPolicyPlugin } from './policy/plugin.ts';
+import { type KindSchemas, PolicyTypeCheckingController, TYPE_CHECKING_CONTROLLER_NAME } from './policy/type-checking.ts';
 import { type AuthenticationInfoResolver, webhookAuthenticationFromConfig } from './webhook/authentication-info.ts';
 import { MUTATING_WEBHOOK_PLUGIN_NAME, MutatingWebhooks } from './webhook/mutating-webhooks.ts';
 import type { ServiceResolver } from './webhook/service-resolver.ts';
@@ -59,12 +60,19 @@ export interface AdmissionControlOptions {
   webhookAuthentication?: AuthenticationInfoResolver;
   /** Step, plugin, webhook and policy metrics (server-core's `admissionMetrics(registry)`). */
   metrics?: AdmissionMetrics;
+  /**
+   * The served kinds' CEL types, for type checking policies against the kinds they match (status.typeChecking, as
+   * kube's policy status controller writes it). Without it policies are not type-checked.
+   */
+  kindSchemas?: (host: AdmissionControlHost) => KindSchemas;
   /** The quota controller's resync period (kube's --resource-quota-sync-period). Default 5 minutes. */
   quotaResyncPeriodMs?: number;
   clock?: Clock;
   /** Told of failed lists, watches and syncs (all retried). Default console.error. */
   onError?: (err: unknown, what: string) => void;
 }
+
+type PolicyStatusStore = Pick<Store<KubeObject>, 'update'>;
 
 /** The NamespaceLifecycle plugin's name: server-core's Stores enforce it for every namespaced kind, always. */
 const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle';
@@ -176,6 +184,7 @@ export class AdmissionControl {
             params?.prepare(p.spec.paramKind as { apiVersion: string; kind: string });
       };
       policies.onChange(prepare);
+      if (this.#options.kindSchemas) this.#startTypeChecking(host, policies, this.#options.kindSchemas(host));
     }
     await Promise.all([...Object.values(c).map((x) => x?.whenSynced()), this.#quota?.start(host)]);
     this.#ready();
@@ -190,6 +199,36 @@ export class AdmissionControl {
   /** The quota plugin's controller (after start), e.g. to wait in a test until status.used is current. */
   get quotaController(): ResourceQuotaAdmission['controller'] {
     return this.#quota?.controller;
+  }
+
+  /** kube's ValidatingAdmissionPolicy status controller: each new generation of a policy type-checked into its status. */
+  #startTypeChecking(
+    host: AdmissionControlHost,
+    policies: ObjectCache<ValidatingAdmissionPolicy & KubeObject>,
+    schemas: KindSchemas,
+  ): void {
+    const store = host.store(RESOURCES.policies) as PolicyStatusStore;
+    const controller = new PolicyTypeCheckingController({
+      policies: () => policies.list(),
+      schemas,
+      writer: {
+        async writeStatus(policy, status) {
+          // At the policy's resourceVersion: a policy changed since is written again on its own change.
+          await store.update(
+            {},
+            policy.metadata.name ?? '',
+            { ...policy, status },
+            { subresource: 'status', fieldManager: TYPE_CHECKING_CONTROLLER_NAME },
+          );
+        },
+      },
+    });
+    let running = Promise.resolve();
+    const sync = () => {
+      running = running.then(() => controller.sync()).catch((err) => this.#onError(err, 'type-check validatingadmissionpolicies'));
+    };
+    policies.onChange(sync);
+    void policies.whenSynced().then(sync, () => {});
   }
 
   #register(registry: AdmissionPluginRegistry): void {
