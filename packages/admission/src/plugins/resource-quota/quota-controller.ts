@@ -7,7 +7,7 @@ import { countedResource, type GroupResource, storeName } from './quota-names.ts
 import type { ResourceList, ResourceQuota } from './resource-quota.ts';
 
 /** What the controller lists objects with: a registry Store of a counted resource. */
-export type CountedStore = Pick<Store<KubeObject>, 'list'> & ListWatchSource;
+export type CountedStore = Pick<Store<KubeObject>, 'list'> & ListWatchSource & { readonly definition?: { readonly namespaced: boolean } };
 
 export interface QuotaControllerOptions {
   /** The ResourceQuota store. */
@@ -153,8 +153,9 @@ export class QuotaController {
       const store = this.#options.store(storeKey);
       if (!store) continue;
       this.#watchDeletions(gr);
-      // A scoped quota matches no object of a counted resource: its count is zero.
-      if (!counts.has(storeKey)) counts.set(storeKey, hasScopes(rq) ? 0 : (await store.list({ namespace })).items.length);
+      // A scoped quota matches no object of a counted resource, and a namespace holds no cluster-scoped one: zero.
+      const none = hasScopes(rq) || store.definition?.namespaced === false;
+      if (!counts.has(storeKey)) counts.set(storeKey, none ? 0 : (await store.list({ namespace })).items.length);
       used[resourceName] = String(counts.get(storeKey));
     }
     // Only what the quota limits is reported.

@@ -242,6 +242,21 @@ describe('ResourceQuota admission and controller', () => {
     expect(err.code).toBe(403);
   });
 
+  it('counts no cluster-scoped objects in a namespace', async () => {
+    const Cluster = defineResource({
+      group: 'example.kapi.dev',
+      kind: 'Cluster',
+      plural: 'clusters',
+      namespaced: false,
+      versions: [{ name: 'v1', schema: z.object({}) }],
+    });
+    const clusters = new Store(Cluster as unknown as ResourceDefinition, { storage: memory, clock });
+    server.stores.set('clusters.example.kapi.dev', clusters);
+    await clusters.create({}, { apiVersion: 'example.kapi.dev/v1', kind: 'Cluster', metadata: { name: 'c1' } });
+    await server.store('resourcequotas').create({ namespace: NS }, quota('q', { hard: { 'count/clusters.example.kapi.dev': '1' } }));
+    await synced('q', { 'count/clusters.example.kapi.dev': '0' });
+  });
+
   it('a scoped quota counts no objects and constrains none', async () => {
     await server
       .store('resourcequotas')
