@@ -65,12 +65,16 @@ export class QuotaEvaluator {
       };
       const ns = attrs.namespace;
       this.#work.set(ns, [...(this.#work.get(ns) ?? []), waiter]);
-      if (!this.#inProgress.has(ns)) void this.#drain(ns);
+      if (!this.#inProgress.has(ns)) {
+        // Started on the event loop's next turn: the creates that reach admission meanwhile join the batch (one status
+        // write for all), as requests pile up in kube's queue while its worker is busy.
+        this.#inProgress.add(ns);
+        setImmediate(() => void this.#drain(ns));
+      }
     });
   }
 
   async #drain(ns: string): Promise<void> {
-    this.#inProgress.add(ns);
     try {
       for (let batch = this.#work.get(ns); batch?.length; batch = this.#work.get(ns)) {
         this.#work.delete(ns);
