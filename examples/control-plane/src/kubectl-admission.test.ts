@@ -49,6 +49,8 @@ function answer(r: ReceivedReview): WebhookReply {
       };
     case '/deny':
       return { response: { allowed: false, status: { code: 403, message: 'configmaps in this namespace need an owner' } } };
+    case '/slow':
+      return undefined; // never answers: the caller's timeoutSeconds runs out
     default:
       return { response: { allowed: true } };
   }
@@ -128,6 +130,7 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
         namespace('ignored', { hooks: 'ignore' }),
         namespace('failed', { hooks: 'fail' }),
         namespace('dry', { hooks: 'dry' }),
+        namespace('slow', { hooks: 'slow' }),
       ),
     );
     expect(
@@ -156,6 +159,12 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
                 { url: `${stoppedURL}/fail`, caBundle: stoppedCABundle },
                 { hooks: 'fail' },
                 { failurePolicy: 'Fail' },
+              ),
+              hook(
+                'slow.example.com',
+                { url: `${webhook.url}/slow`, caBundle: webhook.caBundle },
+                { hooks: 'slow' },
+                { failurePolicy: 'Fail', timeoutSeconds: 1 },
               ),
               hook(
                 'dry.example.com',
@@ -209,11 +218,23 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
       stderr: `error: failed to create configmap: Internal error occurred: failed calling webhook "fail.example.com": failed to call webhook: Post "${stoppedURL}/fail?timeout=5s": dial tcp ${new URL(stoppedURL).host}: connect: connection refused\n`,
     });
 
-    // Dry run: a NoneOnDryRun webhook is called with dryRun true and nothing is stored.
+    // A webhook that does not answer within its timeoutSeconds, under failurePolicy Fail.
+    const slow = await kubectl(['create', 'configmap', 'unchecked', '-n', 'slow']);
+    expect({ code: slow.code, stderr: slow.stderr }).toEqual({
+      code: 1,
+      stderr: `error: failed to create configmap: Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "${webhook.url}/slow?timeout=1s": context deadline exceeded\n`,
+    });
+
+    // Dry run: a NoneOnDryRun webhook is called with dryRun true and kubectl's CreateOptions; nothing is stored.
     const before = webhook.received.length;
     expect((await dryRunCreate('dry', 'ghost')).code).toBe(0);
     const dry = webhook.received.slice(before).filter((r) => r.path.startsWith('/dry'));
-    expect(dry.map((r) => r.review.request.dryRun)).toEqual([true]);
+    expect(dry.map((r) => [r.review.request.dryRun, r.review.request.options])).toEqual([
+      [
+        true,
+        { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions', dryRun: ['All'], fieldManager: 'kubectl-create', fieldValidation: 'Strict' },
+      ],
+    ]);
     expect((await kubectl(['get', 'configmap', 'ghost', '-n', 'dry'])).stderr).toBe(
       'Error from server (NotFound): configmaps "ghost" not found\n',
     );
@@ -327,6 +348,28 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
         "Warning: Validation failed for ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys-warn': configmap big has 3 keys, at most 2 are allowed\n",
     });
 
+    // The params are watched: a higher limit lets the create through, an UPDATE is checked against it too.
+    expect(await kubectlOK(['patch', 'configmap', 'limits', '-n', 'policy-params', '--type=merge', '-p', '{"data":{"maxKeys":"3"}}'])).toBe(
+      'configmap/limits patched\n',
+    );
+    await expect.poll(async () => (await dryRunCreate('strict', 'big', 'a=1', 'b=2', 'c=3')).code, POLL).toBe(0);
+    const patched = await kubectl(['patch', 'configmap', 'small', '-n', 'strict', '--type=merge', '-p', '{"data":{"c":"3","d":"4"}}']);
+    // A denial without a reason is kube's 422 Invalid whose one cause has no field: kubectl's CheckErr prints it so.
+    expect({ code: patched.code, stderr: patched.stderr }).toEqual({
+      code: 1,
+      stderr:
+        `The configmaps "small" is invalid: : ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys-deny' denied request: ` +
+        'configmap small has 4 keys, at most 3 are allowed\n',
+    });
+    // parameterNotFoundAction Deny: without its param the binding denies, in kube's words.
+    expect(await kubectlOK(['delete', 'configmap', 'limits', '-n', 'policy-params'])).toBe('configmap "limits" deleted\n');
+    await expect
+      .poll(async () => (await dryRunCreate('strict', 'empty')).stderr, POLL)
+      .toBe(
+        `error: failed to create configmap: configmaps "empty" is forbidden: ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys-deny' denied request: ` +
+          'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction\n',
+      );
+
     // The type-checking controller checks each policy against ConfigMap's schema and says so in its status: nothing
     // to say about max-keys, a warning about a field ConfigMaps do not have (a policy without binding, enforcing nothing).
     await applyOK(
@@ -372,13 +415,19 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
     await expect
       .poll(async () => (await kubectl(['get', 'quota', 'counts', '-n', 'quota', '-o', 'jsonpath={.status.hard}'])).stdout, POLL)
       .not.toBe('');
-    expect(await kubectlOK(['create', 'configmap', 'one', '-n', 'quota'])).toBe('configmap/one created\n');
-    expect(await kubectlOK(['create', 'configmap', 'two', '-n', 'quota'])).toBe('configmap/two created\n');
-    const third = await kubectl(['create', 'configmap', 'three', '-n', 'quota']);
+    // Four creates at once against a limit of two: two get through, whichever they are.
+    const racing = await Promise.all(['one', 'two', 'three', 'four'].map((name) => kubectl(['create', 'configmap', name, '-n', 'quota'])));
+    expect(racing.filter((r) => r.code === 0).map((r) => r.stdout)).toHaveLength(2);
+    for (const r of racing.filter((r) => r.code !== 0))
+      expect(r.stderr).toMatch(
+        /^error: failed to create configmap: configmaps "(one|two|three|four)" is forbidden: exceeded quota: counts, requested: count\/configmaps=1, used: count\/configmaps=\d, limited: count\/configmaps=2\n$/,
+      );
+    expect(await kubectlOK(['get', 'configmaps', '-n', 'quota', '-o', 'name'])).toMatch(/^(configmap\/\w+\n){2}$/);
+    const third = await kubectl(['create', 'configmap', 'five', '-n', 'quota']);
     expect({ code: third.code, stderr: third.stderr }).toEqual({
       code: 1,
       stderr:
-        'error: failed to create configmap: configmaps "three" is forbidden: exceeded quota: counts, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2\n',
+        'error: failed to create configmap: configmaps "five" is forbidden: exceeded quota: counts, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2\n',
     });
     const widget = (name: string) =>
       stream({ apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name, namespace: 'quota' }, spec: { replicas: 1 } });
