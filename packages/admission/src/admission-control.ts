@@ -25,6 +25,7 @@ import {
 import { restMapperFor } from './plugins/owner-references/rest-mapper.ts';
 import { ResourceQuota } from './plugins/resource-quota/resource-quota.ts';
 import { RESOURCE_QUOTA_PLUGIN, ResourceQuotaAdmission } from './plugins/resource-quota/resource-quota-admission.ts';
+import { parseResourceQuotaConfiguration } from './plugins/resource-quota/resource-quota-configuration.ts';
 import { VALIDATING_ADMISSION_POLICY_PLUGIN_NAME, ValidatingAdmissionPolicyPlugin } from './policy/plugin.ts';
 import { type KindSchemas, PolicyTypeCheckingController, TYPE_CHECKING_CONTROLLER_NAME } from './policy/type-checking.ts';
 import { type AuthenticationInfoResolver, webhookAuthenticationFromConfig } from './webhook/authentication-info.ts';
@@ -294,9 +295,12 @@ export class AdmissionControl {
         ...(o.metrics ? { metrics: o.metrics } : {}),
       });
     });
-    registry.register(RESOURCE_QUOTA_PLUGIN, () => {
+    registry.register(RESOURCE_QUOTA_PLUGIN, (config) => {
+      // Its ResourceQuotaConfiguration (AdmissionConfiguration): resources that need a quota to be created at all.
+      const limited = parseResourceQuotaConfiguration(config)?.limitedResources;
       this.#quota = new ResourceQuotaAdmission({
         clock,
+        ...(limited?.length ? { limitedResources: limited } : {}),
         ...(o.quotaResyncPeriodMs !== undefined ? { resyncPeriodMs: o.quotaResyncPeriodMs } : {}),
         ...(o.onError ? { onError: o.onError } : {}),
       });

@@ -59,6 +59,9 @@ export {
   ownerReferencesPermissionEnforcement,
 } from './plugins/owner-references/owner-references-permission.ts';
 export { type RESTMapper, type RESTMapping, restMapperFor } from './plugins/owner-references/rest-mapper.ts';
+export type { LimitedResource } from './plugins/resource-quota/quota-check.ts';
+export { QuotaController, type QuotaControllerOptions } from './plugins/resource-quota/quota-controller.ts';
+export { objectCountName } from './plugins/resource-quota/quota-names.ts';
 export { ResourceQuota } from './plugins/resource-quota/resource-quota.ts';
 export {
   RESOURCE_QUOTA_PLUGIN,
@@ -66,6 +69,11 @@ export {
   type ResourceQuotaAdmissionOptions,
   type ResourceQuotaHost,
 } from './plugins/resource-quota/resource-quota-admission.ts';
+export {
+  parseResourceQuotaConfiguration,
+  RESOURCE_QUOTA_CONFIGURATION_KINDS,
+  type ResourceQuotaConfiguration,
+} from './plugins/resource-quota/resource-quota-configuration.ts';
 export { type ParamKindRef, type ParamSource, paramsFromObjects } from './policy/param-source.ts';
 export {
   reasonToCode,
