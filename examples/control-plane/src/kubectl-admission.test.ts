@@ -39,6 +39,7 @@ function answer(r: ReceivedReview): WebhookReply {
       return {
         response: {
           allowed: true,
+          warnings: ['labelled by the webhook'],
           patchType: 'JSONPatch',
           patch: jsonPatch(
             object?.metadata?.labels
@@ -49,6 +50,8 @@ function answer(r: ReceivedReview): WebhookReply {
       };
     case '/deny':
       return { response: { allowed: false, status: { code: 403, message: 'configmaps in this namespace need an owner' } } };
+    case '/keep':
+      return { response: { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'labelled objects are kept' } } };
     case '/slow':
       return undefined; // never answers: the caller's timeoutSeconds runs out
     default:
@@ -64,6 +67,8 @@ const namespace = (name: string, labels: Record<string, string> = {}) => ({
 
 /** Rules matching ConfigMap creates. */
 const CONFIGMAP_CREATES = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }];
+/** Rules matching Widget creates. */
+const WIDGET_CREATES = [{ apiGroups: ['example.kapi.dev'], apiVersions: ['*'], operations: ['CREATE'], resources: ['widgets'] }];
 
 const hook = (name: string, clientConfig: object, selector: Record<string, string>, over: object = {}) => ({
   name,
@@ -140,7 +145,14 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
             apiVersion: 'admissionregistration.k8s.io/v1',
             kind: 'MutatingWebhookConfiguration',
             metadata: { name: 'label-adder' },
-            webhooks: [hook('label.example.com', { url: `${webhook.url}/mutate`, caBundle: webhook.caBundle }, { hooks: 'mutate' })],
+            webhooks: [
+              hook(
+                'label.example.com',
+                { url: `${webhook.url}/mutate`, caBundle: webhook.caBundle },
+                { hooks: 'mutate' },
+                { rules: [...CONFIGMAP_CREATES, ...WIDGET_CREATES] },
+              ),
+            ],
           },
           {
             apiVersion: 'admissionregistration.k8s.io/v1',
@@ -159,6 +171,15 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
                 { url: `${stoppedURL}/fail`, caBundle: stoppedCABundle },
                 { hooks: 'fail' },
                 { failurePolicy: 'Fail' },
+              ),
+              hook(
+                'keep.example.com',
+                { url: `${webhook.url}/keep`, caBundle: webhook.caBundle },
+                { hooks: 'mutate' },
+                {
+                  rules: [{ ...CONFIGMAP_CREATES[0], operations: ['DELETE'] }],
+                  objectSelector: { matchLabels: { 'mutated-by': 'webhook' } },
+                },
               ),
               hook(
                 'slow.example.com',
@@ -180,19 +201,58 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
       'mutatingwebhookconfiguration.admissionregistration.k8s.io/label-adder created\nvalidatingwebhookconfiguration.admissionregistration.k8s.io/owners created\n',
     );
 
+    // kube's table columns.
+    expect(await kubectlOK(['get', 'mutatingwebhookconfigurations,validatingwebhookconfigurations'])).toMatch(
+      new RegExp(
+        [
+          '^NAME +WEBHOOKS +AGE',
+          'mutatingwebhookconfiguration.admissionregistration.k8s.io/label-adder +1 +\\S+',
+          '',
+          'NAME +WEBHOOKS +AGE',
+          'validatingwebhookconfiguration.admissionregistration.k8s.io/owners +6 +\\S+\n$',
+        ].join('\n'),
+      ),
+    );
+
     // The mutation: once the configuration is in admission's cache, a create stores the label the webhook added.
     await expect
       .poll(async () => JSON.parse((await dryRunCreate('mutated', 'probe')).stdout || '{}').metadata?.labels, POLL)
       .toEqual({ 'mutated-by': 'webhook' });
-    expect(await kubectlOK(['create', 'configmap', 'labelled', '-n', 'mutated', '--from-literal=a=1'])).toBe(
-      'configmap/labelled created\n',
-    );
+    // The webhook's warning reaches kubectl as a Warning header.
+    expect(await kubectl(['create', 'configmap', 'labelled', '-n', 'mutated', '--from-literal=a=1'])).toEqual({
+      code: 0,
+      stdout: 'configmap/labelled created\n',
+      stderr: 'Warning: labelled by the webhook\n',
+    });
     expect(await kubectlOK(['get', 'configmap', 'labelled', '-n', 'mutated', '-o', 'jsonpath={.metadata.labels}'])).toBe(
       '{"mutated-by":"webhook"}',
     );
     expect(await kubectlOK(['get', 'configmap', 'labelled', '-n', 'mutated', '--show-labels'])).toMatch(
       /^NAME +DATA +AGE +LABELS\nlabelled +1 +\S+ +mutated-by=webhook\n$/,
     );
+    // Custom kinds are mutated alike (the Widget's own labels kept).
+    const widget = stream({
+      apiVersion: 'example.kapi.dev/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'mutated', labels: { app: 'demo' } },
+      spec: { replicas: 1 },
+    });
+    expect(succeeded(['create'], await withFile(['create'], widget))).toBe('widget.example.kapi.dev/w created\n');
+    expect(await kubectlOK(['get', 'widget', 'w', '-n', 'mutated', '-o', 'jsonpath={.metadata.labels}'])).toBe(
+      '{"app":"demo","mutated-by":"webhook"}',
+    );
+    // A DELETE is matched by the object selector on the old object's labels, and denied.
+    const kept = await kubectl(['delete', 'configmap', 'labelled', '-n', 'mutated']);
+    expect({ code: kept.code, stderr: kept.stderr }).toEqual({
+      code: 1,
+      stderr: 'Error from server (Forbidden): admission webhook "keep.example.com" denied the request: labelled objects are kept\n',
+    });
+    const deletion = webhook.received.find((r) => r.path.startsWith('/keep'))?.review.request;
+    expect([
+      deletion?.operation,
+      deletion?.object,
+      (deletion?.oldObject as { metadata?: { name?: string } } | undefined)?.metadata?.name,
+    ]).toEqual(['DELETE', null, 'labelled']);
 
     // The denial, through clientConfig.service: kubectl prints the webhook's message behind kube's prefix.
     const DENIED = 'admission webhook "owner.example.com" denied the request: configmaps in this namespace need an owner';
@@ -305,6 +365,18 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
       ),
     ).toBe(
       'validatingadmissionpolicy.admissionregistration.k8s.io/max-keys created\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-deny created\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-warn created\n',
+    );
+    expect(await kubectlOK(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings'])).toMatch(
+      new RegExp(
+        [
+          '^NAME +VALIDATIONS +PARAMKIND +AGE',
+          'validatingadmissionpolicy.admissionregistration.k8s.io/max-keys +1 +v1/ConfigMap +\\S+',
+          '',
+          'NAME +POLICYNAME +PARAMREF +AGE',
+          'validatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-deny +max-keys +policy-params/limits +\\S+',
+          'validatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-warn +max-keys +policy-params/limits +\\S+\n$',
+        ].join('\n'),
+      ),
     );
     const DENIED =
       `configmaps "big" is forbidden: ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys-deny' denied request: ` +
@@ -437,6 +509,9 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
       code: 1,
       stderr: `Error from server (Forbidden): error when creating "${join(tmp, 'w2.yaml')}": widgets.example.kapi.dev "w2" is forbidden: exceeded quota: counts, requested: count/widgets.example.kapi.dev=1, used: count/widgets.example.kapi.dev=1, limited: count/widgets.example.kapi.dev=1\n`,
     });
+    await expect
+      .poll(async () => await kubectlOK(['get', 'quota', '-n', 'quota']), POLL)
+      .toMatch(/^NAME +AGE +REQUEST +LIMIT\ncounts +\S+ +count\/configmaps: 2\/2, count\/widgets.example.kapi.dev: 1\/1 +\n$/);
     await expect
       .poll(async () => await kubectlOK(['describe', 'quota', 'counts', '-n', 'quota']), POLL)
       .toBe(
