@@ -442,6 +442,27 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
           'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction\n',
       );
 
+    // A policy whose CEL does not compile is refused at apply, with cel-go's error under kube's field path.
+    const bad = await withFile(
+      ['apply'],
+      stream({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'bad' },
+        spec: { matchConstraints: { resourceRules: CONFIGMAP_CREATES }, validations: [{ expression: 'size(object.data) < limit' }] },
+      }),
+    );
+    expect({ code: bad.code, stderr: bad.stderr }).toEqual({
+      code: 1,
+      stderr: [
+        'The ValidatingAdmissionPolicy "bad" is invalid: spec.validations[0].expression: Invalid value: "size(object.data) < limit": ' +
+          "compilation failed: ERROR: <input>:1:21: undeclared reference to 'limit' (in container '')",
+        ' | size(object.data) < limit',
+        ' | ....................^',
+        '',
+      ].join('\n'),
+    });
+
     // The type-checking controller checks each policy against ConfigMap's schema and says so in its status: nothing
     // to say about max-keys, a warning about a field ConfigMaps do not have (a policy without binding, enforcing nothing).
     await applyOK(
