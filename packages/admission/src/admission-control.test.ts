@@ -170,7 +170,8 @@ describe('AdmissionControl', () => {
     });
     const status = async () => ((await policies.get(ctx, 'typo')) as { status?: Record<string, unknown> }).status;
     await expect.poll(async () => (await status())?.observedGeneration).toBe(1);
-    const warnings = ((await status())?.typeChecking as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    const typeChecking = (await status())?.typeChecking as { expressionWarnings: { fieldRef: string; warning: string }[] } | undefined;
+    const warnings = typeChecking?.expressionWarnings ?? [];
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.fieldRef).toBe('spec.validations[0].expression');
     expect(warnings[0]?.warning).toMatch(/^\/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dta'/);
