@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -29,6 +30,24 @@ const POLL = { timeout: 10_000, interval: 50 };
 
 /** The Service the validating webhook is reached through (the control plane's --admission-webhook-service). */
 const SERVICE = { namespace: 'webhooks', name: 'denier', port: 8443 };
+
+/**
+ * The URL of a port on 127.0.0.1 nobody listens on: one a server of ours bound and closed, picked below the kernel's
+ * ephemeral range (32768+) so that no server started on port 0 meanwhile (other suites run alongside) takes it over.
+ */
+async function refusedURL(): Promise<string> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return `https://127.0.0.1:${port}`;
+  }
+}
 
 /** What the test webhook answers, by path. */
 function answer(r: ReceivedReview): WebhookReply {
@@ -89,15 +108,12 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
   let cp: ControlPlane;
   let tmp: string;
   let webhook: AdmissionWebhookServer;
-  /** A webhook server already stopped: connections to its address are refused. */
+  /** A webhook that is not running: connections to its address are refused. */
   let stoppedURL: string;
-  let stoppedCABundle: string;
   let files = 0;
 
   beforeAll(async () => {
-    const stopped = await AdmissionWebhookServer.start();
-    ({ url: stoppedURL, caBundle: stoppedCABundle } = stopped);
-    await stopped.close();
+    stoppedURL = await refusedURL();
     webhook = await AdmissionWebhookServer.start([`${SERVICE.name}.${SERVICE.namespace}.svc`]);
     webhook.reply = answer;
     backend = await startBackend(backendName);
@@ -130,12 +146,13 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
   }, async () => {
     await applyOK(
       stream(
-        namespace('mutated', { hooks: 'mutate' }),
         namespace('denied', { hooks: 'deny' }),
         namespace('ignored', { hooks: 'ignore' }),
         namespace('failed', { hooks: 'fail' }),
         namespace('dry', { hooks: 'dry' }),
         namespace('slow', { hooks: 'slow' }),
+        // last: once admission sees it (the first poll below), it sees the others, which one watch delivered before
+        namespace('mutated', { hooks: 'mutate' }),
       ),
     );
     expect(
@@ -162,13 +179,13 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
               hook('owner.example.com', { service: { ...SERVICE, path: '/deny' }, caBundle: webhook.caBundle }, { hooks: 'deny' }),
               hook(
                 'ignore.example.com',
-                { url: `${stoppedURL}/ignore`, caBundle: stoppedCABundle },
+                { url: `${stoppedURL}/ignore`, caBundle: webhook.caBundle },
                 { hooks: 'ignore' },
                 { failurePolicy: 'Ignore' },
               ),
               hook(
                 'fail.example.com',
-                { url: `${stoppedURL}/fail`, caBundle: stoppedCABundle },
+                { url: `${stoppedURL}/fail`, caBundle: webhook.caBundle },
                 { hooks: 'fail' },
                 { failurePolicy: 'Fail' },
               ),
@@ -241,19 +258,6 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
     expect(await kubectlOK(['get', 'widget', 'w', '-n', 'mutated', '-o', 'jsonpath={.metadata.labels}'])).toBe(
       '{"app":"demo","mutated-by":"webhook"}',
     );
-    // A DELETE is matched by the object selector on the old object's labels, and denied.
-    const kept = await kubectl(['delete', 'configmap', 'labelled', '-n', 'mutated']);
-    expect({ code: kept.code, stderr: kept.stderr }).toEqual({
-      code: 1,
-      stderr: 'Error from server (Forbidden): admission webhook "keep.example.com" denied the request: labelled objects are kept\n',
-    });
-    const deletion = webhook.received.find((r) => r.path.startsWith('/keep'))?.review.request;
-    expect([
-      deletion?.operation,
-      deletion?.object,
-      (deletion?.oldObject as { metadata?: { name?: string } } | undefined)?.metadata?.name,
-    ]).toEqual(['DELETE', null, 'labelled']);
-
     // The denial, through clientConfig.service: kubectl prints the webhook's message behind kube's prefix.
     const DENIED = 'admission webhook "owner.example.com" denied the request: configmaps in this namespace need an owner';
     await expect
@@ -268,6 +272,19 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
       });
     }
     expect(webhook.received.some((r) => r.servername === `${SERVICE.name}.${SERVICE.namespace}.svc`)).toBe(true);
+
+    // (The validating configuration is in the cache now.) A DELETE is matched by the object selector on the old object's labels, and denied.
+    const kept = await kubectl(['delete', 'configmap', 'labelled', '-n', 'mutated']);
+    expect({ code: kept.code, stderr: kept.stderr }).toEqual({
+      code: 1,
+      stderr: 'Error from server (Forbidden): admission webhook "keep.example.com" denied the request: labelled objects are kept\n',
+    });
+    const deletion = webhook.received.find((r) => r.path.startsWith('/keep'))?.review.request;
+    expect([
+      deletion?.operation,
+      deletion?.object,
+      (deletion?.oldObject as { metadata?: { name?: string } } | undefined)?.metadata?.name,
+    ]).toEqual(['DELETE', null, 'labelled']);
 
     // failurePolicy Ignore: the webhook cannot be reached, the create goes through.
     expect(await kubectlOK(['create', 'configmap', 'unchecked', '-n', 'ignored'])).toBe('configmap/unchecked created\n');
@@ -321,7 +338,8 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
     timeout: T,
   }, async () => {
     await applyOK(
-      stream(namespace('policy-params'), namespace('strict', { 'max-keys': 'deny' }), namespace('lenient', { 'max-keys': 'warn' }), {
+      // strict last, as its binding below: the first poll seeing them shows the others arrived before
+      stream(namespace('policy-params'), namespace('lenient', { 'max-keys': 'warn' }), namespace('strict', { 'max-keys': 'deny' }), {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'limits', namespace: 'policy-params' },
@@ -359,12 +377,12 @@ describe.each(BACKENDS)('admission with kubectl on %s', (backendName) => {
               ],
             },
           },
-          binding('max-keys-deny', 'Deny'),
           binding('max-keys-warn', 'Warn'),
+          binding('max-keys-deny', 'Deny'),
         ),
       ),
     ).toBe(
-      'validatingadmissionpolicy.admissionregistration.k8s.io/max-keys created\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-deny created\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-warn created\n',
+      'validatingadmissionpolicy.admissionregistration.k8s.io/max-keys created\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-warn created\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io/max-keys-deny created\n',
     );
     expect(await kubectlOK(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings'])).toMatch(
       new RegExp(
