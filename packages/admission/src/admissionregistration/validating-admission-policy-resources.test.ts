@@ -310,6 +310,19 @@ describe('ValidatingAdmissionPolicyBinding', () => {
     const table = toTable(ValidatingAdmissionPolicyBindingResource, object, { clock });
     expect(table.columnDefinitions?.map((c) => c.name)).toEqual(['Name', 'PolicyName', 'ParamRef', 'Age']);
     expect(table.rows[0]?.cells.slice(0, 3)).toEqual(['replicas-binding', 'replicas.example.com', 'ns/limits']);
+    // A selector prints as kube's printer prints it: metav1.LabelSelector's generated String().
+    const bySelector = await bindings.create(ctx, {
+      ...binding({
+        paramRef: {
+          selector: { matchLabels: { tier: 'gold', app: 'x' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['a', 'b'] }] },
+          parameterNotFoundAction: 'Deny',
+        },
+      }),
+      metadata: { name: 'by-selector' },
+    });
+    expect(toTable(ValidatingAdmissionPolicyBindingResource, bySelector.object, { clock }).rows[0]?.cells[2]).toBe(
+      '&LabelSelector{MatchLabels:map[string]string{app: x,tier: gold,},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:env,Operator:In,Values:[a b],},},}',
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
+import type { KubeObject, MetaV1LabelSelector } from '@kapi/apimachinery';
 import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './defaults.ts';
@@ -75,14 +75,24 @@ function paramRefCell(o: KubeObject): string {
   const pr = (o as ValidatingAdmissionPolicyBinding).spec?.paramRef;
   if (!pr) return '<unset>';
   if (pr.name) return pr.namespace ? `${pr.namespace}/${pr.name}` : `*/${pr.name}`;
-  if (pr.selector) {
-    try {
-      return labelSelectorFromMetav1(pr.selector).toString();
-    } catch {
-      return '<invalid>';
-    }
-  }
+  if (pr.selector) return goLabelSelectorString(pr.selector);
   return '<unset>';
+}
+
+/**
+ * metav1.LabelSelector's String() (gogo-protobuf generated), which kube's printer shows for a selector paramRef:
+ * `&LabelSelector{MatchLabels:map[string]string{a: b,},MatchExpressions:[]LabelSelectorRequirement{…},}`, labels
+ * sorted by key, each requirement `LabelSelectorRequirement{Key:k,Operator:In,Values:[x y],}`.
+ */
+function goLabelSelectorString(selector: MetaV1LabelSelector): string {
+  const labels = Object.keys(selector.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}: ${selector.matchLabels?.[k] ?? ''},`)
+    .join('');
+  const requirements = (selector.matchExpressions ?? [])
+    .map((r) => `LabelSelectorRequirement{Key:${r.key ?? ''},Operator:${r.operator ?? ''},Values:[${(r.values ?? []).join(' ')}],},`)
+    .join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${requirements}},}`;
 }
 
 /** pkg/registry/admissionregistration/validatingadmissionpolicybinding's strategy: generation 1, bumped when the spec changes. */

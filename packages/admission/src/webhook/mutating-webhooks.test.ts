@@ -288,6 +288,12 @@ describe('MutatingAdmissionWebhook', () => {
     expect(err.message).toBe(
       'Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://mutator.webhooks.svc:8443/svc?timeout=10s": service "mutator" in namespace "webhooks" (port 8443) is not known to this server',
     );
+    // The default port is named as kube names it (net.JoinHostPort), and received as the Host header.
+    const defaultPort = hook('svc443.example.com', '', {
+      clientConfig: { service: { namespace: 'webhooks', name: 'mutator', path: '/svc' }, caBundle: server.caBundle },
+    });
+    const err443 = await rejection(plugin([mutatingConfig('c', [defaultPort])]).admit(widgetAttrs()));
+    expect(err443.message).toContain('Post "https://mutator.webhooks.svc:443/svc?timeout=10s": service "mutator"');
   });
 
   it('does not trust a server whose certificate the caBundle did not sign', async () => {

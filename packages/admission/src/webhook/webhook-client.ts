@@ -100,6 +100,11 @@ export interface WebhookClientOptions {
 export class WebhookClient {
   /** The URL calls go to, as kube names it in errors (the Service's DNS name for a service). */
   readonly url: URL;
+  /**
+   * The URL's host as Go keeps it (url.Parse keeps an explicit port, kube joins a Service's with its port, 443
+   * included), for error texts and the Host header; WHATWG's URL drops a default port.
+   */
+  readonly #host: string;
   /** Where a connection is dialled: the URL's host, or the Service's address asked of the resolver per call. */
   readonly #dial: () => URL;
   readonly #agent: Agent;
@@ -118,6 +123,7 @@ export class WebhookClient {
       servername = `${name}.${namespace}.svc`;
       hostPort = `${servername}:${port}`;
       this.url = new URL(`https://${servername}:${port}${path}`);
+      this.#host = hostPort;
       const resolver = options.serviceResolver;
       this.#dial = () => resolver.resolve(namespace, name, port);
     } else {
@@ -130,6 +136,8 @@ export class WebhookClient {
       if (this.url.protocol !== 'https:') throw new Error(`webhook URL must use https, got ${this.url.protocol}`);
       const url = this.url;
       this.#dial = () => url;
+      // The authority as written (validation refuses userinfo).
+      this.#host = /^https:\/\/([^/?#]*)/i.exec(config.url)?.[1] ?? this.url.host;
       hostPort = this.url.port ? this.url.host : `${this.url.host}:443`;
     }
     const auth = options.authentication?.clientConfigFor(hostPort);
@@ -157,7 +165,7 @@ export class WebhookClient {
    */
   post(payload: string, timeoutSeconds: number, clock: Clock): Promise<unknown> {
     const path = `${this.url.pathname}${this.url.search ? `${this.url.search}&` : '?'}timeout=${timeoutSeconds}s`;
-    const shown = new URL(path, this.url).href;
+    const shown = `https://${this.#host}${path}`;
     const where = `Post ${goQuote(shown)}`;
     const abort = new AbortController();
     const timer = clock.setTimeout(
@@ -186,7 +194,7 @@ export class WebhookClient {
             method: 'POST',
             agent: this.#agent,
             headers: {
-              host: this.url.host,
+              host: this.#host,
               'content-type': 'application/json',
               accept: 'application/json, */*',
               'content-length': Buffer.byteLength(payload),
