@@ -29,7 +29,8 @@ import type { AuthenticationInfoResolver } from './authentication-info.ts';
 import { dryRunUnsupported, ErrCallingWebhook, ErrWebhookRejection, toStatusErr } from './errors.ts';
 import { mapServiceResolver, type ServiceResolver } from './service-resolver.ts';
 import { type WebhookAccessor, type WebhookConfigurationLike, webhookAccessors } from './webhook-accessor.ts';
-import { WebhookCallFailure, WebhookClientManager } from './webhook-client.ts';
+import { WebhookCallFailure } from './webhook-call-result.ts';
+import { WebhookClientManager } from './webhook-client.ts';
 
 /** What both webhook plugins are built from. */
 export interface WebhookPluginOptions<C> {

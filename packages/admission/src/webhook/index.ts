@@ -18,3 +18,4 @@ export {
   ValidatingWebhooks,
   type ValidatingWebhooksOptions,
 } from './validating-webhooks.ts';
+export { readWebhookAnswer, type TransportError, transportMessage, WebhookCallFailure } from './webhook-call-result.ts';

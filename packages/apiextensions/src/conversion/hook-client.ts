@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:https';
-import { isIP as isIPAddress } from 'node:net';
+import { readWebhookAnswer, type TransportError, transportMessage, WebhookCallFailure } from '@kapi/admission';
 import { type Clock, goQuote, realClock } from '@kapi/apimachinery';
 import type { WebhookClientConfig } from '../crd/types.ts';
 
@@ -36,73 +36,6 @@ export class ErrCallingWebhook extends Error {
   constructor(webhookName: string, reason: string) {
     super(`failed calling webhook ${goQuote(webhookName)}: ${reason}`);
     this.name = 'ErrCallingWebhook';
-  }
-}
-
-/** client-go's errors.NewGenericServerResponse wording for an error answer that is not a Status. */
-function genericServerResponse(code: number, serverMessage: string): string {
-  switch (code) {
-    case 409:
-      return 'the server reported a conflict';
-    case 404:
-      return 'the server could not find the requested resource';
-    case 400:
-      return 'the server rejected our request for an unknown reason';
-    case 401:
-      return 'the server has asked for the client to provide credentials';
-    case 403:
-    case 415:
-      return serverMessage;
-    case 406:
-      return serverMessage === '' || serverMessage === 'unknown'
-        ? 'the server was unable to respond with a content type that the client supports'
-        : serverMessage;
-    case 405:
-      return 'the server does not allow this method on the requested resource';
-    case 422:
-      return 'the server rejected our request due to an error in our request';
-    case 503:
-      return 'the server is currently unable to handle the request';
-    case 504:
-      return 'the server was unable to return a response in the time allotted, but may still be processing the request';
-    case 429:
-      return 'the server has received too many requests and has asked us to try again later';
-  }
-  if (code >= 500) return `an error on the server (${goQuote(serverMessage)}) has prevented the request from succeeding`;
-  return `the server responded with the status code ${code} but did not return more information`;
-}
-
-type TransportError = NodeJS.ErrnoException & { address?: string; port?: number; host?: string; cert?: { subjectaltname?: string } };
-
-/** crypto/x509's HostnameError: the names the certificate is valid for (IP SANs for an IP host, else DNS SANs). */
-function hostnameMessage(host: string, subjectAltName: string): string {
-  const isIP = isIPAddress(host);
-  const prefix = isIP ? 'IP Address:' : 'DNS:';
-  const valid = subjectAltName
-    .split(', ')
-    .filter((s) => s.startsWith(prefix))
-    .map((s) => s.slice(prefix.length));
-  if (isIP && valid.length === 0) return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
-  if (valid.length === 0) return `x509: certificate is not valid for any names, but wanted to match ${host}`;
-  return `x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
-}
-
-/** Go's net/http and crypto/tls words for the transport failures a webhook call commonly meets. */
-function transportMessage(e: TransportError): string {
-  switch (e.code) {
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `tls: failed to verify certificate: ${hostnameMessage(e.host ?? '', e.cert?.subjectaltname ?? '')}`;
-    case 'ECONNREFUSED':
-      return `dial tcp ${e.address}:${e.port}: connect: connection refused`;
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-    case 'ETIMEDOUT':
-      return 'context deadline exceeded';
-    default:
-      return e.message;
   }
 }
 
@@ -162,7 +95,10 @@ export class HookClient {
     this.#agent.destroy();
   }
 
-  /** POSTs `body` as JSON; the parsed JSON of a 2xx answer, else throws an Error worded as client-go's. */
+  /**
+   * POSTs `body` as JSON; the parsed JSON of a 2xx answer, else rejects with @kapi/admission's WebhookCallFailure, worded
+   * as admission webhook calls word theirs.
+   */
   post(body: unknown): Promise<unknown> {
     const payload = JSON.stringify(body);
     const target = this.#dial ?? this.#url;
@@ -186,45 +122,11 @@ export class HookClient {
           signal: deadline.signal,
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > this.#maxResponseBytes) {
-              req.destroy();
-              reject(new Error(`${where}: the webhook answered more than ${this.#maxResponseBytes} bytes`));
-            } else chunks.push(c);
-          });
-          res.on('error', (e) => reject(new Error(`${where}: ${transportMessage(e)}`)));
-          res.on('end', () => {
-            const code = res.statusCode ?? 0;
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            let parseError: string | undefined;
-            try {
-              json = JSON.parse(text);
-            } catch (err) {
-              parseError = (err as Error).message;
-            }
-            if (code >= 200 && code <= 299) {
-              if (parseError !== undefined) reject(new Error(`couldn't get version/kind; json parse error: ${parseError}`));
-              else resolve(json);
-              return;
-            }
-            // client-go: an error answer that decodes as a Status is that Status; anything else is a generic error.
-            const status = json as { kind?: unknown; apiVersion?: unknown; message?: unknown } | undefined;
-            if (status && typeof status === 'object' && status.kind === 'Status' && status.apiVersion === 'v1')
-              reject(new Error(typeof status.message === 'string' ? status.message : ''));
-            else {
-              const isText = (res.headers['content-type'] ?? '').startsWith('text/');
-              reject(new Error(genericServerResponse(code, isText ? text.slice(0, 1024).trim() : 'unknown')));
-            }
-          });
+          readWebhookAnswer(req, res, where, this.#maxResponseBytes).then(resolve, reject);
         },
       );
       req.on('error', (e: TransportError) => {
-        const timedOut = e.name === 'AbortError' || e.name === 'TimeoutError';
-        reject(new Error(`${where}: ${timedOut ? 'context deadline exceeded' : transportMessage(e)}`));
+        reject(new WebhookCallFailure(`${where}: ${transportMessage(e)}`));
       });
       req.end(payload);
     }).finally(deadline.clear);
