@@ -1,3 +1,5 @@
+// kube's util/webhook checks, served by @kapi/admission's implementation (admission webhooks use the same).
+export { validateWebhookService, validateWebhookURL } from '@kapi/admission';
 export type { ConversionRequest, ConversionResponse, ConversionReview } from './conversion/conversion-review.ts';
 export { type ConversionCRD, type CRDConverter, converterForCRD } from './conversion/converter-factory.ts';
 export { type CRConverter, nopConverter, type UnstructuredList } from './conversion/cr-converter.ts';
@@ -70,7 +72,6 @@ export {
   validateCustomResourceDefinitionUpdate,
   validateNames,
 } from './crd/validation.ts';
-export { validateWebhookService, validateWebhookURL } from './crd/webhook-validation.ts';
 export { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './schema/defaulting.ts';
 export { validateEmbeddedResources } from './schema/embedded-object-meta.ts';
 export type {

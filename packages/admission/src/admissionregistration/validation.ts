@@ -1,7 +1,6 @@
 import {
   type FieldError,
   fieldErrors,
-  goQuote,
   isDNS1123Subdomain,
   isQualifiedName,
   isValidPathSegmentName,
@@ -9,6 +8,7 @@ import {
   OMIT_VALUE,
 } from '@kapi/apimachinery';
 import { validateLabelSelector } from '@kapi/authz';
+import { validateWebhookService, validateWebhookURL } from '../webhook/webhook-validation.ts';
 import type {
   MatchCondition,
   MatchResources,
@@ -200,101 +200,6 @@ function validateAdmissionReviewVersions(versions: readonly string[] | undefined
   return errs;
 }
 
-/** A Go url.URL's parts, as url.Parse splits a string (enough for ValidateWebhookURL). */
-function goURLParts(raw: string): { scheme: string; host: string; user?: string; fragment: string; rawQuery: string } {
-  let rest = raw;
-  let fragment = '';
-  const hash = rest.indexOf('#');
-  if (hash >= 0) {
-    fragment = rest.slice(hash + 1);
-    rest = rest.slice(0, hash);
-  }
-  let scheme = '';
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (m) {
-    scheme = (m[1] as string).toLowerCase();
-    rest = rest.slice(m[0].length);
-  }
-  let rawQuery = '';
-  const q = rest.indexOf('?');
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  let host = '';
-  let user: string | undefined;
-  if (rest.startsWith('//')) {
-    const end = rest.indexOf('/', 2);
-    let authority = end < 0 ? rest.slice(2) : rest.slice(2, end);
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) {
-      user = authority.slice(0, at);
-      authority = authority.slice(at + 1);
-    }
-    host = authority;
-  }
-  return { scheme, host, user, fragment, rawQuery };
-}
-
-/** The two errors of Go's url.Parse a webhook URL is likely to meet: control characters, and a port that is not a number. */
-function goURLParseError(raw: string): string | undefined {
-  // url.Error prints the URL with %q
-  const quoted = goQuote(raw);
-  const hasControl = [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
-  if (hasControl) return `parse ${quoted}: net/url: invalid control character in URL`;
-  const u = goURLParts(raw);
-  const colon = u.host.startsWith('[') ? u.host.indexOf(':', u.host.indexOf(']')) : u.host.lastIndexOf(':');
-  if (colon >= 0 && !/^[0-9]*$/.test(u.host.slice(colon + 1)))
-    return `parse ${quoted}: invalid port ${goQuote(u.host.slice(colon))} after host`;
-  return undefined;
-}
-
-/** webhook.ValidateWebhookURL with https forced. */
-export function validateWebhookURL(path: string, url: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const form = '; desired format: https://host[/path]';
-  const parseError = goURLParseError(url);
-  if (parseError) return [fieldErrors.required(path, `url must be a valid URL: ${parseError}${form}`)];
-  const u = goURLParts(url);
-  if (u.scheme !== 'https') errs.push(fieldErrors.invalid(path, u.scheme, `'https' is the only allowed URL scheme${form}`));
-  if (u.host.length === 0) errs.push(fieldErrors.invalid(path, u.host, `host must be provided${form}`));
-  if (u.user !== undefined) errs.push(fieldErrors.invalid(path, u.user, 'user information is not permitted in the URL'));
-  if (u.fragment.length !== 0) errs.push(fieldErrors.invalid(path, u.fragment, 'fragments are not permitted in the URL'));
-  if (u.rawQuery.length !== 0) errs.push(fieldErrors.invalid(path, u.rawQuery, 'query parameters are not permitted in the URL'));
-  return errs;
-}
-
-/** webhook.ValidateWebhookService. */
-export function validateWebhookService(
-  path: string,
-  name: string,
-  namespace: string,
-  urlPath: string | undefined,
-  port: number,
-): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!name) errs.push(fieldErrors.required(`${path}.name`, 'service name is required'));
-  if (!namespace) errs.push(fieldErrors.required(`${path}.namespace`, 'service namespace is required'));
-  if (!(port >= 1 && port <= 65535))
-    errs.push(fieldErrors.invalid(`${path}.port`, port, 'port is not valid: must be between 1 and 65535, inclusive'));
-  if (urlPath === undefined || urlPath === '/' || urlPath === '') return errs;
-  if (urlPath === '//') {
-    errs.push(fieldErrors.invalid(`${path}.path`, urlPath, 'segment[0] may not be empty'));
-    return errs;
-  }
-  if (!urlPath.startsWith('/')) errs.push(fieldErrors.invalid(`${path}.path`, urlPath, "must start with a '/'"));
-  let toCheck = urlPath.slice(1);
-  if (toCheck.endsWith('/')) toCheck = toCheck.slice(0, -1);
-  toCheck.split('/').forEach((step, i) => {
-    if (step.length === 0) {
-      errs.push(fieldErrors.invalid(`${path}.path`, urlPath, `segment[${i}] may not be empty`));
-      return;
-    }
-    for (const failure of isDNS1123Subdomain(step)) errs.push(fieldErrors.invalid(`${path}.path`, urlPath, `segment[${i}]: ${failure}`));
-  });
-  return errs;
-}
-
 function expressionErrors(problem: ExpressionProblem | undefined, path: string, expression: string): FieldError[] {
   if (!problem) return [];
   if (problem.type === 'Required') return [fieldErrors.required(path, problem.detail)];
@@ -384,8 +289,9 @@ function validateWebhook(hook: MutatingWebhook, mutating: boolean, opts: Options
   const cc = hook.clientConfig ?? {};
   if ((cc.url === undefined) === (cc.service === undefined))
     errs.push(fieldErrors.required(`${path}.clientConfig`, 'exactly one of url or service is required'));
-  else if (cc.url !== undefined) errs.push(...validateWebhookURL(`${path}.clientConfig.url`, cc.url));
+  else if (cc.url !== undefined) errs.push(...validateWebhookURL(`${path}.clientConfig.url`, cc.url, true));
   else if (cc.service)
+    // kube passes (name, namespace) to a function declared (namespace, name); see validateWebhookService.
     errs.push(
       ...validateWebhookService(
         `${path}.clientConfig.service`,

@@ -156,20 +156,20 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
     ]);
     expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'example.com/x' } })])))).toEqual([
       `webhooks[0].clientConfig.url: Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
-      'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
+      'webhooks[0].clientConfig.url: Invalid value: "": host must be specified; desired format: https://host[/path]',
     ]);
     expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://h/\u0001' } })])))).toEqual([
       'webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://h/\\x01": net/url: invalid control character in URL; desired format: https://host[/path]',
     ]);
     await validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://[::1]:8443/admit?' } })], 'ipv6'));
     expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https:///x' } })])))).toEqual([
-      'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
+      'webhooks[0].clientConfig.url: Invalid value: "": host must be specified; desired format: https://host[/path]',
     ]);
     expect(
       await causes(validating.create(ctx, vwc([hook({ clientConfig: { service: { namespace: '', name: '', port: 0, path: 'a//B' } } })]))),
     ).toEqual([
-      'webhooks[0].clientConfig.service.name: Required value: service name is required',
-      'webhooks[0].clientConfig.service.namespace: Required value: service namespace is required',
+      'webhooks[0].clientConfig.service.name: Required value',
+      'webhooks[0].clientConfig.service.namespace: Required value',
       'webhooks[0].clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive',
       `webhooks[0].clientConfig.service.path: Invalid value: "a//B": must start with a '/'`,
       // kube drops the first character whatever it is, leaving "//B"
@@ -177,6 +177,11 @@ describe('MutatingWebhookConfiguration and ValidatingWebhookConfiguration', () =
       'webhooks[0].clientConfig.service.path: Invalid value: "a//B": segment[1] may not be empty',
       `webhooks[0].clientConfig.service.path: Invalid value: "a//B": segment[2]: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     ]);
+    // kube passes the Service's name and namespace to ValidateWebhookService the other way round
+    // (kubernetes/kubernetes#141353): a missing name is blamed on the namespace.
+    expect(
+      await causes(validating.create(ctx, vwc([hook({ clientConfig: { service: { namespace: 'n', name: '', port: 443 } } })]))),
+    ).toEqual(['webhooks[0].clientConfig.service.namespace: Required value']);
     expect(await causes(validating.create(ctx, vwc([hook({ clientConfig: { url: 'https://h', caBundle: 'abc' } })])))).toEqual([
       'webhooks[0].clientConfig.caBundle: Invalid value: illegal base64 data at input byte 0',
     ]);

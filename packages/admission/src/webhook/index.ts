@@ -19,3 +19,4 @@ export {
   type ValidatingWebhooksOptions,
 } from './validating-webhooks.ts';
 export { readWebhookAnswer, type TransportError, transportMessage, WebhookCallFailure } from './webhook-call-result.ts';
+export { validateCABundle, validateWebhookService, validateWebhookURL } from './webhook-validation.ts';

@@ -1,3 +1,4 @@
+import { validateCABundle, validateWebhookService, validateWebhookURL } from '@kapi/admission';
 import { type FieldError, fieldErrors, isDNS1123Subdomain, jsonEqual, OMIT_VALUE } from '@kapi/apimachinery';
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { newStructural } from '../schema/new-structural.ts';
@@ -18,7 +19,6 @@ import type {
   SelectableField,
 } from './types.ts';
 import { compileValidationRules } from './validation-rules.ts';
-import { validateCABundle, validateWebhookService, validateWebhookURL } from './webhook-validation.ts';
 
 /**
  * kube's CRD validation (apis/apiextensions/validation/validation.go) on the internal form of the spec

@@ -1,12 +1,15 @@
 import { X509Certificate } from 'node:crypto';
-import { type FieldError, fieldErrors, isDNS1123Subdomain, OMIT_VALUE } from '@kapi/apimachinery';
+import { type FieldError, fieldErrors, goQuote, isDNS1123Subdomain, OMIT_VALUE } from '@kapi/apimachinery';
 
-/** k8s.io/apiserver/pkg/util/webhook/validation.go, with kube's messages. */
+/**
+ * k8s.io/apiserver/pkg/util/webhook/validation.go, with kube's messages: the clientConfig checks shared by admission
+ * webhook configurations and CRD conversion webhooks.
+ */
 
 const FORM = '; desired format: https://host[/path]';
 
-/** The parts of a URL Go's url.Parse separates, for the checks kube makes. */
-function parseURL(raw: string): { scheme: string; host: string; user?: string; query: string; fragment: string } {
+/** A Go url.URL's parts, as url.Parse splits a string (enough for ValidateWebhookURL). */
+function goURLParts(raw: string): { scheme: string; host: string; user?: string; fragment: string; rawQuery: string } {
   let rest = raw;
   let fragment = '';
   const hash = rest.indexOf('#');
@@ -20,41 +23,58 @@ function parseURL(raw: string): { scheme: string; host: string; user?: string; q
     scheme = (m[1] as string).toLowerCase();
     rest = rest.slice(m[0].length);
   }
-  let query = '';
+  let rawQuery = '';
   const q = rest.indexOf('?');
   if (q >= 0) {
-    query = rest.slice(q + 1);
+    rawQuery = rest.slice(q + 1);
     rest = rest.slice(0, q);
   }
   let host = '';
   let user: string | undefined;
   if (rest.startsWith('//')) {
-    const authority = rest.slice(2).split('/')[0] as string;
+    const end = rest.indexOf('/', 2);
+    let authority = end < 0 ? rest.slice(2) : rest.slice(2, end);
     const at = authority.lastIndexOf('@');
     if (at >= 0) {
       user = authority.slice(0, at);
-      host = authority.slice(at + 1);
-    } else host = authority;
+      authority = authority.slice(at + 1);
+    }
+    host = authority;
   }
-  return { scheme, host, ...(user !== undefined ? { user } : {}), query, fragment };
+  return { scheme, host, ...(user !== undefined ? { user } : {}), fragment, rawQuery };
+}
+
+/** The two errors of Go's url.Parse a webhook URL is likely to meet: control characters, and a port that is not a number. */
+function goURLParseError(raw: string): string | undefined {
+  // url.Error prints the URL with %q
+  const quoted = goQuote(raw);
+  const hasControl = [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+  if (hasControl) return `parse ${quoted}: net/url: invalid control character in URL`;
+  const u = goURLParts(raw);
+  const colon = u.host.startsWith('[') ? u.host.indexOf(':', u.host.indexOf(']')) : u.host.lastIndexOf(':');
+  if (colon >= 0 && !/^[0-9]*$/.test(u.host.slice(colon + 1)))
+    return `parse ${quoted}: invalid port ${goQuote(u.host.slice(colon))} after host`;
+  return undefined;
 }
 
 /** ValidateWebhookURL. */
 export function validateWebhookURL(path: string, url: string, forceHttps: boolean): FieldError[] {
+  const parseError = goURLParseError(url);
+  if (parseError) return [fieldErrors.required(path, `url must be a valid URL: ${parseError}${FORM}`)];
   const errs: FieldError[] = [];
-  const u = parseURL(url);
+  const u = goURLParts(url);
   if (forceHttps && u.scheme !== 'https') errs.push(fieldErrors.invalid(path, u.scheme, `'https' is the only allowed URL scheme${FORM}`));
   if (u.host === '') errs.push(fieldErrors.invalid(path, u.host, `host must be specified${FORM}`));
   if (u.user !== undefined) errs.push(fieldErrors.invalid(path, u.user, 'user information is not permitted in the URL'));
   if (u.fragment !== '') errs.push(fieldErrors.invalid(path, u.fragment, 'fragments are not permitted in the URL'));
-  if (u.query !== '') errs.push(fieldErrors.invalid(path, u.query, 'query parameters are not permitted in the URL'));
+  if (u.rawQuery !== '') errs.push(fieldErrors.invalid(path, u.rawQuery, 'query parameters are not permitted in the URL'));
   return errs;
 }
 
 /**
- * ValidateWebhookService(fldPath, namespace, name, path, port). kube's CRD validation calls it with the service's name
- * and namespace the other way round, so a missing name is reported at `.namespace` and a missing namespace at `.name`
- * (kubernetes/kubernetes#141353); callers here pass the arguments as kube passes them.
+ * ValidateWebhookService(fldPath, namespace, name, path, port). kube's admissionregistration and CRD validation both
+ * call it with the service's name and namespace the other way round, so a missing name is reported at `.namespace` and
+ * a missing namespace at `.name` (kubernetes/kubernetes#141353); callers here pass the arguments as kube passes them.
  */
 export function validateWebhookService(
   path: string,
