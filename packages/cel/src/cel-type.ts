@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { CEL_RESERVED_WORDS } from './reserved-words.ts';
 import { CelObject, celEquals } from './values.ts';
 
 /**
@@ -86,34 +87,10 @@ export function typeName(type: CelType): string {
   }
 }
 
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
-
 /** kube's cel.Escape: a property name as CEL spells it, or undefined when it cannot (k8s.io/apiserver/pkg/cel/escaping.go). */
 export function escapeFieldName(name: string): string | undefined {
   if (name === '' || ((name[0] as string) >= '0' && (name[0] as string) <= '9')) return undefined;
-  if (RESERVED.has(name)) return `__${name}__`;
+  if (CEL_RESERVED_WORDS.has(name)) return `__${name}__`;
   let ok = true;
   const escaped = name.replace(/__|[-./]|[^a-zA-Z0-9_]/g, (s) => {
     switch (s) {

@@ -17,3 +17,4 @@ export { AUTHZ_CHECK_COST, type AuthzCheck, type AuthzDecide, type AuthzDecision
 export { KubeURL } from './library/urls.ts';
 export { type EvaluateOptions, type EvaluationResult, PreparedActivation, Program } from './program.ts';
 export { Quantity, type QuantityFormat } from './quantity/quantity.ts';
+export { CEL_RESERVED_WORDS } from './reserved-words.ts';

@@ -8,6 +8,7 @@ import {
   OMIT_VALUE,
 } from '@kapi/apimachinery';
 import { validateLabelSelector } from '@kapi/authz';
+import { CEL_RESERVED_WORDS } from '@kapi/cel';
 import { validateWebhookService, validateWebhookURL } from '../webhook/webhook-validation.ts';
 import type {
   MatchCondition,
@@ -468,36 +469,14 @@ export function validateMatchResources(m: MatchResources | undefined, path: stri
   return errs;
 }
 
+/** kube's celIdentRegex: a variable name must be a CEL identifier that is not a reserved word. */
 const CEL_IDENT_RE = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const CEL_RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 function validateVariable(v: Variable, before: readonly Variable[], params: boolean, opts: Options, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const name = v.name ?? '';
   if (name.trim() === '') errs.push(fieldErrors.required(`${path}.name`, 'name is not specified'));
-  else if (!CEL_IDENT_RE.test(name) || CEL_RESERVED.has(name))
+  else if (!CEL_IDENT_RE.test(name) || CEL_RESERVED_WORDS.has(name))
     errs.push(fieldErrors.invalid(`${path}.name`, name, 'name is not a valid CEL identifier'));
   const expression = v.expression ?? '';
   if (expression.trim() === '') errs.push(fieldErrors.required(`${path}.expression`, 'expression is not specified'));
