@@ -2,6 +2,7 @@ import { FakeClock, type KubeObject, StatusError } from '@kapi/apimachinery';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MutatingWebhook, MutatingWebhookConfiguration } from '../admissionregistration/types.ts';
 import { AdmissionChain } from '../chain.ts';
+import { noopAdmissionMetrics } from '../metrics.ts';
 import { admissionPlugin } from '../plugin-factory.ts';
 import { MutatingWebhooks, type MutatingWebhooksOptions } from './mutating-webhooks.ts';
 import { AdmissionWebhookServer, jsonPatch } from './test-support/admission-webhook-server.ts';
@@ -151,7 +152,7 @@ describe('MutatingAdmissionWebhook', () => {
     const failOpen: string[] = [];
     const ignore = plugin([mutatingConfig('c', [hook('slow.example.com', '/slow', { timeoutSeconds: 2, failurePolicy: 'Ignore' })])], {
       clock,
-      metrics: { ...noMetrics(), webhookFailOpen: (name) => failOpen.push(name) },
+      metrics: { ...noopAdmissionMetrics, webhookFailOpen: (name) => failOpen.push(name) },
     });
     const attrs = widgetAttrs();
     const passing = ignore.admit(attrs);
@@ -348,16 +349,3 @@ describe('MutatingAdmissionWebhook', () => {
     expect(server.received).toHaveLength(0);
   });
 });
-
-function noMetrics() {
-  const noop = (): void => {};
-  return {
-    observeStep: noop,
-    observeController: noop,
-    observeWebhook: noop,
-    webhookRequest: noop,
-    webhookRejection: noop,
-    webhookFailOpen: noop,
-    policyCheck: noop,
-  };
-}
