@@ -3,6 +3,7 @@ import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } 
 import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './defaults.ts';
 import { validatingAdmissionPolicyBindingSchema, validatingAdmissionPolicySchema } from './schemas.ts';
+import { guardedValidation, guardShape } from './shape-guard.ts';
 import { ADMISSION_REGISTRATION_GROUP, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from './types.ts';
 import {
   type ExpressionChecker,
@@ -50,19 +51,25 @@ export function validatingAdmissionPolicyResource(checker?: ExpressionChecker): 
     ],
     strategy: {
       prepareForCreate: (ctx, obj) => {
-        defaultValidatingAdmissionPolicy(obj);
+        guardShape(validatingAdmissionPolicySchema, obj, () => defaultValidatingAdmissionPolicy(obj), undefined);
         base.prepareForCreate(ctx, obj);
         obj.status = {};
       },
       prepareForUpdate: (ctx, obj, old) => {
-        defaultValidatingAdmissionPolicy(obj);
+        guardShape(validatingAdmissionPolicySchema, obj, () => defaultValidatingAdmissionPolicy(obj), undefined);
         base.prepareForUpdate(ctx, obj, old);
       },
-      validate: (_ctx, obj) => validateValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy, checker),
+      // Guarded: a body of the wrong shape is refused by the schema's type errors, not a 500 from validation.
+      validate: (_ctx, obj) =>
+        guardedValidation(validatingAdmissionPolicySchema, obj, () =>
+          validateValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy, checker),
+        ),
       validateUpdate: (ctx, obj, old) =>
-        ctx.subresource === 'status'
-          ? validateValidatingAdmissionPolicyStatus((obj as ValidatingAdmissionPolicy).status)
-          : validateValidatingAdmissionPolicyUpdate(obj as ValidatingAdmissionPolicy, old as ValidatingAdmissionPolicy, checker),
+        guardedValidation(validatingAdmissionPolicySchema, obj, () =>
+          ctx.subresource === 'status'
+            ? validateValidatingAdmissionPolicyStatus((obj as ValidatingAdmissionPolicy).status)
+            : validateValidatingAdmissionPolicyUpdate(obj as ValidatingAdmissionPolicy, old as ValidatingAdmissionPolicy, checker),
+        ),
       warningsOnCreate: () => [],
       warningsOnUpdate: () => [],
       allowCreateOnUpdate: () => false,
@@ -124,15 +131,21 @@ export function validatingAdmissionPolicyBindingResource(): ResourceDefinition<V
     ],
     strategy: {
       prepareForCreate: (ctx, obj) => {
-        defaultValidatingAdmissionPolicyBinding(obj);
+        guardShape(validatingAdmissionPolicyBindingSchema, obj, () => defaultValidatingAdmissionPolicyBinding(obj), undefined);
         base.prepareForCreate(ctx, obj);
       },
       prepareForUpdate: (ctx, obj, old) => {
-        defaultValidatingAdmissionPolicyBinding(obj);
+        guardShape(validatingAdmissionPolicyBindingSchema, obj, () => defaultValidatingAdmissionPolicyBinding(obj), undefined);
         base.prepareForUpdate(ctx, obj, old);
       },
-      validate: (_ctx, obj) => validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
-      validateUpdate: (_ctx, obj) => validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+      validate: (_ctx, obj) =>
+        guardedValidation(validatingAdmissionPolicyBindingSchema, obj, () =>
+          validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+        ),
+      validateUpdate: (_ctx, obj) =>
+        guardedValidation(validatingAdmissionPolicyBindingSchema, obj, () =>
+          validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+        ),
       warningsOnCreate: () => [],
       warningsOnUpdate: () => [],
       allowCreateOnUpdate: () => false,

@@ -3,6 +3,7 @@ import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } 
 import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultWebhookConfiguration } from './defaults.ts';
 import { mutatingWebhookConfigurationSchema, validatingWebhookConfigurationSchema } from './schemas.ts';
+import { guardedValidation, guardShape } from './shape-guard.ts';
 import { ADMISSION_REGISTRATION_GROUP, type MutatingWebhookConfiguration, type ValidatingWebhookConfiguration } from './types.ts';
 import { type ExpressionChecker, validateWebhookConfigurationCreate, validateWebhookConfigurationUpdate } from './validation.ts';
 
@@ -24,26 +25,31 @@ const WEBHOOKS_COLUMN = {
  */
 function webhookConfigurationResource<T extends KubeObject>(mutating: boolean, checker?: ExpressionChecker): ResourceDefinition<T> {
   const base = defaultStrategy<KubeObject>({ namespaced: false, subresources: { status: false }, selectableFields: [] });
+  const schema = mutating ? mutatingWebhookConfigurationSchema : validatingWebhookConfigurationSchema;
   return defineResource({
     group: ADMISSION_REGISTRATION_GROUP,
     kind: mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
     plural: mutating ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations',
     namespaced: false,
     categories: [API_EXTENSIONS_CATEGORY],
-    versions: [{ name: 'v1', schema: mutating ? mutatingWebhookConfigurationSchema : validatingWebhookConfigurationSchema }],
+    versions: [{ name: 'v1', schema }],
     printerColumns: [WEBHOOKS_COLUMN, AGE_COLUMN],
     strategy: {
       prepareForCreate: (ctx, obj) => {
-        defaultWebhookConfiguration(obj, mutating);
+        guardShape(schema, obj, () => defaultWebhookConfiguration(obj, mutating), undefined);
         base.prepareForCreate(ctx, obj);
       },
       prepareForUpdate: (ctx, obj, old) => {
-        defaultWebhookConfiguration(obj, mutating);
+        guardShape(schema, obj, () => defaultWebhookConfiguration(obj, mutating), undefined);
         base.prepareForUpdate(ctx, obj, old);
       },
-      validate: (_ctx, obj) => validateWebhookConfigurationCreate(obj as MutatingWebhookConfiguration, mutating, checker),
+      // Guarded: a body of the wrong shape is refused by the schema's type errors, not a 500 from validation.
+      validate: (_ctx, obj) =>
+        guardedValidation(schema, obj, () => validateWebhookConfigurationCreate(obj as MutatingWebhookConfiguration, mutating, checker)),
       validateUpdate: (_ctx, obj, old) =>
-        validateWebhookConfigurationUpdate(obj as MutatingWebhookConfiguration, old as MutatingWebhookConfiguration, mutating, checker),
+        guardedValidation(schema, obj, () =>
+          validateWebhookConfigurationUpdate(obj as MutatingWebhookConfiguration, old as MutatingWebhookConfiguration, mutating, checker),
+        ),
       warningsOnCreate: () => [],
       warningsOnUpdate: () => [],
       allowCreateOnUpdate: () => false,
