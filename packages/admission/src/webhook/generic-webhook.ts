@@ -25,6 +25,7 @@ import {
   verifyAdmissionResponse,
   type WebhookInvocation,
 } from './admission-review.ts';
+import { admissionReviewDecodeError } from './admission-review-decode.ts';
 import type { AuthenticationInfoResolver } from './authentication-info.ts';
 import { dryRunUnsupported, ErrCallingWebhook, ErrWebhookRejection, toStatusErr } from './errors.ts';
 import { mapServiceResolver, type ServiceResolver } from './service-resolver.ts';
@@ -242,6 +243,14 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
             : newBadRequest('error calling webhook');
       throw new ErrCallingWebhook(h.name, `failed to call webhook: ${(err as Error).message}`, status);
     }
+    // Go's decoder refuses a response field of the wrong JSON type: a failed call, left to the failurePolicy.
+    const decodeError = admissionReviewDecodeError(answer);
+    if (decodeError !== undefined)
+      throw new ErrCallingWebhook(
+        h.name,
+        `failed to call webhook: ${decodeError}`,
+        mutating ? newServiceUnavailable('error calling webhook') : newBadRequest('error calling webhook'),
+      );
     let result: AdmissionResponse;
     try {
       result = verifyAdmissionResponse(version, uid, mutating, answer);
