@@ -47,6 +47,23 @@ describe('warnings', () => {
     );
   });
 
+  it("truncates as kube's recorder: all while within 4096 runes, then each cut to 256 runes until 4096 are written", async () => {
+    const long = 'x'.repeat(300);
+    srv = await listen(
+      compose([withWarnings()], async (ctx) => {
+        addWarning(ctx, 'short');
+        for (let i = 0; i < 30; i++) addWarning(ctx, `${i}${long}`);
+        ctx.res.end('x');
+      }),
+    );
+    const values = ((await fetch(srv.url)).headers.get('warning') ?? '').split(', ');
+    // 'short' (5 runes) and 13 items cut to 256 runes pass 4096; the one that crosses it is the last written.
+    expect(values).toHaveLength(17);
+    expect(values[0]).toBe('299 - "short"');
+    expect(values[1]).toBe(`299 - "0${'x'.repeat(255)}"`);
+    expect(values[16]).toBe(`299 - "15${'x'.repeat(254)}"`);
+  });
+
   it('sends no Warning header when there are none', async () => {
     srv = await listen(compose([withWarnings()], async (ctx) => void ctx.res.end()));
     expect((await fetch(srv.url)).headers.get('warning')).toBeNull();

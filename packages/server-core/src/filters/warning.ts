@@ -34,11 +34,51 @@ function appendWarnings(res: ServerResponse, warnings: readonly string[]): void 
   const existing = res.getHeader('Warning');
   const have = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)];
   const values = [...have];
-  for (const w of new Set(warnings)) {
+  for (const w of truncatedAsKube(warnings)) {
     const v = headerValue(formatWarning(w));
     if (!values.includes(v)) values.push(v);
   }
   res.setHeader('Warning', values);
+}
+
+/** kube's warning recorder limits (k8s.io/apiserver/pkg/endpoints/filters/warning.go). */
+const TRUNCATE_AT_TOTAL_RUNES = 4 * 1024;
+const TRUNCATE_ITEM_RUNES = 256;
+
+/**
+ * The warnings kube's recorder writes, in order and deduplicated: all of them while their text stays within 4096
+ * runes; past that, each is cut to 256 runes and none is added once 4096 are written. Without the limit a webhook
+ * answering thousands of warnings makes a response head no client reads (node's limit is 16 KiB).
+ */
+function truncatedAsKube(warnings: readonly string[]): string[] {
+  const cut = (text: string): [string, number] => {
+    const runes = [...text];
+    return runes.length > TRUNCATE_ITEM_RUNES ? [runes.slice(0, TRUNCATE_ITEM_RUNES).join(''), TRUNCATE_ITEM_RUNES] : [text, runes.length];
+  };
+  const out: string[] = [];
+  const seen: string[] = [];
+  let written = 0;
+  let truncating = false;
+  for (const text of new Set(warnings)) {
+    if (truncating && written >= TRUNCATE_AT_TOTAL_RUNES) break;
+    seen.push(text);
+    const [t, n] = truncating ? cut(text) : [text, [...text].length];
+    if (truncating || written + n <= TRUNCATE_AT_TOTAL_RUNES) {
+      written += n;
+      out.push(t);
+      continue;
+    }
+    // Over the limit: start again with every warning so far cut to 256 runes, as kube replays them.
+    truncating = true;
+    written = 0;
+    out.length = 0;
+    for (const w of seen) {
+      const [tw, nw] = cut(w);
+      written += nw;
+      out.push(tw);
+    }
+  }
+  return out;
 }
 
 /**
