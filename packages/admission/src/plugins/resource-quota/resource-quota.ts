@@ -1,6 +1,7 @@
 import { type FieldError, fieldErrors, isQualifiedName, type KubeObject } from '@kapi/apimachinery';
 import { AGE_COLUMN, atomicList, defineResource, type ResourceObject, withKubeMeta } from '@kapi/registry';
 import { z } from 'zod';
+import { guardedValidation } from '../../admissionregistration/shape-guard.ts';
 import { canonicalQuantity, parseQuantity, type QuantityValue } from './quantity.ts';
 
 /** resource.Quantity on the wire: a string, or a number (kube's UnmarshalJSON takes both; kubectl sends YAML numbers). */
@@ -306,9 +307,14 @@ export const ResourceQuota = defineResource({
       if (old.status === undefined) delete rq.status;
       else rq.status = structuredClone(old.status);
     },
-    validate: (_ctx, rq) => [...validateSpec(rq), ...validateStatus(rq)],
+    // Guarded: `scopes: 5` or `matchExpressions: [null]` is refused by the schema's type errors, not a 500.
+    validate: (_ctx, rq) => guardedValidation(resourceQuotaSchema, rq, () => [...validateSpec(rq), ...validateStatus(rq)]),
     validateUpdate: (ctx, rq, old) =>
-      ctx.subresource === 'status' ? validateStatus(rq) : [...validateSpec(rq), ...validateScopesUnchanged(rq, old), ...validateStatus(rq)],
+      guardedValidation(resourceQuotaSchema, rq, () =>
+        ctx.subresource === 'status'
+          ? validateStatus(rq)
+          : [...validateSpec(rq), ...validateScopesUnchanged(rq, old), ...validateStatus(rq)],
+      ),
     canonicalize,
     warningsOnCreate: () => [],
     warningsOnUpdate: () => [],
