@@ -189,6 +189,25 @@ describe('admissionregistration objects of the wrong shape: 422 with kube-style 
         'spec.validations[0].expression: Invalid value: "integer": spec.validations[0].expression in body must be of type string: "integer"',
       ),
     },
+    // These two answered 500 too (ResourceQuota's validation).
+    {
+      what: 'ResourceQuota scopes a number',
+      path: RQ,
+      body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q3' }, spec: { hard: { 'count/x': '1' }, scopes: 5 } },
+      message: 'ResourceQuota "q3" is invalid: spec.scopes: Invalid value: "integer": spec.scopes in body must be of type array: "integer"',
+    },
+    {
+      what: 'ResourceQuota a scope selector expression null',
+      path: RQ,
+      body: {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'q4' },
+        spec: { hard: { 'count/x': '1' }, scopeSelector: { matchExpressions: [null] } },
+      },
+      message:
+        'ResourceQuota "q4" is invalid: spec.scopeSelector.matchExpressions[0]: Invalid value: "null": spec.scopeSelector.matchExpressions[0] in body must be of type object: "null"',
+    },
     // These were refused already; kept so they stay so.
     {
       what: 'caBundle not base64',
