@@ -559,6 +559,25 @@ describe('webhooks answering garbage: failurePolicy Fail gives kube’s 500 Inte
     });
   });
 
+  it('a patch answered to a DELETE: kube’s 500, and the object stays', async () => {
+    const keep = cm();
+    expect((await send('POST', CMS, keep)).status).toBe(201);
+    const rules = [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+    const reply: WebhookReply = {
+      response: { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/data/x', value: 'y' }]) },
+    };
+    // No objectSelector: kube's mutating DELETE admission has no object, so a selector would never match.
+    await withWebhook(true, { rules, objectSelector: {} }, reply, async () => {
+      expectStatus(
+        await send('DELETE', `${CMS}/${keep.metadata.name}`),
+        500,
+        'InternalError',
+        'Internal error occurred: admission webhook "a.example.com" attempted to modify the object, which is not supported for this operation',
+      );
+    });
+    expect((await send('GET', `${CMS}/${keep.metadata.name}`)).json).toMatchObject({ data: { a: 'b' } });
+  });
+
   it("thousands of warnings are cut as kube's recorder cuts them (4096 runes, then 256 each)", async () => {
     const warnings = Array.from({ length: 10_000 }, (_, i) => `w${i}`);
     await withWebhook(false, {}, { response: { allowed: true, warnings } }, async () => {
