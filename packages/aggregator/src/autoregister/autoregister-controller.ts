@@ -1,0 +1,225 @@
+import { type Clock, copyJson, isNotFound, jsonEqual, realClock } from '@kapi/apimachinery';
+import { listAndWatch, type Store } from '@kapi/registry';
+import type { APIService } from '../apiservice/types.ts';
+
+/** The label that marks an APIService as kept by the autoregister controller, and how. */
+export const AUTO_REGISTER_MANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
+/** Synced once when the controller starts (the server chain's own group-versions). */
+export const MANAGE_ON_START = 'onstart';
+/** Synced continuously (CRD group-versions, and in kapi every group-version that comes or goes at run time). */
+export const MANAGE_CONTINUOUSLY = 'true';
+
+export interface AutoRegisterControllerOptions {
+  /** The APIService kind's Store (a GenericAPIServer's `store('apiservices.apiregistration.k8s.io')`). */
+  apiServices: Store<APIService>;
+  clock?: Clock;
+  /** Told of every failed sync (it is retried with a backoff) and failed list or watch. Default: ignored. */
+  onError?: (err: unknown) => void;
+}
+
+const managedType = (s: APIService | undefined): string => s?.metadata.labels?.[AUTO_REGISTER_MANAGED_LABEL] ?? '';
+const isManagedOnStart = (s: APIService | undefined): boolean => managedType(s) === MANAGE_ON_START;
+const isManaged = (s: APIService | undefined): boolean => managedType(s) === MANAGE_ON_START || managedType(s) === MANAGE_CONTINUOUSLY;
+
+/** workqueue.DefaultControllerRateLimiter's per-item backoff: 5ms doubling, at most 1000s. */
+const backoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
+
+/**
+ * kube-aggregator's autoregister controller: keeps a set of desired APIServices present in the API, each either synced
+ * once at start (`onstart`) or continuously (`true`), by kube's table (checkAPIService): an APIService someone else
+ * created (without the label) is left alone; one labelled `onstart` that was not there at start is left alone; one
+ * labelled and no longer desired is deleted; a desired one is created, or its spec updated. Reads APIServices through
+ * its own informer (list and watch of the Store) and works one name at a time off a de-duplicating queue.
+ *
+ * One departure from kube, whose servers never stop serving a built-in group-version: a group-version the server stops
+ * serving while it runs (`removeAPIServiceToSync(name, { whileRunning: true })`) has its automanaged APIService
+ * deleted whatever its label.
+ */
+export class AutoRegisterController {
+  readonly #store: Store<APIService>;
+  readonly #clock: Clock;
+  readonly #onError: (err: unknown) => void;
+  /** The informer's view: APIServices by name. */
+  readonly #current = new Map<string, APIService>();
+  readonly #desired = new Map<string, APIService>();
+  readonly #syncedSuccessfully = new Set<string>();
+  readonly #atStart = new Set<string>();
+  readonly #removedWhileRunning = new Set<string>();
+  /** Names waiting to be checked, in order; a name queued twice is checked once. */
+  readonly #queue = new Set<string>();
+  readonly #failures = new Map<string, number>();
+  #abort: AbortController | undefined;
+  #running = false;
+  #draining: Promise<void> | undefined;
+  #informerSynced = false;
+
+  constructor(options: AutoRegisterControllerOptions) {
+    this.#store = options.apiServices;
+    this.#clock = options.clock ?? realClock;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /** AddAPIServiceToSyncOnStart: `apiService` is created or updated once, when the controller starts. */
+  addAPIServiceToSyncOnStart(apiService: APIService): void {
+    this.#addToSync(apiService, MANAGE_ON_START);
+  }
+
+  /** AddAPIServiceToSync: `apiService` is kept as given from now on. */
+  addAPIServiceToSync(apiService: APIService): void {
+    this.#addToSync(apiService, MANAGE_CONTINUOUSLY);
+  }
+
+  /** RemoveAPIServiceToSync: `name` is no longer desired (a managed APIService of that name goes, see the class). */
+  removeAPIServiceToSync(name: string, options: { whileRunning?: boolean } = {}): void {
+    this.#desired.delete(name);
+    if (options.whileRunning) this.#removedWhileRunning.add(name);
+    this.#enqueue(name);
+  }
+
+  /** The APIServices desired now (with their label), for tests and health checks. */
+  desired(): APIService[] {
+    return [...this.#desired.values()].map((s) => copyJson(s));
+  }
+
+  #addToSync(apiService: APIService, syncType: string): void {
+    const copy = copyJson(apiService);
+    copy.metadata.labels = { ...copy.metadata.labels, [AUTO_REGISTER_MANAGED_LABEL]: syncType };
+    const name = copy.metadata.name ?? '';
+    this.#desired.set(name, copy);
+    this.#removedWhileRunning.delete(name);
+    this.#enqueue(name);
+  }
+
+  /**
+   * Starts the informer and, once its first list is in (recording the APIServices present at start), the worker.
+   * Resolves then; the work goes on until stop().
+   */
+  async start(): Promise<void> {
+    if (this.#abort) return;
+    const abort = new AbortController();
+    this.#abort = abort;
+    let listed!: () => void;
+    const firstList = new Promise<void>((resolve) => {
+      listed = resolve;
+    });
+    void listAndWatch(this.#store, {
+      signal: abort.signal,
+      clock: this.#clock,
+      retryAfterMs: 1000,
+      onError: this.#onError,
+      onEvent: (type, obj) => {
+        const name = obj.metadata.name ?? '';
+        if (type === 'DELETED') this.#current.delete(name);
+        else this.#current.set(name, obj as APIService);
+        this.#enqueue(name);
+      },
+      onList: (items) => {
+        const listedNames = new Set(items.map((o) => o.metadata.name ?? ''));
+        for (const name of [...this.#current.keys()])
+          if (!listedNames.has(name)) {
+            this.#current.delete(name);
+            this.#enqueue(name);
+          }
+        if (!this.#informerSynced) {
+          this.#informerSynced = true;
+          for (const name of listedNames) this.#atStart.add(name);
+          listed();
+        }
+      },
+    });
+    await firstList;
+    this.#running = true;
+    this.#drain();
+  }
+
+  /** Stops the informer and the worker. */
+  stop(): void {
+    this.#running = false;
+    this.#abort?.abort();
+  }
+
+  #enqueue(name: string): void {
+    this.#queue.add(name);
+    this.#drain();
+  }
+
+  /** Runs the worker unless it runs already: one name at a time, in queue order. */
+  #drain(): void {
+    if (!this.#running || this.#draining) return;
+    this.#draining = (async () => {
+      while (this.#running && this.#queue.size > 0) {
+        const name = this.#queue.values().next().value as string;
+        this.#queue.delete(name);
+        try {
+          await this.#check(name);
+          this.#failures.delete(name);
+        } catch (err) {
+          this.#onError(err);
+          const failures = this.#failures.get(name) ?? 0;
+          this.#failures.set(name, failures + 1);
+          this.#clock.setTimeout(() => this.#enqueue(name), backoffMs(failures));
+        }
+      }
+    })().finally(() => {
+      this.#draining = undefined;
+      if (this.#running && this.#queue.size > 0) this.#drain();
+    });
+  }
+
+  /**
+   * kube's checkAPIService: syncs the current APIService of `name` against the desired one.
+   *
+   *                                                 | A. desired: not found | B. sync on start | C. sync always
+   * 2. current: not found                           | -                     | create once      | create
+   * 3. current: not managed                         | -                     | -                | -
+   * 4. current: sync on start, not present at start | -                     | -                | -
+   * 5. current: sync on start, present at start     | delete once           | update once      | update once
+   * 6. current: sync always                         | delete                | update once      | update
+   */
+  async #check(name: string): Promise<void> {
+    const desired = this.#desired.get(name);
+    const current = this.#current.get(name);
+    const hasSynced = this.#syncedSuccessfully.has(name);
+    await this.#sync(name, desired, current, hasSynced);
+    this.#syncedSuccessfully.add(name);
+  }
+
+  async #sync(name: string, desired: APIService | undefined, current: APIService | undefined, hasSynced: boolean): Promise<void> {
+    if (!current && !desired) return;
+    // kapi: the group-version stopped being served while running; its managed APIService goes whatever its label.
+    if (!desired && current && isManaged(current) && this.#removedWhileRunning.has(name)) {
+      await this.#delete(name);
+      this.#removedWhileRunning.delete(name);
+      return;
+    }
+    if (isManagedOnStart(desired) && hasSynced) return;
+    if (!current && desired) {
+      try {
+        await this.#store.create({}, desired);
+      } catch (err) {
+        // The informer has not seen it yet: the next event of it brings this name back.
+        if ((err as { code?: number }).code !== 409) throw err;
+      }
+      return;
+    }
+    if (!current || !isManaged(current)) return;
+    if (isManagedOnStart(current) && !this.#atStart.has(name)) return;
+    if (isManagedOnStart(current) && hasSynced) return;
+    if (!desired) {
+      await this.#delete(name);
+      return;
+    }
+    if (jsonEqual(current.spec ?? {}, desired.spec ?? {})) return;
+    const updated = copyJson(current);
+    updated.spec = copyJson(desired.spec ?? {});
+    await this.#store.update({}, name, updated);
+  }
+
+  async #delete(name: string): Promise<void> {
+    try {
+      await this.#store.delete({}, name);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
