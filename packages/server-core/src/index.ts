@@ -3,6 +3,7 @@ export { addAuditAnnotation, auditIDOf, recordAuditObjects, writeAuditedStatus }
 export { LogAuditBackend } from './audit/log-backend.ts';
 export { type AuditPolicy, levelAtLeast, policyAtLevel } from './audit/policy.ts';
 export type { AuditEvent, AuditLevel, AuditObjectReference, AuditResponseStatus, AuditStage, AuditUserInfo } from './audit/types.ts';
+export * from './delegation/index.ts';
 export {
   type AggregatedDiscoveryOptions,
   aggregatedDiscovery,

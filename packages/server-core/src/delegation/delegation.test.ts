@@ -1,0 +1,285 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamicCABundle, staticCABundle, TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
+import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from '@kapi/authz';
+import { ConfigMap, Namespace } from '@kapi/registry';
+import { MemoryStorage } from '@kapi/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Issued, issue, makeCA } from '../../../authn/test/pki.ts';
+import { GenericAPIServer } from '../server/generic-api-server.ts';
+import { type Serving, serve } from '../serving/serve.ts';
+import { AUTHENTICATION_INFO_NAME, AUTHENTICATION_INFO_NAMESPACE } from './authentication-info.ts';
+import { type DelegatingAuthentication, delegatingAuthentication } from './delegating-authentication.ts';
+import { type DelegatingAuthorization, delegatingAuthorization } from './delegating-authorization.ts';
+import { publishAuthenticationInfo } from './publish-authentication-info.ts';
+
+/**
+ * A main GenericAPIServer (HTTPS, client CA, front proxy, tokens, its own authorizer) publishing
+ * extension-apiserver-authentication, and an extension GenericAPIServer authenticating and authorizing through it:
+ * the ConfigMap, TokenReview and SubjectAccessReview over real TLS.
+ */
+
+const TOKENS = ['ext-token,extension-apiserver,ext,"extensions"', 'alice-token,alice,1,"dev"', 'bob-token,bob,2,"dev"'].join('\n');
+const CM_PATH = `/api/v1/namespaces/${AUTHENTICATION_INFO_NAMESPACE}/configmaps/${AUTHENTICATION_INFO_NAME}`;
+const WHOAMI = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+
+interface Reply {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked field by field
+  body: any;
+}
+
+describe('an extension server delegating authentication and authorization to the main server', () => {
+  let dir: string;
+  let serverCA: Issued;
+  let clientCA: Issued;
+  let nextCA: Issued;
+  let proxyCA: Issued;
+  let clientBundle: DynamicCABundle;
+  let main: GenericAPIServer;
+  let mainServing: Serving;
+  let ext: GenericAPIServer;
+  let extServing: Serving;
+  let authn: DelegatingAuthentication;
+  let authz: DelegatingAuthorization;
+  /** What the main server was asked to authorize about users other than the extension server itself (the SARs). */
+  const asked: AuthorizationAttributes[] = [];
+
+  // The main server's policy: the extension server may do anything (kube: system:auth-delegator and the
+  // extension-apiserver-authentication-reader role); alice anything; bob nothing (an explicit Deny); anyone may ask who
+  // they are.
+  const mainAuthorizer: Authorizer = {
+    async authorize(a): Promise<AuthorizationResult> {
+      if (a.user.name === 'extension-apiserver') return { decision: 'Allow', reason: '' };
+      asked.push(a);
+      if (a.resource === 'selfsubjectreviews') return { decision: 'Allow', reason: '' };
+      if (a.user.name === 'alice') return { decision: 'Allow', reason: 'alice may' };
+      if (a.user.name === 'bob') return { decision: 'Deny', reason: 'bob is banned' };
+      return { decision: 'NoOpinion', reason: '' };
+    },
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kapi-delegation-'));
+    [serverCA, clientCA, nextCA, proxyCA] = await Promise.all([
+      makeCA('server-ca'),
+      makeCA('client-ca'),
+      makeCA('next-client-ca'),
+      makeCA('front-proxy-ca'),
+    ]);
+    const servingCert = await issue(serverCA, { cn: 'localhost', eku: ['serverAuth'], ips: ['127.0.0.1'] });
+    await writeFile(join(dir, 'client-ca.crt'), clientCA.cert);
+    clientBundle = await DynamicCABundle.fromFile(join(dir, 'client-ca.crt'));
+    const requestHeader = { ca: staticCABundle(proxyCA.cert), allowedNames: ['front-proxy-client'] };
+
+    main = new GenericAPIServer({
+      storage: new MemoryStorage(),
+      resources: [Namespace, ConfigMap],
+      authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(TOKENS)) },
+      clientCA: clientBundle,
+      requestHeader,
+      authorizer: mainAuthorizer,
+    });
+    publishAuthenticationInfo(main, { clientCA: clientBundle, requestHeader });
+    await main.start();
+    const tls = { cert: servingCert.cert + serverCA.cert, key: servingCert.key };
+    mainServing = await serve(main.handler, { tls: { ...tls, clientCA: main.clientCAs } });
+
+    const connection = { server: mainServing.url, ca: serverCA.cert, token: 'ext-token' };
+    authn = await delegatingAuthentication({ connection });
+    authz = delegatingAuthorization({ connection });
+    ext = new GenericAPIServer({
+      storage: new MemoryStorage(),
+      resources: [Namespace, ConfigMap],
+      authentication: authn.authentication,
+      authorizer: authz.authorizer,
+    });
+    await ext.start();
+    extServing = await serve(ext.handler, { tls: { ...tls, clientCA: authn.clientCAs } });
+  });
+
+  afterAll(async () => {
+    authn?.close();
+    authz?.close();
+    clientBundle?.close();
+    await ext?.shutdown({ serving: extServing });
+    await main?.shutdown({ serving: mainServing });
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  function call(
+    serving: Serving,
+    method: string,
+    path: string,
+    opts: { client?: { cert: string; key: string }; headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        `${serving.url}${path}`,
+        {
+          method,
+          ca: serverCA.cert,
+          ...(opts.client ?? {}),
+          agent: false,
+          headers: { accept: 'application/json', 'content-type': 'application/json', ...(opts.headers ?? {}) },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            body += c;
+          });
+          res.on('end', () => {
+            let parsed: unknown = body;
+            try {
+              parsed = JSON.parse(body);
+            } catch {
+              // not JSON (e.g. healthz's "ok")
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    });
+  }
+  const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+  const whoami = (opts: Parameters<typeof call>[3] = {}): Promise<Reply> =>
+    call(extServing, 'POST', WHOAMI, { ...opts, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+  const userOf = (r: Reply): unknown => (r.status === 201 ? r.body.status.userInfo : r);
+  const fingerprints = (pem: string): string[] =>
+    (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((c) => new X509Certificate(c).fingerprint256);
+
+  it('the main server publishes kube-system/extension-apiserver-authentication with kube keys and JSON lists', async () => {
+    const r = await call(mainServing, 'GET', CM_PATH, { headers: bearer('ext-token') });
+    expect(r.status).toBe(200);
+    const data = r.body.data as Record<string, string>;
+    expect(Object.keys(data).sort()).toEqual([
+      'client-ca-file',
+      'requestheader-allowed-names',
+      'requestheader-client-ca-file',
+      'requestheader-extra-headers-prefix',
+      'requestheader-group-headers',
+      'requestheader-uid-headers',
+      'requestheader-username-headers',
+    ]);
+    expect(data['requestheader-allowed-names']).toBe('["front-proxy-client"]');
+    expect(data['requestheader-username-headers']).toBe('["X-Remote-User"]');
+    expect(data['requestheader-uid-headers']).toBe('["X-Remote-Uid"]');
+    expect(data['requestheader-group-headers']).toBe('["X-Remote-Group"]');
+    expect(data['requestheader-extra-headers-prefix']).toBe('["X-Remote-Extra-"]');
+    expect(fingerprints(data['client-ca-file'] ?? '')).toEqual([new X509Certificate(clientCA.cert).fingerprint256]);
+    expect(fingerprints(data['requestheader-client-ca-file'] ?? '')).toEqual([new X509Certificate(proxyCA.cert).fingerprint256]);
+  });
+
+  it('a token the main server accepts (TokenReview) and a SubjectAccessReview that allows', async () => {
+    expect(userOf(await whoami({ headers: bearer('alice-token') }))).toEqual({
+      username: 'alice',
+      uid: '1',
+      groups: ['dev', 'system:authenticated'],
+    });
+    const r = await call(extServing, 'GET', CONFIGMAPS, { headers: bearer('alice-token') });
+    expect(r.status).toBe(200);
+    expect(asked).toContainEqual(
+      expect.objectContaining({
+        verb: 'list',
+        resource: 'configmaps',
+        namespace: 'default',
+        user: expect.objectContaining({ name: 'alice' }),
+      }),
+    );
+  });
+
+  it('a token the main server does not know is 401', async () => {
+    const r = await call(extServing, 'GET', CONFIGMAPS, { headers: bearer('nobody-token') });
+    expect(r.status).toBe(401);
+    expect(r.body).toMatchObject({ kind: 'Status', reason: 'Unauthorized', message: 'Unauthorized' });
+  });
+
+  it('a SubjectAccessReview that denies is 403 with the main server reason', async () => {
+    const r = await call(extServing, 'GET', CONFIGMAPS, { headers: bearer('bob-token') });
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ reason: 'Forbidden' });
+    expect(r.body.message).toContain('User "bob" cannot list resource "configmaps"');
+    expect(r.body.message).toContain('bob is banned');
+  });
+
+  it('without credentials: anonymous, health paths allowed without a review, the rest as the main server decides', async () => {
+    const before = asked.length;
+    const health = await call(extServing, 'GET', '/healthz');
+    expect(health).toEqual({ status: 200, body: 'ok' });
+    expect(asked.length).toBe(before);
+    const r = await call(extServing, 'GET', CONFIGMAPS);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toContain('User "system:anonymous" cannot list resource "configmaps"');
+  });
+
+  it('a client certificate of the published client CA authenticates; system:masters needs no review', async () => {
+    const root = await issue(clientCA, { cn: 'root', o: ['system:masters'] });
+    const before = asked.length;
+    const r = await call(extServing, 'GET', CONFIGMAPS, { client: root });
+    expect(r.status).toBe(200);
+    expect(asked.length).toBe(before);
+  });
+
+  it('front-proxy headers are believed from the front proxy certificate', async () => {
+    const proxy = await issue(proxyCA, { cn: 'front-proxy-client' });
+    const headers = { 'X-Remote-User': 'carol', 'X-Remote-Group': 'system:masters', 'X-Remote-Extra-Scopes': 'read' };
+    expect(userOf(await whoami({ client: proxy, headers }))).toEqual({
+      username: 'carol',
+      groups: ['system:masters', 'system:authenticated'],
+      extra: { scopes: ['read'] },
+    });
+    expect((await call(extServing, 'GET', CONFIGMAPS, { client: proxy, headers })).status).toBe(200);
+  });
+
+  it('front-proxy headers from a client without the front proxy certificate are ignored', async () => {
+    const headers = { 'X-Remote-User': 'carol', 'X-Remote-Group': 'system:masters' };
+    // No certificate at all: anonymous.
+    expect(userOf(await whoami({ headers }))).toMatchObject({ username: 'system:anonymous' });
+    expect((await call(extServing, 'GET', CONFIGMAPS, { headers })).status).toBe(403);
+    // A token: its user.
+    expect(userOf(await whoami({ headers: { ...headers, ...bearer('bob-token') } }))).toMatchObject({
+      username: 'bob',
+      groups: ['dev', 'system:authenticated'],
+    });
+    // A client certificate of the client CA, not the front proxy's: the certificate's user.
+    const mallory = await issue(clientCA, { cn: 'mallory' });
+    expect(userOf(await whoami({ client: mallory, headers }))).toMatchObject({ username: 'mallory', groups: ['system:authenticated'] });
+    expect((await call(extServing, 'GET', CONFIGMAPS, { client: mallory, headers })).status).toBe(403);
+    // The front proxy CA, but a name that is not allowed: refused.
+    const other = await issue(proxyCA, { cn: 'not-the-proxy' });
+    expect((await whoami({ client: other, headers })).status).toBe(401);
+  });
+
+  it('a new client CA reaches the ConfigMap and the extension server without a restart', async () => {
+    const next = await issue(nextCA, { cn: 'root-next', o: ['system:masters'] });
+    expect((await call(extServing, 'GET', CONFIGMAPS, { client: next })).status).toBe(401);
+    await writeFile(join(dir, 'client-ca.crt'), clientCA.cert + nextCA.cert);
+    // The file watch may have read it already; either way the bundle now holds both CAs.
+    await clientBundle.reload();
+    expect(clientBundle.certificates()).toHaveLength(2);
+    await expect
+      .poll(async () =>
+        fingerprints((await call(mainServing, 'GET', CM_PATH, { headers: bearer('ext-token') })).body.data['client-ca-file']),
+      )
+      .toContain(new X509Certificate(nextCA.cert).fingerprint256);
+    await expect.poll(async () => (await call(extServing, 'GET', CONFIGMAPS, { client: next })).status).toBe(200);
+  });
+
+  it('a deleted ConfigMap is written again', async () => {
+    const del = await call(mainServing, 'DELETE', CM_PATH, { headers: bearer('ext-token') });
+    expect(del.status).toBe(200);
+    await expect.poll(async () => (await call(mainServing, 'GET', CM_PATH, { headers: bearer('ext-token') })).status).toBe(200);
+    // The extension server follows (it saw the deletion, then the new object) and still trusts the front proxy.
+    const proxy = await issue(proxyCA, { cn: 'front-proxy-client' });
+    await expect
+      .poll(async () => userOf(await whoami({ client: proxy, headers: { 'X-Remote-User': 'carol' } })))
+      .toMatchObject({ username: 'carol' });
+  });
+});
