@@ -48,13 +48,18 @@ describe('an extension server delegating authentication and authorization to the
   let authz: DelegatingAuthorization;
   /** What the main server was asked to authorize about users other than the extension server itself (the SARs). */
   const asked: AuthorizationAttributes[] = [];
+  /** The reviews the extension server sent (resource names of its requests to the main server). */
+  const delegated: string[] = [];
 
   // The main server's policy: the extension server may do anything (kube: system:auth-delegator and the
   // extension-apiserver-authentication-reader role); alice anything; bob nothing (an explicit Deny); anyone may ask who
   // they are.
   const mainAuthorizer: Authorizer = {
     async authorize(a): Promise<AuthorizationResult> {
-      if (a.user.name === 'extension-apiserver') return { decision: 'Allow', reason: '' };
+      if (a.user.name === 'extension-apiserver') {
+        delegated.push(a.resource);
+        return { decision: 'Allow', reason: '' };
+      }
       asked.push(a);
       if (a.resource === 'selfsubjectreviews') return { decision: 'Allow', reason: '' };
       if (a.user.name === 'alice') return { decision: 'Allow', reason: 'alice may' };
@@ -281,5 +286,97 @@ describe('an extension server delegating authentication and authorization to the
     await expect
       .poll(async () => userOf(await whoami({ client: proxy, headers: { 'X-Remote-User': 'carol' } })))
       .toMatchObject({ username: 'carol' });
+  });
+
+  it('TokenReview and SubjectAccessReview answers are cached', async () => {
+    const count = (resource: string): number => delegated.filter((r) => r === resource).length;
+    const path = '/api/v1/namespaces/kube-public/configmaps';
+    await call(extServing, 'GET', path, { headers: bearer('alice-token') });
+    const tokens = count('tokenreviews');
+    const reviews = count('subjectaccessreviews');
+    expect(tokens).toBeGreaterThan(0);
+    expect(reviews).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect((await call(extServing, 'GET', path, { headers: bearer('alice-token') })).status).toBe(200);
+    expect([count('tokenreviews'), count('subjectaccessreviews')]).toEqual([tokens, reviews]);
+    // A denial is kept too.
+    await call(extServing, 'GET', path, { headers: bearer('bob-token') });
+    const afterBob = [count('tokenreviews'), count('subjectaccessreviews')];
+    expect((await call(extServing, 'GET', path, { headers: bearer('bob-token') })).status).toBe(403);
+    expect([count('tokenreviews'), count('subjectaccessreviews')]).toEqual(afterBob);
+  });
+
+  it("connects with a kubeconfig file (kube's --authentication-kubeconfig / --authorization-kubeconfig)", async () => {
+    const path = join(dir, 'kubeconfig.yaml');
+    await writeFile(join(dir, 'main-ca.crt'), serverCA.cert);
+    await writeFile(
+      path,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: main',
+        '  cluster:',
+        `    server: ${mainServing.url}`,
+        '    certificate-authority: main-ca.crt',
+        'users:',
+        '- name: ext',
+        '  user:',
+        '    token: ext-token',
+        'contexts:',
+        '- name: ext@main',
+        '  context: {cluster: main, user: ext}',
+        'current-context: ext@main',
+        '',
+      ].join('\n'),
+    );
+    const a = await delegatingAuthentication({ connection: { kubeconfig: path } });
+    const z = delegatingAuthorization({ connection: { kubeconfig: path } });
+    try {
+      expect(a.source?.info.allowedNames).toEqual(['front-proxy-client']);
+      const result = await a.authentication.authenticator.authenticate({ headers: { authorization: 'Bearer alice-token' } });
+      expect(result?.user).toMatchObject({ name: 'alice', groups: ['dev', 'system:authenticated'] });
+      const attrs = {
+        verb: 'get',
+        resourceRequest: true,
+        namespace: 'default',
+        apiGroup: '',
+        apiVersion: 'v1',
+        resource: 'pods',
+        subresource: '',
+        name: 'p',
+        path: '/api/v1/namespaces/default/pods/p',
+      };
+      expect(await z.authorizer.authorize({ ...attrs, user: { name: 'alice', groups: [] } })).toEqual({
+        decision: 'Allow',
+        reason: 'alice may',
+      });
+      expect(await z.authorizer.authorize({ ...attrs, user: { name: 'bob', groups: [] } })).toEqual({
+        decision: 'Deny',
+        reason: 'bob is banned',
+      });
+      expect(await z.authorizer.authorize({ ...attrs, user: { name: 'eve', groups: ['system:masters'] } })).toEqual({
+        decision: 'Allow',
+        reason: '',
+      });
+    } finally {
+      a.close();
+      z.close();
+    }
+  });
+
+  it('an unreachable main server fails start-up unless lookup failures are tolerated', async () => {
+    const connection = { server: 'https://127.0.0.1:1', ca: serverCA.cert, token: 'ext-token' };
+    await expect(delegatingAuthentication({ connection })).rejects.toThrow(/ECONNREFUSED/);
+    const errors: unknown[] = [];
+    const tolerant = await delegatingAuthentication({ connection, tolerateInClusterLookupFailure: true, onError: (e) => errors.push(e) });
+    try {
+      expect(errors).toHaveLength(1);
+      // No CA yet: certificates and the front proxy have no opinion, so a request without a token is anonymous.
+      expect(tolerant.source?.info.clientCA).toBe('');
+      expect(await tolerant.authentication.authenticator.authenticate({ headers: { 'x-remote-user': 'carol' } })).toBeNull();
+      expect(tolerant.authentication.anonymous).toBe(true);
+    } finally {
+      tolerant.close();
+    }
   });
 });
