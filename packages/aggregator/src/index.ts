@@ -34,3 +34,8 @@ export {
   type ServedSource,
   servedGroupVersions,
 } from './autoregister/served-api-services.ts';
+export {
+  LocalAvailabilityController,
+  type LocalAvailabilityControllerOptions,
+  setAPIServiceCondition,
+} from './availability/local-availability-controller.ts';

@@ -1,6 +1,7 @@
 import { type Clock, copyJson, isNotFound, jsonEqual, realClock } from '@kapi/apimachinery';
 import { listAndWatch, type Store } from '@kapi/registry';
 import type { APIService } from '../apiservice/types.ts';
+import { WorkQueue } from '../controller/work-queue.ts';
 
 /** The label that marks an APIService as kept by the autoregister controller, and how. */
 export const AUTO_REGISTER_MANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
@@ -20,9 +21,6 @@ export interface AutoRegisterControllerOptions {
 const managedType = (s: APIService | undefined): string => s?.metadata.labels?.[AUTO_REGISTER_MANAGED_LABEL] ?? '';
 const isManagedOnStart = (s: APIService | undefined): boolean => managedType(s) === MANAGE_ON_START;
 const isManaged = (s: APIService | undefined): boolean => managedType(s) === MANAGE_ON_START || managedType(s) === MANAGE_CONTINUOUSLY;
-
-/** workqueue.DefaultControllerRateLimiter's per-item backoff: 5ms doubling, at most 1000s. */
-const backoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
 /**
  * kube-aggregator's autoregister controller: keeps a set of desired APIServices present in the API, each either synced
@@ -45,18 +43,15 @@ export class AutoRegisterController {
   readonly #syncedSuccessfully = new Set<string>();
   readonly #atStart = new Set<string>();
   readonly #removedWhileRunning = new Set<string>();
-  /** Names waiting to be checked, in order; a name queued twice is checked once. */
-  readonly #queue = new Set<string>();
-  readonly #failures = new Map<string, number>();
+  readonly #queue: WorkQueue;
   #abort: AbortController | undefined;
-  #running = false;
-  #draining: Promise<void> | undefined;
   #informerSynced = false;
 
   constructor(options: AutoRegisterControllerOptions) {
     this.#store = options.apiServices;
     this.#clock = options.clock ?? realClock;
     this.#onError = options.onError ?? (() => {});
+    this.#queue = new WorkQueue((name) => this.#check(name), this.#clock, this.#onError);
   }
 
   /** AddAPIServiceToSyncOnStart: `apiService` is created or updated once, when the controller starts. */
@@ -128,42 +123,17 @@ export class AutoRegisterController {
       },
     });
     await firstList;
-    this.#running = true;
-    this.#drain();
+    this.#queue.start();
   }
 
   /** Stops the informer and the worker. */
   stop(): void {
-    this.#running = false;
+    this.#queue.stop();
     this.#abort?.abort();
   }
 
   #enqueue(name: string): void {
     this.#queue.add(name);
-    this.#drain();
-  }
-
-  /** Runs the worker unless it runs already: one name at a time, in queue order. */
-  #drain(): void {
-    if (!this.#running || this.#draining) return;
-    this.#draining = (async () => {
-      while (this.#running && this.#queue.size > 0) {
-        const name = this.#queue.values().next().value as string;
-        this.#queue.delete(name);
-        try {
-          await this.#check(name);
-          this.#failures.delete(name);
-        } catch (err) {
-          this.#onError(err);
-          const failures = this.#failures.get(name) ?? 0;
-          this.#failures.set(name, failures + 1);
-          this.#clock.setTimeout(() => this.#enqueue(name), backoffMs(failures));
-        }
-      }
-    })().finally(() => {
-      this.#draining = undefined;
-      if (this.#running && this.#queue.size > 0) this.#drain();
-    });
   }
 
   /**
