@@ -33,6 +33,51 @@ interface Reply {
   body: any;
 }
 
+interface CallOptions {
+  client?: { cert: string; key: string };
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** One HTTPS request trusting `ca`, with an optional client certificate; the answer parsed when it is JSON. */
+function callWith(ca: string, serving: Serving, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${serving.url}${path}`,
+      {
+        method,
+        ca,
+        ...(opts.client ?? {}),
+        agent: false,
+        headers: { accept: 'application/json', 'content-type': 'application/json', ...(opts.headers ?? {}) },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () => {
+          let parsed: unknown = body;
+          try {
+            parsed = JSON.parse(body);
+          } catch {
+            // not JSON (e.g. healthz's "ok")
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  });
+}
+
+const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+const userOf = (r: Reply): unknown => (r.status === 201 ? r.body.status.userInfo : r);
+const whoamiAt = (ca: string, serving: Serving, opts: CallOptions = {}): Promise<Reply> =>
+  callWith(ca, serving, 'POST', WHOAMI, { ...opts, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+
 describe('an extension server delegating authentication and authorization to the main server', () => {
   let dir: string;
   let serverCA: Issued;
@@ -116,47 +161,9 @@ describe('an extension server delegating authentication and authorization to the
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  function call(
-    serving: Serving,
-    method: string,
-    path: string,
-    opts: { client?: { cert: string; key: string }; headers?: Record<string, string>; body?: unknown } = {},
-  ): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      const req = request(
-        `${serving.url}${path}`,
-        {
-          method,
-          ca: serverCA.cert,
-          ...(opts.client ?? {}),
-          agent: false,
-          headers: { accept: 'application/json', 'content-type': 'application/json', ...(opts.headers ?? {}) },
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            body += c;
-          });
-          res.on('end', () => {
-            let parsed: unknown = body;
-            try {
-              parsed = JSON.parse(body);
-            } catch {
-              // not JSON (e.g. healthz's "ok")
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
-    });
-  }
-  const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-  const whoami = (opts: Parameters<typeof call>[3] = {}): Promise<Reply> =>
-    call(extServing, 'POST', WHOAMI, { ...opts, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
-  const userOf = (r: Reply): unknown => (r.status === 201 ? r.body.status.userInfo : r);
+  const call = (serving: Serving, method: string, path: string, opts: CallOptions = {}): Promise<Reply> =>
+    callWith(serverCA.cert, serving, method, path, opts);
+  const whoami = (opts: CallOptions = {}): Promise<Reply> => whoamiAt(serverCA.cert, extServing, opts);
   const fingerprints = (pem: string): string[] =>
     (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((c) => new X509Certificate(c).fingerprint256);
 
@@ -378,5 +385,95 @@ describe('an extension server delegating authentication and authorization to the
     } finally {
       tolerant.close();
     }
+  });
+});
+
+describe('front-proxy header names and allowed names published by the main server', () => {
+  let serverCA: Issued;
+  let proxyCA: Issued;
+  let main: GenericAPIServer;
+  let mainServing: Serving;
+  let ext: GenericAPIServer;
+  let extServing: Serving;
+  let authn: DelegatingAuthentication;
+  let authz: DelegatingAuthorization;
+  /** The headers each request reached the extension server's routes with. */
+  const seen: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    [serverCA, proxyCA] = await Promise.all([makeCA('server-ca'), makeCA('front-proxy-ca')]);
+    const servingCert = await issue(serverCA, { cn: 'localhost', eku: ['serverAuth'], ips: ['127.0.0.1'] });
+    const tls = { cert: servingCert.cert + serverCA.cert, key: servingCert.key };
+    // No allowed names: any certificate of the front-proxy CA may assert an identity.
+    const requestHeader = {
+      ca: staticCABundle(proxyCA.cert),
+      usernameHeaders: ['X-Proxy-User'],
+      groupHeaders: ['X-Proxy-Group'],
+      extraHeaderPrefixes: ['X-Proxy-Extra-'],
+    };
+    main = new GenericAPIServer({
+      storage: new MemoryStorage(),
+      resources: [Namespace, ConfigMap],
+      authentication: { authenticator: withAuthenticatedGroup(TokenFileAuthenticator.fromCSV(TOKENS)) },
+      requestHeader,
+    });
+    publishAuthenticationInfo(main, { requestHeader });
+    await main.start();
+    mainServing = await serve(main.handler, { tls: { ...tls, clientCA: main.clientCAs } });
+    const connection = { server: mainServing.url, ca: serverCA.cert, token: 'ext-token' };
+    authn = await delegatingAuthentication({ connection });
+    authz = delegatingAuthorization({ connection });
+    ext = new GenericAPIServer({
+      storage: new MemoryStorage(),
+      resources: [Namespace, ConfigMap],
+      authentication: authn.authentication,
+      authorizer: authz.authorizer,
+      filters: [
+        async (ctx, next) => {
+          seen.push({ ...ctx.req.headers });
+          await next();
+        },
+      ],
+    });
+    await ext.start();
+    extServing = await serve(ext.handler, { tls: { ...tls, clientCA: authn.clientCAs } });
+  });
+
+  afterAll(async () => {
+    authn?.close();
+    authz?.close();
+    await ext?.shutdown({ serving: extServing });
+    await main?.shutdown({ serving: mainServing });
+  });
+
+  it('publishes no client-ca-file without a client CA, and the configured names', async () => {
+    const r = await callWith(serverCA.cert, mainServing, 'GET', CM_PATH, { headers: bearer('ext-token') });
+    expect(r.body.data).not.toHaveProperty('client-ca-file');
+    expect(r.body.data).toMatchObject({
+      'requestheader-allowed-names': '[]',
+      'requestheader-username-headers': '["X-Proxy-User"]',
+      'requestheader-group-headers': '["X-Proxy-Group"]',
+      'requestheader-extra-headers-prefix': '["X-Proxy-Extra-"]',
+    });
+  });
+
+  it('the extension server reads the identity from the published headers, from any certificate of the front-proxy CA', async () => {
+    const proxy = await issue(proxyCA, { cn: 'any-proxy' });
+    const headers = { 'X-Proxy-User': 'dave', 'X-Proxy-Group': 'ops', 'X-Proxy-Extra-Team': 'a', 'X-Remote-User': 'carol' };
+    expect(userOf(await whoamiAt(serverCA.cert, extServing, { client: proxy, headers }))).toEqual({
+      username: 'dave',
+      groups: ['ops', 'system:authenticated'],
+      extra: { team: ['a'] },
+    });
+  });
+
+  it('the published headers from anyone else are ignored and removed before the request is served', async () => {
+    seen.length = 0;
+    const headers = { 'X-Proxy-User': 'dave', 'X-Proxy-Group': 'ops', 'X-Proxy-Extra-Team': 'a' };
+    expect(userOf(await whoamiAt(serverCA.cert, extServing, { headers: { ...headers, ...bearer('alice-token') } }))).toMatchObject({
+      username: 'alice',
+    });
+    expect(seen).toHaveLength(1);
+    expect(Object.keys(seen[0] ?? {}).filter((h) => h.startsWith('x-proxy-'))).toEqual([]);
   });
 });
