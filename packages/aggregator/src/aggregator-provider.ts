@@ -3,12 +3,18 @@ import type { APIProvider, GenericAPIServer } from '@kapi/server-core';
 import { APIServiceResource } from './apiservice/apiservice-resource.ts';
 import { APIREGISTRATION_GROUP, type APIService } from './apiservice/types.ts';
 import { AutoRegisterController } from './autoregister/autoregister-controller.ts';
-import { registerServedAPIServices, type ServedAPIServicesOptions } from './autoregister/served-api-services.ts';
+import { registerServedAPIServices, type ServedAPIServicesOptions, type ServedSource } from './autoregister/served-api-services.ts';
 import { LocalAvailabilityController } from './availability/local-availability-controller.ts';
 
 export interface AggregatorProviderOptions extends ServedAPIServicesOptions {
-  /** Told of failed syncs of the autoregister controller (they are retried). */
+  /** Told of failed syncs of the controllers (they are retried). */
   onError?: (err: unknown) => void;
+  /**
+   * The server whose group-versions (its own and its delegates') get local APIServices, asked at start. Default: the
+   * server the provider is installed in, which is right when that server is the one every request enters (kube's
+   * aggregator wraps the chain); give the chain's first server when the provider sits in a delegate.
+   */
+  servedBy?: () => ServedSource;
 }
 
 /** The provider and the controller it starts (for tests and health checks). */
@@ -54,7 +60,7 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
         name: 'kube-apiserver-autoregistration',
         run: async (server: GenericAPIServer) => {
           controller = new AutoRegisterController({ apiServices: apiServicesOf(server, 'kube-apiserver-autoregistration'), ...onError });
-          unfollow = registerServedAPIServices(server, controller, options);
+          unfollow = registerServedAPIServices(options.servedBy?.() ?? server, controller, options);
           await controller.start();
         },
       },

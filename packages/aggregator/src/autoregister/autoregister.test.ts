@@ -1,6 +1,9 @@
-import { defineResource } from '@kapi/registry';
+import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
+import { GenericAPIServer, listen } from '@kapi/server-core';
+import { MemoryStorage } from '@kapi/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { aggregatorProvider } from '../aggregator-provider.ts';
 import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
 const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
@@ -108,5 +111,32 @@ describe('autoregister: a local APIService for every group-version the chain ser
     await c.controlPlane.addResource(def);
     await expect.poll(async () => (await apiService(c, 'v1.later.example.com')).status).toBe(200);
     expect((await apiService(c, 'v1.mine.example.com')).status).toBe(200);
+  });
+});
+
+describe('aggregatorProvider in a delegate', () => {
+  it('registers the group-versions of the server named by servedBy (the chain’s first), kinds added there included', async () => {
+    const storage = new MemoryStorage();
+    let first: GenericAPIServer | undefined;
+    const innermost = new GenericAPIServer({
+      storage,
+      closeStorage: false,
+      resources: [],
+      providers: [aggregatorProvider({ servedBy: () => first as GenericAPIServer })],
+    });
+    const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap], delegate: innermost });
+    first = new GenericAPIServer({ storage, closeStorage: false, resources: [widgets('first.example.com')], delegate: controlPlane });
+    await first.start();
+    const http = await listen(first.handler);
+    try {
+      const get = async (name: string) => (await fetch(`${http.url}${APISERVICES}/${name}`)).status;
+      await expect.poll(() => get('v1.first.example.com')).toBe(200);
+      expect(await get('v1.')).toBe(200);
+      await first.addResource(widgets('added.example.com'));
+      await expect.poll(() => get('v1.added.example.com'), { timeout: 1000, interval: 10 }).toBe(200);
+    } finally {
+      await http.close();
+      await first.shutdown();
+    }
   });
 });
