@@ -119,18 +119,18 @@ export function publishAuthenticationInfo(server: GenericAPIServer, options: Pub
 
   // A failed write (a conflict with another writer, storage down) is tried again with a growing delay, as kube's
   // rate-limited queue does.
+  const failed = (err: unknown): void => {
+    options.onError?.(err);
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      kick();
+    }, retryDelay);
+    retry.unref();
+    retryDelay = Math.min(retryDelay * 2, 30_000);
+  };
   const kick = (): void => {
-    if (stopped) return;
-    sync().catch((err: unknown) => {
-      options.onError?.(err);
-      if (stopped || retry) return;
-      retry = setTimeout(() => {
-        retry = undefined;
-        kick();
-      }, retryDelay);
-      retry.unref();
-      retryDelay = Math.min(retryDelay * 2, 30_000);
-    });
+    if (!stopped) sync().catch(failed);
   };
 
   const watchConfigMap = (): void => {
@@ -150,8 +150,8 @@ export function publishAuthenticationInfo(server: GenericAPIServer, options: Pub
   };
 
   server.addPostStartHook(AUTHENTICATION_INFO_HOOK, async () => {
-    // The first write happens before the server reports ready, as kube's hook waits for its first sync.
-    await sync();
+    // The first write is tried before the server reports ready; if it fails, start-up goes on and it is retried.
+    await sync().catch(failed);
     for (const b of [options.clientCA, options.requestHeader?.ca]) if (b) offs.push(b.onChange(kick));
     watchConfigMap();
     timer = setInterval(kick, options.resyncIntervalMs ?? 60_000);
