@@ -12,6 +12,7 @@ const ctx = { namespace: 'kube-system' };
 const fingerprints = (pem: string | undefined): string[] =>
   (pem?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((c) => new X509Certificate(c).fingerprint256);
 const fp = (pem: string): string => new X509Certificate(pem).fingerprint256;
+type WithData = { data: Record<string, string> };
 
 describe('publishAuthenticationInfo', () => {
   const servers: GenericAPIServer[] = [];
@@ -30,14 +31,14 @@ describe('publishAuthenticationInfo', () => {
     await server.start();
     const store = server.store('configmaps');
     if (!store) throw new Error('no configmaps');
-    const current = structuredClone(await store.get(ctx, AUTHENTICATION_INFO_NAME)) as { data: Record<string, string> };
+    const current = structuredClone(await store.get(ctx, AUTHENTICATION_INFO_NAME)) as unknown as WithData;
     // Another API server's CA and proxy name replace ours (as a careless edit would).
     current.data['client-ca-file'] = other.cert;
     current.data['requestheader-allowed-names'] = '["other-proxy"]';
     await store.update(ctx, AUTHENTICATION_INFO_NAME, current);
     await expect
       .poll(async () => {
-        const data = ((await store.get(ctx, AUTHENTICATION_INFO_NAME)) as { data: Record<string, string> }).data;
+        const data = ((await store.get(ctx, AUTHENTICATION_INFO_NAME)) as unknown as WithData).data;
         return [fingerprints(data['client-ca-file']), data['requestheader-allowed-names']];
       })
       .toEqual([[fp(other.cert), fp(own.cert)], '["other-proxy","front-proxy-client"]']);
@@ -50,7 +51,7 @@ describe('publishAuthenticationInfo', () => {
     publishAuthenticationInfo(server, { clientCA: staticCABundle(ca.cert) });
     await server.start();
     expect(await server.store('namespaces')?.get({}, 'kube-system')).toMatchObject({ metadata: { name: 'kube-system' } });
-    const cm = (await server.store('configmaps')?.get(ctx, AUTHENTICATION_INFO_NAME)) as { data: Record<string, string> };
+    const cm = (await server.store('configmaps')?.get(ctx, AUTHENTICATION_INFO_NAME)) as unknown as WithData;
     expect(Object.keys(cm.data)).toEqual(['client-ca-file']);
   });
 
