@@ -1,7 +1,8 @@
 import type { Store } from '@kapi/registry';
-import type { APIProvider, GenericAPIServer } from '@kapi/server-core';
+import type { APIProvider, GenericAPIServer, HealthCheck } from '@kapi/server-core';
 import { APIServiceResource } from './apiservice/apiservice-resource.ts';
 import { APIREGISTRATION_GROUP, type APIService } from './apiservice/types.ts';
+import { availableCondition } from './apiservice/validation.ts';
 import { AutoRegisterController } from './autoregister/autoregister-controller.ts';
 import { registerServedAPIServices, type ServedAPIServicesOptions, type ServedSource } from './autoregister/served-api-services.ts';
 import { LocalAvailabilityController } from './availability/local-availability-controller.ts';
@@ -21,6 +22,11 @@ export interface AggregatorProviderOptions extends ServedAPIServicesOptions {
 export interface AggregatorProvider extends APIProvider {
   /** The autoregister controller, once the server started. */
   readonly autoRegister: () => AutoRegisterController | undefined;
+  /**
+   * kube's boot-sequence check `autoregister-completion`: fails (`missing APIService: [names]`) until every APIService
+   * registered at start has been seen Available. Give it to the server's `healthChecks` (a provider cannot add checks).
+   */
+  readonly healthCheck: HealthCheck;
 }
 
 /**
@@ -40,10 +46,27 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
     return store as unknown as Store<APIService>;
   };
   const onError = options.onError ? { onError: options.onError } : {};
+  let apiServices: Store<APIService> | undefined;
+  /** The APIServices registered at start not yet seen Available; undefined before start. */
+  let pending: Set<string> | undefined;
+  const healthCheck: HealthCheck = {
+    name: 'autoregister-completion',
+    async check() {
+      if (!pending || !apiServices) throw new Error('autoregister has not started');
+      if (pending.size > 0) {
+        // Once seen Available, a name is done for good (kube's check forgets it too); read from the watch cache.
+        const list = await apiServices.list({}, { resourceVersion: '0' });
+        for (const s of list.items) if (availableCondition(s)?.status === 'True') pending.delete(s.metadata.name ?? '');
+      }
+      // Go's %v of a sorted []string.
+      if (pending.size > 0) throw new Error(`missing APIService: [${[...pending].sort().join(' ')}]`);
+    },
+  };
   return {
     name: APIREGISTRATION_GROUP,
     resources: [APIServiceResource],
     autoRegister: () => controller,
+    healthCheck,
     postStartHooks: [
       {
         // kube-aggregator's local half of the availability controller.
@@ -59,8 +82,10 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
       {
         name: 'kube-apiserver-autoregistration',
         run: async (server: GenericAPIServer) => {
-          controller = new AutoRegisterController({ apiServices: apiServicesOf(server, 'kube-apiserver-autoregistration'), ...onError });
+          apiServices = apiServicesOf(server, 'kube-apiserver-autoregistration');
+          controller = new AutoRegisterController({ apiServices, ...onError });
           unfollow = registerServedAPIServices(options.servedBy?.() ?? server, controller, options);
+          pending = new Set(controller.desired().map((s) => s.metadata.name ?? ''));
           await controller.start();
         },
       },

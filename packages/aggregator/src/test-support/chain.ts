@@ -1,6 +1,6 @@
 import { ConfigMap, Namespace, type ResourceDefinition } from '@kapi/registry';
 import { GenericAPIServer, listen } from '@kapi/server-core';
-import { MemoryStorage } from '@kapi/storage';
+import { MemoryStorage, type Storage } from '@kapi/storage';
 import { type AggregatorProvider, aggregatorProvider } from '../aggregator-provider.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
@@ -16,11 +16,20 @@ export interface TestChain {
 }
 
 /** kube's chain's end in process on plain HTTP: an aggregator server delegating to a control plane over MemoryStorage. */
-export async function startChain(resources: readonly ResourceDefinition[] = []): Promise<TestChain> {
-  const storage = new MemoryStorage();
+export async function startChain(
+  resources: readonly ResourceDefinition[] = [],
+  storage: Storage = new MemoryStorage(),
+): Promise<TestChain> {
   const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap, ...resources] });
   const provider = aggregatorProvider();
-  const aggregator = new GenericAPIServer({ storage, closeStorage: false, resources: [], providers: [provider], delegate: controlPlane });
+  const aggregator = new GenericAPIServer({
+    storage,
+    closeStorage: false,
+    resources: [],
+    providers: [provider],
+    healthChecks: [provider.healthCheck],
+    delegate: controlPlane,
+  });
   await aggregator.start();
   const http = await listen(aggregator.handler);
   let stopping: Promise<void> | undefined;
