@@ -46,7 +46,7 @@ describe('autoregister-completion (kube’s boot-sequence check)', () => {
     started.push(c);
     // The others are seen Available one by one; `v1.` never is.
     const outcome = () =>
-      c.provider.healthCheck.check().then(
+      Promise.resolve(c.provider.healthCheck.check()).then(
         () => 'ok',
         (err: Error) => err.message,
       );
