@@ -164,12 +164,8 @@ export class AutoRegisterController {
     }
     if (isManagedOnStart(desired) && hasSynced) return;
     if (!current && desired) {
-      try {
-        await this.#store.create({}, desired);
-      } catch (err) {
-        // The informer has not seen it yet: the next event of it brings this name back.
-        if ((err as { code?: number }).code !== 409) throw err;
-      }
+      // AlreadyExists (the informer has not seen it yet) fails the sync, as in kube: it is retried after a backoff.
+      await this.#store.create({}, desired);
       return;
     }
     if (!current || !isManaged(current)) return;
