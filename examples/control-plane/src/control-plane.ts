@@ -29,6 +29,7 @@ import {
   instrumentedAuthorizer,
   issueClientCertificate,
   JWKS_PATH,
+  publishAuthenticationInfo,
   type Serving,
   selfSignedServingCertificate,
   serve,
@@ -260,6 +261,12 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     },
     authorizer,
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
+  });
+  // kube-apiserver's cluster-authentication-trust controller: kube-system/extension-apiserver-authentication tells
+  // aggregated servers which client CA and front-proxy settings to trust (see @kapi/server-core's delegation).
+  publishAuthenticationInfo(server, {
+    clientCA: clientCABundle,
+    ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
   });
   await server.start();
   const cert = options.insecureHTTP
