@@ -2,7 +2,7 @@ import { type Clock, realClock } from '@kapi/apimachinery';
 import { listAndWatch, type ResourceDefinition } from '@kapi/registry';
 import type { Authorizer } from '../authorizer.ts';
 import { sharedBootstrapPolicy } from './bootstrap/bootstrap-policy.ts';
-import type { RbacObjectStore } from './bootstrap/rbac-object-store.ts';
+import type { RbacObjectStore, RbacStores } from './bootstrap/rbac-object-store.ts';
 import { reconcileBootstrapPolicy } from './bootstrap/reconcile-bootstrap-policy.ts';
 import type { ServedResource } from './bootstrap/served-rules.ts';
 import { ClusterRoleAggregationController, type ClusterRoleClient } from './cluster-role-aggregation-controller.ts';
@@ -133,12 +133,15 @@ export class RBAC {
   }
 
   async #bootstrap(server: RBACHost): Promise<void> {
+    const namespaces = server.store('namespaces') as RbacStores['namespaces'] | undefined;
     const result = await reconcileBootstrapPolicy(
       {
         roles: storeOf(server, 'roles'),
         clusterRoles: storeOf(server, 'clusterRoles'),
         roleBindings: storeOf(server, 'roleBindings'),
         clusterRoleBindings: storeOf(server, 'clusterRoleBindings'),
+        // kube-system's roles need kube-system: made if missing (the server's default namespaces normally are there)
+        ...(namespaces ? { namespaces } : {}),
       },
       sharedBootstrapPolicy(servedResources(server)),
     );

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterRole, PolicyRule } from '../types.ts';
+import type { ClusterRole, PolicyRule, Role } from '../types.ts';
 import { bootstrapPolicy } from './bootstrap-policy.ts';
 import type { ServedResource } from './served-rules.ts';
-// kube's plugin/pkg/auth/authorizer/rbac/bootstrappolicy/testdata/cluster-roles.yaml and cluster-role-bindings.yaml
-// (the objects this policy bootstraps, creationTimestamp: null and `rules: null` left out), as JSON.
+// kube's plugin/pkg/auth/authorizer/rbac/bootstrappolicy/testdata/cluster-roles.yaml, cluster-role-bindings.yaml and
+// namespace-roles.yaml (the objects this policy bootstraps, creationTimestamp: null and `rules: null` left out), as JSON.
 import kubeBindings from './testdata/kube-cluster-role-bindings.json' with { type: 'json' };
 import kubeRolesJson from './testdata/kube-cluster-roles.json' with { type: 'json' };
+import kubeNamespaceRolesJson from './testdata/kube-namespace-roles.json' with { type: 'json' };
 
 const kubeRoles = kubeRolesJson as unknown as ClusterRole[];
+const kubeNamespaceRoles = kubeNamespaceRolesJson as unknown as Role[];
 
 const byName = <T extends { metadata: { name?: string } }>(items: readonly T[]): T[] =>
   [...items].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
@@ -15,7 +17,8 @@ const byName = <T extends { metadata: { name?: string } }>(items: readonly T[]):
 /** Every (group, resource, subresource) kube's rules name: a server that serves all of them. */
 function everythingNamed(): ServedResource[] {
   const served = new Map<string, ServedResource & { subresources: string[] }>();
-  for (const role of bootstrapPolicy().clusterRoles) {
+  const { clusterRoles, roles } = bootstrapPolicy();
+  for (const role of [...clusterRoles, ...roles]) {
     for (const rule of role.rules ?? []) {
       for (const group of rule.apiGroups ?? []) {
         for (const resource of rule.resources ?? []) {
@@ -69,6 +72,7 @@ const KUBE_ORDER = [
   'system:aggregate-to-admin',
   'system:aggregate-to-edit',
   'system:aggregate-to-view',
+  'system:auth-delegator',
 ];
 
 describe('bootstrapPolicy', () => {
@@ -76,7 +80,7 @@ describe('bootstrapPolicy', () => {
     const policy = bootstrapPolicy();
     expect(byName(policy.clusterRoles)).toEqual(byName(kubeRoles));
     expect(byName(policy.clusterRoleBindings)).toEqual(byName(kubeBindings));
-    expect(policy.roles).toEqual([]);
+    expect(byName(policy.roles)).toEqual(byName(kubeNamespaceRoles));
     expect(policy.roleBindings).toEqual([]);
   });
 
@@ -84,10 +88,11 @@ describe('bootstrapPolicy', () => {
     const policy = bootstrapPolicy({ served: everythingNamed() });
     expect(byName(policy.clusterRoles)).toEqual(byName(kubeRoles));
     expect(byName(policy.clusterRoleBindings)).toEqual(byName(kubeBindings));
+    expect(byName(policy.roles)).toEqual(byName(kubeNamespaceRoles));
   });
 
   it('keeps only the example’s kinds, wildcards and non-resource rules', () => {
-    const { clusterRoles, clusterRoleBindings } = bootstrapPolicy({ served: EXAMPLE_SERVED });
+    const { clusterRoles, clusterRoleBindings, roles } = bootstrapPolicy({ served: EXAMPLE_SERVED });
     expect(clusterRoles.map((r) => r.metadata.name)).toEqual(KUBE_ORDER);
     expect(rulesOf(clusterRoles, 'cluster-admin')).toEqual([
       { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
@@ -110,7 +115,7 @@ describe('bootstrapPolicy', () => {
       { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['namespaces'] },
     ]);
     expect(rulesOf(clusterRoles, 'system:basic-user')).toEqual(rulesOf(kubeRoles, 'system:basic-user'));
-    for (const name of ['system:discovery', 'system:public-info-viewer', 'system:monitoring']) {
+    for (const name of ['system:discovery', 'system:public-info-viewer', 'system:monitoring', 'system:auth-delegator']) {
       expect(rulesOf(clusterRoles, name)).toEqual(rulesOf(kubeRoles, name));
     }
     // the aggregated roles are untouched: their rules come from the aggregate-to-* roles
@@ -120,6 +125,8 @@ describe('bootstrapPolicy', () => {
       expect(role?.aggregationRule?.clusterRoleSelectors).toHaveLength(1);
     }
     expect(byName(clusterRoleBindings)).toEqual(byName(kubeBindings));
+    // the example serves configmaps: kube-system's reader role is kube's as it is
+    expect(roles).toEqual(kubeNamespaceRoles);
   });
 
   it('returns fresh objects on every call', () => {

@@ -13,7 +13,8 @@ export interface BootstrapPolicyOptions {
 /**
  * The bootstrap policy this server reconciles at start: kube-apiserver's cluster roles (cluster-admin, admin, edit, view
  * and their system:aggregate-to-* parts, system:basic-user, system:discovery, system:public-info-viewer,
- * system:monitoring) and their bindings, restricted to the served kinds only where kube's rules name kinds not served.
+ * system:monitoring, system:auth-delegator) and their bindings, and kube-system's
+ * extension-apiserver-authentication-reader Role, restricted to the served kinds only where kube's rules name kinds not served.
  */
 export function bootstrapPolicy(options: BootstrapPolicyOptions = {}): BootstrapPolicy {
   const policy = kubeBootstrapPolicy();

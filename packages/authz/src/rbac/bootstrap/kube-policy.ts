@@ -17,6 +17,8 @@ const READ = ['get', 'list', 'watch'];
 const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 const READ_WRITE = [...READ, ...WRITE];
 
+const NAMESPACE_SYSTEM = 'kube-system';
+
 const LEGACY = '';
 const APPS = 'apps';
 const AUTHENTICATION = 'authentication.k8s.io';
@@ -46,6 +48,26 @@ function urlRule(verbs: readonly string[], urls: readonly string[]): PolicyRule 
   return { verbs: set(verbs), nonResourceURLs: set(urls) };
 }
 
+/** rbacv1helpers.NewRule(verbs...).Groups(...).Resources(...).Names(...).RuleOrDie(). */
+function namedResourceRule(
+  verbs: readonly string[],
+  groups: readonly string[],
+  resources: readonly string[],
+  names: readonly string[],
+): PolicyRule {
+  return { ...resourceRule(verbs, groups, resources), resourceNames: set(names) };
+}
+
+/** A bootstrap object's metadata (addDefaultMetadata): kube's label and the autoupdate annotation. */
+function bootstrapMetadata(name: string, labels: Record<string, string> = {}, namespace?: string): Role['metadata'] {
+  return {
+    name,
+    ...(namespace ? { namespace } : {}),
+    labels: { ...labels, [BOOTSTRAPPING_LABEL]: 'rbac-defaults' },
+    annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
+  };
+}
+
 function clusterRole(
   name: string,
   rules: PolicyRule[] | null,
@@ -54,11 +76,7 @@ function clusterRole(
   const role: ClusterRole = {
     apiVersion: `${RBAC_GROUP}/v1`,
     kind: 'ClusterRole',
-    metadata: {
-      name,
-      labels: { ...extra.labels, [BOOTSTRAPPING_LABEL]: 'rbac-defaults' },
-      annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
-    },
+    metadata: bootstrapMetadata(name, extra.labels),
   };
   if (rules) role.rules = rules;
   if (extra.aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [extra.aggregateFrom]: 'true' } }] };
@@ -66,24 +84,27 @@ function clusterRole(
 }
 
 /** rbacv1helpers.NewClusterBinding(name).Groups(groups...).BindingOrDie(): the binding is named after its ClusterRole. */
+/** addNamespaceRole(namespace, role): a Role bootstrapped into one of the reserved kube-* namespaces. */
+function namespacedRole(namespace: string, name: string, rules: PolicyRule[]): Role {
+  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: bootstrapMetadata(name, {}, namespace), rules };
+}
+
 function clusterBindingToGroups(name: string, groups: readonly string[]): ClusterRoleBinding {
   return {
     apiVersion: `${RBAC_GROUP}/v1`,
     kind: 'ClusterRoleBinding',
-    metadata: {
-      name,
-      labels: { [BOOTSTRAPPING_LABEL]: 'rbac-defaults' },
-      annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
-    },
+    metadata: bootstrapMetadata(name),
     roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name },
     subjects: groups.map((group) => ({ kind: 'Group', apiGroup: RBAC_GROUP, name: group })),
   };
 }
 
 /**
- * kube-apiserver's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), the part a control
- * plane without nodes, controllers or a scheduler needs: the user-facing roles and the discovery, health and
- * self-review roles with their bindings. The rules are kube's, in kube's order; every call returns fresh objects.
+ * kube-apiserver's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go and
+ * namespace_policy.go), the part a control plane without nodes, controllers or a scheduler needs: the user-facing
+ * roles, the discovery, health and self-review roles with their bindings, and what aggregated API servers are bound
+ * to for delegated authentication and authorization (system:auth-delegator, kube-system's
+ * extension-apiserver-authentication-reader). The rules are kube's, in kube's order; every call returns fresh objects.
  */
 export function kubeBootstrapPolicy(): BootstrapPolicy {
   const clusterRoles: ClusterRole[] = [
@@ -262,6 +283,12 @@ export function kubeBootstrapPolicy(): BootstrapPolicy {
       ],
       { labels: { [AGGREGATE_TO_VIEW]: 'true' } },
     ),
+    // authentication and authorization delegation (an aggregated API server's TokenReviews and SubjectAccessReviews);
+    // these creates are non-mutating
+    clusterRole('system:auth-delegator', [
+      resourceRule(['create'], [AUTHENTICATION], ['tokenreviews']),
+      resourceRule(['create'], [AUTHORIZATION], ['subjectaccessreviews']),
+    ]),
   ];
 
   const clusterRoleBindings: ClusterRoleBinding[] = [
@@ -272,5 +299,13 @@ export function kubeBootstrapPolicy(): BootstrapPolicy {
     clusterBindingToGroups('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
   ];
 
-  return { clusterRoles, clusterRoleBindings, roles: [], roleBindings: [] };
+  // namespace_policy.go: finding the authentication configuration a delegating server starts from (the ConfigMap the
+  // control plane publishes); kube's other kube-system roles are for controllers and a scheduler kapi does not run
+  const roles: Role[] = [
+    namespacedRole(NAMESPACE_SYSTEM, 'extension-apiserver-authentication-reader', [
+      namedResourceRule(READ, [LEGACY], ['configmaps'], ['extension-apiserver-authentication']),
+    ]),
+  ];
+
+  return { clusterRoles, clusterRoleBindings, roles, roleBindings: [] };
 }

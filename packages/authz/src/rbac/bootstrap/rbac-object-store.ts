@@ -25,4 +25,9 @@ export interface RbacStores {
   clusterRoleBindings: RbacObjectStore;
   roles: RbacObjectStore;
   roleBindings: RbacObjectStore;
+  /**
+   * The namespaces' store, when served: a namespaced role or binding is created after making sure its namespace
+   * exists (kube's RoleModifier and RoleBindingClientAdapter call tryEnsureNamespace before each create).
+   */
+  namespaces?: Pick<RbacObjectStore, 'get' | 'create'>;
 }

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { type RequestContext, Store } from '@kapi/registry';
+import { Namespace, NamespaceLifecycle, type RequestContext, Store } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClusterRoleResource } from '../cluster-role.ts';
@@ -35,7 +35,10 @@ function rbacStores() {
   };
 }
 
-const names = (items: readonly KubeObject[]) => items.map((i) => `${i.kind?.toLowerCase()}.rbac.authorization.k8s.io/${i.metadata.name}`);
+const names = (items: readonly KubeObject[]) =>
+  items.map(
+    (i) => `${i.kind?.toLowerCase()}.rbac.authorization.k8s.io/${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}`,
+  );
 const kubeRulesOf = (name: string): PolicyRule[] => kubeBootstrapPolicy().clusterRoles.find((r) => r.metadata.name === name)?.rules ?? [];
 
 describe('reconcileBootstrapPolicy', () => {
@@ -44,7 +47,7 @@ describe('reconcileBootstrapPolicy', () => {
     const policy = bootstrapPolicy();
     const result = await reconcileBootstrapPolicy(stores, policy);
     expect(result).toEqual({
-      created: [...names(policy.clusterRoles), ...names(policy.clusterRoleBindings)],
+      created: [...names(policy.clusterRoles), ...names(policy.clusterRoleBindings), ...names(policy.roles)],
       updated: [],
       recreated: [],
       skipped: [],
@@ -365,11 +368,41 @@ describe('reconcileBootstrapPolicy', () => {
       { group: 'rbac.authorization.k8s.io', resource: 'roles' },
       { group: 'rbac.authorization.k8s.io', resource: 'rolebindings' },
     ];
-    expect((await reconcileBootstrapPolicy(stores, bootstrapPolicy({ served }))).created).toHaveLength(16);
+    // kube's 12 cluster roles and 5 bindings, and kube-system's extension-apiserver-authentication-reader
+    expect((await reconcileBootstrapPolicy(stores, bootstrapPolicy({ served }))).created).toHaveLength(18);
     expect((await stores.clusterRoles.get(CLUSTER, 'system:aggregate-to-view')).rules).toEqual([
       { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps', 'serviceaccounts'] },
     ]);
     const again = await reconcileBootstrapPolicy(stores, bootstrapPolicy({ served }));
     expect([...again.created, ...again.updated, ...again.recreated, ...again.failed]).toEqual([]);
+  });
+
+  it('creates the namespace of a namespaced role that is missing it, as kube’s tryEnsureNamespace, and leaves an existing one alone', async () => {
+    const { storage, clusterRoles, clusterRoleBindings } = rbacStores();
+    const namespaces = new Store<Namespace>(Namespace, { storage });
+    // namespace lifecycle admission, as a server has it: no role in a namespace that does not exist
+    const { beforeCreate } = new NamespaceLifecycle(namespaces);
+    const roles = new Store<Role>(RoleResource, { storage, beforeCreate });
+    const roleBindings = new Store<RoleBinding>(RoleBindingResource, { storage, beforeCreate });
+    const policy = bootstrapPolicy();
+    const reader = 'role.rbac.authorization.k8s.io/kube-system/extension-apiserver-authentication-reader';
+
+    // without the namespaces' store the role cannot be made: that is what ensuring the namespace is for
+    const without = await reconcileBootstrapPolicy({ clusterRoles, clusterRoleBindings, roles, roleBindings }, policy);
+    expect(without.failed.map((f) => f.name)).toEqual([reader]);
+
+    const first = await reconcileBootstrapPolicy({ clusterRoles, clusterRoleBindings, roles, roleBindings, namespaces }, policy);
+    expect(first.created).toEqual([reader]);
+    expect(first.failed).toEqual([]);
+    const kubeSystem = await namespaces.get(CLUSTER, 'kube-system');
+    expect((await roles.get({ namespace: 'kube-system' }, 'extension-apiserver-authentication-reader')).rules).toEqual(
+      policy.roles[0]?.rules,
+    );
+
+    // the role deleted, the next run creates it again in the namespace as it is
+    await roles.delete({ namespace: 'kube-system' }, 'extension-apiserver-authentication-reader');
+    const second = await reconcileBootstrapPolicy({ clusterRoles, clusterRoleBindings, roles, roleBindings, namespaces }, policy);
+    expect(second.created).toEqual([reader]);
+    expect((await namespaces.get(CLUSTER, 'kube-system')).metadata.resourceVersion).toBe(kubeSystem.metadata.resourceVersion);
   });
 });

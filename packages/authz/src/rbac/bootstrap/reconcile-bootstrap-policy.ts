@@ -1,4 +1,4 @@
-import { isAlreadyExists, isConflict, isNotFound, type KubeObject } from '@kapi/apimachinery';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { RequestContext } from '@kapi/registry';
 import { RBAC_GROUP, type RoleBinding } from '../types.ts';
 import type { BootstrapPolicy } from './kube-policy.ts';
@@ -51,8 +51,8 @@ export async function reconcileBootstrapPolicy(
   const kinds = [
     ['clusterrole', stores.clusterRoles, policy.clusterRoles, reconcileRole],
     ['clusterrolebinding', stores.clusterRoleBindings, policy.clusterRoleBindings, reconcileRoleBinding],
-    ['role', stores.roles, policy.roles, reconcileRole],
-    ['rolebinding', stores.roleBindings, policy.roleBindings, reconcileRoleBinding],
+    ['role', ensuringNamespace(stores.roles, stores.namespaces), policy.roles, reconcileRole],
+    ['rolebinding', ensuringNamespace(stores.roleBindings, stores.namespaces), policy.roleBindings, reconcileRoleBinding],
   ] as const;
   for (const [kind, store, expected, reconcile] of kinds) {
     if (expected.length === 0) continue;
@@ -69,6 +69,38 @@ export async function reconcileBootstrapPolicy(
     }
   }
   return result;
+}
+
+/**
+ * `store`, whose creates first make sure the object's namespace exists (kube's tryEnsureNamespace): a get, and a
+ * create when it is missing; NotFound and Forbidden reading it, AlreadyExists and Forbidden creating it, are not
+ * errors (the role's own create then says what is wrong). kube's default namespaces are normally there already.
+ */
+function ensuringNamespace(store: RbacObjectStore, namespaces: RbacStores['namespaces']): RbacObjectStore {
+  if (!namespaces) return store;
+  const ensure = async (name: string): Promise<void> => {
+    try {
+      await namespaces.get({}, name);
+      return;
+    } catch (err) {
+      if (!isNotFound(err) && !isForbidden(err)) throw err;
+    }
+    try {
+      await namespaces.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch (err) {
+      if (!isAlreadyExists(err) && !isForbidden(err)) throw err;
+    }
+  };
+  return {
+    get: (ctx, name) => store.get(ctx, name),
+    update: (ctx, name, input) => store.update(ctx, name, input),
+    delete: (ctx, name, opts) => store.delete(ctx, name, opts),
+    ...(store.list ? { list: store.list.bind(store) } : {}),
+    create: async (ctx, input) => {
+      if (ctx.namespace) await ensure(ctx.namespace);
+      return store.create(ctx, input);
+    },
+  };
 }
 
 type Read = (ctx: RequestContext, name: string) => Promise<KubeObject | undefined>;
