@@ -215,3 +215,28 @@ describe('an extension server bound only to system:auth-delegator and extension-
     expect((await atExt('GET', '/api/v1/namespaces/default/configmaps', 'nobody-token')).status).toBe(401);
   });
 });
+
+describe('the rbac/bootstrap-roles hook of a server whose default namespaces leave out kube-system', () => {
+  it('creates kube-system for extension-apiserver-authentication-reader (kube’s tryEnsureNamespace)', async () => {
+    const errors: string[] = [];
+    const rbac = new RBAC({ authorizer: () => authorizer, onError: (_, what) => errors.push(what) });
+    const authorizer: Authorizer = buildAuthorizer({ modes: ['RBAC'] }, { RBAC: () => rbac.authorizer });
+    const server = new GenericAPIServer({
+      storage: new MemoryStorage(),
+      resources: [Namespace, ConfigMap],
+      providers: [rbac.provider()],
+      defaultNamespaces: ['default'],
+      authorizer,
+    });
+    try {
+      await server.start();
+      const namespaces = server.store('namespaces') as { get(ctx: object, name: string): Promise<{ metadata: { name?: string } }> };
+      expect((await namespaces.get({}, 'kube-system')).metadata.name).toBe('kube-system');
+      const roles = server.store('roles.rbac.authorization.k8s.io') as { get(ctx: object, name: string): Promise<{ rules?: unknown[] }> };
+      expect((await roles.get({ namespace: 'kube-system' }, 'extension-apiserver-authentication-reader')).rules).toHaveLength(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
