@@ -27,7 +27,6 @@ import {
 } from './admission-review.ts';
 import { admissionReviewDecodeError } from './admission-review-decode.ts';
 import type { AuthenticationInfoResolver } from './authentication-info.ts';
-import { caBundleHasCertificate } from './ca-bundle.ts';
 import { dryRunUnsupported, ErrCallingWebhook, ErrWebhookRejection, toStatusErr } from './errors.ts';
 import { mapServiceResolver, type ServiceResolver } from './service-resolver.ts';
 import { type WebhookAccessor, type WebhookConfigurationLike, webhookAccessors } from './webhook-accessor.ts';
@@ -224,8 +223,6 @@ export abstract class GenericWebhook<W extends ValidatingWebhook> {
     const review = createAdmissionReview(version, uid, attrs, invocation, va.object, va.oldObject);
     let client: ReturnType<WebhookClientManager['client']>;
     try {
-      if (h.clientConfig.caBundle && !caBundleHasCertificate(h.clientConfig.caBundle))
-        throw new Error('unable to load root certificates: unable to parse bytes as PEM block');
       client = this.#clients.client(h.clientConfig);
     } catch (err) {
       throw new ErrCallingWebhook(

@@ -2,6 +2,7 @@ import { Agent, request } from 'node:https';
 import { type Clock, goQuote } from '@kapi/apimachinery';
 import type { WebhookClientConfig } from '../admissionregistration/types.ts';
 import type { AuthenticationInfoResolver } from './authentication-info.ts';
+import { caBundleHasCertificate } from './ca-bundle.ts';
 import type { ServiceResolver } from './service-resolver.ts';
 import { readWebhookAnswer, type TransportError, transportMessage, WebhookCallFailure } from './webhook-call-result.ts';
 
@@ -40,6 +41,8 @@ export class WebhookClient {
   /** Throws an Error (kube's "could not get REST client") when the config cannot be used. */
   constructor(config: WebhookClientConfig, options: WebhookClientOptions) {
     const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64') : undefined;
+    if (ca && !caBundleHasCertificate(ca.toString('latin1')))
+      throw new Error('unable to load root certificates: unable to parse bytes as PEM block');
     let servername: string | undefined;
     let hostPort: string;
     if (config.service) {
