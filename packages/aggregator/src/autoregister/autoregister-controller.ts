@@ -1,6 +1,7 @@
 import { type Clock, copyJson, isNotFound, jsonEqual, realClock } from '@kapi/apimachinery';
-import { listAndWatch, type Store } from '@kapi/registry';
+import type { Store } from '@kapi/registry';
 import type { APIService } from '../apiservice/types.ts';
+import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 
 /** The label that marks an APIService as kept by the autoregister controller, and how. */
@@ -45,7 +46,6 @@ export class AutoRegisterController {
   readonly #removedWhileRunning = new Set<string>();
   readonly #queue: WorkQueue;
   #abort: AbortController | undefined;
-  #informerSynced = false;
 
   constructor(options: AutoRegisterControllerOptions) {
     this.#store = options.apiServices;
@@ -93,36 +93,15 @@ export class AutoRegisterController {
     if (this.#abort) return;
     const abort = new AbortController();
     this.#abort = abort;
-    let listed!: () => void;
-    const firstList = new Promise<void>((resolve) => {
-      listed = resolve;
-    });
-    void listAndWatch(this.#store, {
+    await runAPIServiceInformer(this.#store, this.#current, {
       signal: abort.signal,
       clock: this.#clock,
-      retryAfterMs: 1000,
       onError: this.#onError,
-      onEvent: (type, obj) => {
-        const name = obj.metadata.name ?? '';
-        if (type === 'DELETED') this.#current.delete(name);
-        else this.#current.set(name, obj as APIService);
-        this.#enqueue(name);
-      },
-      onList: (items) => {
-        const listedNames = new Set(items.map((o) => o.metadata.name ?? ''));
-        for (const name of [...this.#current.keys()])
-          if (!listedNames.has(name)) {
-            this.#current.delete(name);
-            this.#enqueue(name);
-          }
-        if (!this.#informerSynced) {
-          this.#informerSynced = true;
-          for (const name of listedNames) this.#atStart.add(name);
-          listed();
-        }
+      onChange: (name) => this.#enqueue(name),
+      onFirstList: (names) => {
+        for (const name of names) this.#atStart.add(name);
       },
     });
-    await firstList;
     this.#queue.start();
   }
 

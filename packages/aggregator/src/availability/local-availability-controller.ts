@@ -1,7 +1,8 @@
 import { type Clock, copyJson, jsonEqual, realClock } from '@kapi/apimachinery';
-import { listAndWatch, type Store } from '@kapi/registry';
+import type { Store } from '@kapi/registry';
 import { localAvailableCondition } from '../apiservice/apiservice-resource.ts';
 import type { APIService, APIServiceCondition } from '../apiservice/types.ts';
+import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
 
 export interface LocalAvailabilityControllerOptions {
@@ -59,30 +60,13 @@ export class LocalAvailabilityController {
     if (this.#abort) return;
     const abort = new AbortController();
     this.#abort = abort;
-    let listed!: () => void;
-    const firstList = new Promise<void>((resolve) => {
-      listed = resolve;
-    });
-    void listAndWatch(this.#store, {
+    await runAPIServiceInformer(this.#store, this.#current, {
       signal: abort.signal,
       clock: this.#clock,
-      retryAfterMs: 1000,
       onError: this.#onError,
-      onEvent: (type, obj) => {
-        const name = obj.metadata.name ?? '';
-        if (type === 'DELETED') this.#current.delete(name);
-        else {
-          this.#current.set(name, obj as APIService);
-          this.#queue.add(name);
-        }
-      },
-      onList: (items) => {
-        const names = new Set(items.map((o) => o.metadata.name ?? ''));
-        for (const name of [...this.#current.keys()]) if (!names.has(name)) this.#current.delete(name);
-        listed();
-      },
+      // A deleted APIService has no status left to keep.
+      onChange: (name, present) => present && this.#queue.add(name),
     });
-    await firstList;
     this.#queue.start();
   }
 
