@@ -1,3 +1,4 @@
+import { type Agent, request } from 'node:http';
 import type { KubeObject } from '@kapi/apimachinery';
 
 /**
@@ -76,4 +77,49 @@ export function printTable(table: { title: string; notes?: string[]; referenceNa
   for (const [name, kapi, reference] of table.rows) {
     console.log(`${name.padEnd(width)}${num(kapi)}${num(reference)}   ${(kapi / reference).toFixed(2)}`);
   }
+}
+
+/**
+ * One JSON request over `agent` (keep-alive HTTP/1.1) to `url`'s server; resolves to the parsed answer, rejects when the
+ * status is not `status`. What the HTTP benches' clients send: `accept: application/json`, a `bench/1.0` user agent.
+ */
+export function callJson(
+  agent: Agent,
+  url: string,
+  method: string,
+  path: string,
+  status: number,
+  body?: unknown,
+  type = 'application/json',
+): Promise<unknown> {
+  const u = new URL(url);
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: u.hostname,
+        port: u.port,
+        method,
+        path,
+        headers: {
+          accept: 'application/json',
+          'user-agent': 'bench/1.0',
+          ...(data !== undefined ? { 'content-type': type, 'content-length': Buffer.byteLength(data) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if (res.statusCode !== status) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+          else resolve(JSON.parse(text));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
 }

@@ -8,11 +8,11 @@
  * admission / without.
  * Run: `npm run bench` in packages/admission.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { ConfigMap, Namespace } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
-import { bestOfAlternating, printTable, rateWithConcurrency } from '../../../scripts/bench-kit.ts';
+import { bestOfAlternating, callJson, printTable, rateWithConcurrency } from '../../../scripts/bench-kit.ts';
 import { GenericAPIServer, listen } from '../../server-core/src/index.ts';
 import { AdmissionControl } from '../src/admission-control.ts';
 
@@ -25,37 +25,8 @@ const BINDING_PATH = '/apis/admissionregistration.k8s.io/v1/validatingadmissionp
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function call(url: string, method: string, path: string, status: number, body?: unknown): Promise<unknown> {
-  const u = new URL(url);
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: u.hostname,
-        port: u.port,
-        method,
-        path,
-        headers: {
-          accept: 'application/json',
-          ...(data !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          if (res.statusCode !== status) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-          else resolve(JSON.parse(text));
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const call = (url: string, method: string, path: string, status: number, body?: unknown, type?: string) =>
+  callJson(agent, url, method, path, status, body, type);
 
 const configMaps = {
   apiGroups: [''],

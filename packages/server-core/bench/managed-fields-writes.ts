@@ -13,13 +13,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigMap, Namespace } from '@kapi/registry';
 import type { Storage } from '@kapi/storage';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
-import { bestOfAlternating, printTable, rateWithConcurrency } from '../../../scripts/bench-kit.ts';
+import { bestOfAlternating, callJson, printTable, rateWithConcurrency } from '../../../scripts/bench-kit.ts';
 import { GenericAPIServer, listen } from '../src/index.ts';
 
 /** The last commit before server-side apply (issue 15), as the registry's managed-fields bench names it. */
@@ -53,39 +53,8 @@ async function preSSA(): Promise<ServerModule & RegistryModule> {
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-/** One request; resolves to the parsed JSON answer, rejects on another status than `status`. */
-function call(url: string, method: string, path: string, status: number, body?: unknown, type = 'application/json'): Promise<unknown> {
-  const u = new URL(url);
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: u.hostname,
-        port: u.port,
-        method,
-        path,
-        headers: {
-          accept: 'application/json',
-          'user-agent': 'bench/1.0',
-          ...(data !== undefined ? { 'content-type': type, 'content-length': Buffer.byteLength(data) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          if (res.statusCode !== status) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-          else resolve(JSON.parse(text));
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const call = (url: string, method: string, path: string, status: number, body?: unknown, type?: string) =>
+  callJson(agent, url, method, path, status, body, type);
 
 const body = (name: string, v: string) => ({
   apiVersion: 'v1',
