@@ -281,25 +281,21 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
     if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas)))
       throw newBadRequest('error decoding patch: spec.replicas must be an integer');
     const steps = stepsOf(paths.specReplicasPath);
-    try {
-      return await this.#write(
-        ctx,
-        name,
-        paths,
-        (current) => {
-          const meta = isRecord(patch.metadata) ? patch.metadata : {};
-          return { ...current, metadata: { ...current.metadata, ...meta }, spec: { replicas: replicas ?? current.spec.replicas } };
-        },
-        opts,
-        (obj) => {
-          const config: Record<string, unknown> = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name } };
-          if (replicas !== undefined) setNested(config as KubeObject, steps, nestedInt(obj, paths.specReplicasPath));
-          return config;
-        },
-      );
-    } catch (err) {
-      throw inScaleTerms(err, paths.specReplicasPath);
-    }
+    return this.#write(
+      ctx,
+      name,
+      paths,
+      (current) => {
+        const meta = isRecord(patch.metadata) ? patch.metadata : {};
+        return { ...current, metadata: { ...current.metadata, ...meta }, spec: { replicas: replicas ?? current.spec.replicas } };
+      },
+      opts,
+      (obj) => {
+        const config: Record<string, unknown> = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name } };
+        if (replicas !== undefined) setNested(config as KubeObject, steps, nestedInt(obj, paths.specReplicasPath));
+        return config;
+      },
+    );
   }
 
   /**
@@ -413,22 +409,4 @@ function scaleTyped(): TypedSchema {
     }),
   );
   return scaleTypedSchema;
-}
-
-/**
- * A conflict of a scale apply as kube reports it: kube merges the apply into the Scale (the parent's managers of the
- * replicas mapped onto it, ScaleHandler.ToSubresource), so the conflicting field is the Scale's `.spec.replicas`,
- * not the parent's path (`.spec.size` for a kind that keeps the count there). The only field a scale apply sets is
- * the replicas, so every conflict is at that path.
- */
-function inScaleTerms(err: unknown, parentPath: string): unknown {
-  if (!(err instanceof StatusError) || err.status.code !== 409 || parentPath === '.spec.replicas') return err;
-  const causes = err.status.details?.causes;
-  if (!causes?.every((c) => c.reason === 'FieldManagerConflict' && c.field === parentPath)) return err;
-  const at = new RegExp(`${parentPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'gm');
-  return new StatusError({
-    ...err.status,
-    message: err.status.message?.replace(at, '.spec.replicas'),
-    details: { ...err.status.details, causes: causes.map((c) => ({ ...c, field: '.spec.replicas' })) },
-  });
 }

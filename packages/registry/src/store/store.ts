@@ -364,9 +364,13 @@ export class Store<T extends KubeObject = KubeObject> {
         // A scale write's change is made by admission (ScaleREST's hooks): recorded after it.
         if (opts.subresource === 'scale') {
           const scaleApply = opts.scaleApply;
+          // kube merges a scale apply into the Scale (ScaleHandler.ToSubresource): its conflict is at the Scale's
+          // .spec.replicas, not the parent's path (.spec.size for a kind that keeps the count there).
+          const replicasPath = this.#def.subresources.scale?.specReplicasPath;
+          const scalePath = (path: string) => (path === replicasPath ? '.spec.replicas' : path);
           const record = scaleApply
             ? (obj: KubeObject): KubeObject => {
-                const res = fieldManager.apply(target, scaleApply(obj), manager, opts.force ?? false);
+                const res = fieldManager.apply(target, scaleApply(obj), manager, opts.force ?? false, scalePath);
                 return { ...obj, metadata: { ...obj.metadata, managedFields: res.metadata.managedFields ?? [] } };
               }
             : (obj: KubeObject): KubeObject => fieldManager.update(target, obj, manager);
