@@ -1,7 +1,7 @@
 import { type Clock, type KubeObject, realClock } from '@kapi/apimachinery';
 import type { Authorizer } from '@kapi/authz';
-import type { ListWatchSource, ResourceDefinition, Store } from '@kapi/registry';
-import { ObjectCache } from './admissionregistration/object-cache.ts';
+import type { ResourceDefinition, Store } from '@kapi/registry';
+import type { ObjectCache } from './admissionregistration/object-cache.ts';
 import { admissionRegistrationResources } from './admissionregistration/resources.ts';
 import type {
   MutatingWebhookConfiguration,
@@ -12,6 +12,7 @@ import type {
 import type { AdmissionChain } from './chain.ts';
 import type { AdmissionConfiguration } from './config/admission-configuration.ts';
 import { type AdmissionPluginFactory, AdmissionPluginRegistry } from './config/plugin-registry.ts';
+import { hostObjectCache, type StoreHost } from './host-object-cache.ts';
 import { type HostParamSource, hostParamSource } from './host-param-source.ts';
 import type { NamespaceLookup } from './matching/match-attributes.ts';
 import type { AdmissionMetrics } from './metrics.ts';
@@ -34,7 +35,7 @@ import type { ServiceResolver } from './webhook/service-resolver.ts';
 import { VALIDATING_WEBHOOK_PLUGIN_NAME, ValidatingWebhooks } from './webhook/validating-webhooks.ts';
 
 /** What admission needs of the server whose writes it admits (a GenericAPIServer of @kapi/server-core is one). */
-export interface AdmissionControlHost {
+export interface AdmissionControlHost extends StoreHost {
   /** The store of `plural` (core group) or `plural.group`, this server's or a delegate's; undefined when not served. */
   store(resource: string): unknown;
   /** Every served kind, this server's and its delegates' (param kinds, owner kinds). */
@@ -160,13 +161,13 @@ export class AdmissionControl {
   async start(host: AdmissionControlHost): Promise<void> {
     this.#host = host;
     const cache = <T extends KubeObject>(resource: string): ObjectCache<T> => {
-      const store = host.store(resource);
-      if (!store) throw new Error(`admission needs ${resource} served by this server (install AdmissionControl's provider)`);
-      return new ObjectCache<T>(store as ListWatchSource, {
+      const objects = hostObjectCache<T>(host, resource, {
         signal: this.#abort.signal,
-        ...(this.#options.clock ? { clock: this.#options.clock } : {}),
+        clock: this.#options.clock,
         onError: (err) => this.#onError(err, `list and watch ${resource}`),
       });
+      if (!objects) throw new Error(`admission needs ${resource} served by this server (install AdmissionControl's provider)`);
+      return objects;
     };
     const c = this.#caches;
     c.namespaces = cache(RESOURCES.namespaces);

@@ -1,11 +1,11 @@
 import { type Clock, type KubeObject, parseGroupVersion } from '@kapi/apimachinery';
-import type { ListWatchSource, ResourceDefinition } from '@kapi/registry';
-import { ObjectCache } from './admissionregistration/object-cache.ts';
+import type { ResourceDefinition } from '@kapi/registry';
+import type { ObjectCache } from './admissionregistration/object-cache.ts';
+import { hostObjectCache, type StoreHost } from './host-object-cache.ts';
 import type { ParamKindRef, ParamSource } from './policy/param-source.ts';
 
 /** What the param source needs of the server: its kinds and their stores (AdmissionControlHost). */
-export interface ParamHost {
-  store(resource: string): unknown;
+export interface ParamHost extends StoreHost {
   definitions(): readonly ResourceDefinition[];
 }
 
@@ -42,13 +42,12 @@ export function hostParamSource(options: {
     const key = `${kind.apiVersion}/${kind.kind}`;
     let cache = caches.get(key);
     if (!cache) {
-      const store = host.store(resource);
-      if (!store) return undefined;
-      cache = new ObjectCache<KubeObject>(store as ListWatchSource, {
+      cache = hostObjectCache(host, resource, {
         signal: options.signal,
-        ...(options.clock ? { clock: options.clock } : {}),
+        clock: options.clock,
         onError: (err) => options.onError(err, `list and watch params ${resource}`),
       });
+      if (!cache) return undefined;
       caches.set(key, cache);
     }
     return cache;
