@@ -58,6 +58,8 @@ export interface FieldManagerOptions {
   converter: Converter;
   /** The strategy's reset fields for this endpoint: nobody owns them through it (GetResetFields). */
   resetFields?: FieldSet;
+  /** Names a conflicting field as the endpoint's client sees it (a scale apply's conflicts are the Scale's fields). */
+  conflictPath?: (path: string) => string;
   /** The time of a change, RFC 3339 in seconds (the Store's clock). */
   now: () => string;
   /** The Store's decodings of its stored objects' managedFields. */
@@ -150,9 +152,8 @@ export class FieldManager {
    * the patch): the merged object with its managedFields. 400 for a patch of another kind or version or one that
    * carries managedFields; 409 (kube's FieldManagerConflict causes) when, without `force`, another manager owns a
    * field the patch sets to another value. A patch that changes nothing returns the live object unchanged.
-   * `conflictPath` names a conflicting field as the client sees it (a scale apply's conflicts are the Scale's fields).
    */
-  apply(live: KubeObject | null, patch: unknown, manager: string, force: boolean, conflictPath?: (path: string) => string): KubeObject {
+  apply(live: KubeObject | null, patch: unknown, manager: string, force: boolean): KubeObject {
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
       throw newBadRequest('error decoding patch: the patch is not a JSON or YAML object');
     const p = patch as Record<string, unknown>;
@@ -186,13 +187,10 @@ export class FieldManager {
       const allowed =
         manager === KUBECTL_MANAGER ? allowedConflictsFromLastApplied(live, this.#opts.typed, this.#opts.apiVersion) : undefined;
       const remaining = allowed ? err.conflicts.filter((c) => !allowed.has(c.path)) : err.conflicts;
-      if (remaining.length)
-        throw newApplyConflictError(
-          remaining.map((c) => {
-            const path = pathString(c.path);
-            return { manager: c.manager, path: conflictPath ? conflictPath(path) : path };
-          }),
-        );
+      if (remaining.length) {
+        const named = this.#opts.conflictPath ?? ((path: string) => path);
+        throw newApplyConflictError(remaining.map((c) => ({ manager: c.manager, path: named(pathString(c.path)) })));
+      }
       res = run(true);
     }
     managed = { ...managed, fields: res.managers };

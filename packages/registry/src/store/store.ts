@@ -364,13 +364,9 @@ export class Store<T extends KubeObject = KubeObject> {
         // A scale write's change is made by admission (ScaleREST's hooks): recorded after it.
         if (opts.subresource === 'scale') {
           const scaleApply = opts.scaleApply;
-          // kube merges a scale apply into the Scale (ScaleHandler.ToSubresource): its conflict is at the Scale's
-          // .spec.replicas, not the parent's path (.spec.size for a kind that keeps the count there).
-          const replicasPath = this.#def.subresources.scale?.specReplicasPath;
-          const scalePath = (path: string) => (path === replicasPath ? '.spec.replicas' : path);
           const record = scaleApply
             ? (obj: KubeObject): KubeObject => {
-                const res = fieldManager.apply(target, scaleApply(obj), manager, opts.force ?? false, scalePath);
+                const res = fieldManager.apply(target, scaleApply(obj), manager, opts.force ?? false);
                 return { ...obj, metadata: { ...obj.metadata, managedFields: res.metadata.managedFields ?? [] } };
               }
             : (obj: KubeObject): KubeObject => fieldManager.update(target, obj, manager);
@@ -764,6 +760,7 @@ export class Store<T extends KubeObject = KubeObject> {
         typeFor: (apiVersion) => this.#versions.typeFor(apiVersion, typed),
         converter: this.#versions.converter,
         resetFields: resetFieldsOf(this.#def, version, subresource),
+        ...(subresource === 'scale' ? { conflictPath: scaleConflictPath(this.#def) } : {}),
         now: () => rfc3339Seconds(this.#clock.now()),
         storedCache: this.#storedManagedFields,
       });
@@ -847,4 +844,13 @@ function keepStoredManagedFields(target: KubeObject, patch: unknown, patched: un
   if (pm !== undefined && !(isPlainObject(pm) && !Object.hasOwn(pm, 'managedFields'))) return patched;
   patched.metadata.managedFields = entries;
   return patched;
+}
+
+/**
+ * kube merges a scale apply into the Scale (ScaleHandler.ToSubresource): a conflict is at the Scale's .spec.replicas,
+ * not the parent's path (.spec.size for a kind that keeps the count there).
+ */
+function scaleConflictPath(def: ResourceDefinition): (path: string) => string {
+  const replicasPath = def.subresources.scale?.specReplicasPath;
+  return (path) => (path === replicasPath ? '.spec.replicas' : path);
 }
