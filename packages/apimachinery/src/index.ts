@@ -19,6 +19,7 @@ export {
   fieldSelectorFromSet,
   parseFieldSelector,
 } from './fields.ts';
+export { goFloat, goNumber, goSharpV, isInt64 } from './go-format.ts';
 export {
   formatGroupKind,
   formatGroupResource,

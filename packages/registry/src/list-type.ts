@@ -1,4 +1,4 @@
-import { type FieldError, type JsonRendering, OMIT_VALUE, renderJson } from '@kapi/apimachinery';
+import { type FieldError, goSharpV, type JsonRendering, OMIT_VALUE, renderJson } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import { kubeMetaOf } from './kube-extensions.ts';
 import { childSchema, formatFieldPath } from './schema-walk.ts';
@@ -10,20 +10,8 @@ import { childSchema, formatFieldPath } from './schema-walk.ts';
  * is reported once, at its second appearance: `spec.ports[1]: Duplicate value: map[string]interface {}{"port":80}`.
  */
 
-// Both renderings below walk with an explicit stack (renderJson): items may nest as deep as the decoder allows.
-
-const SHARP_V: JsonRendering = {
-  scalar: (v) => (v === null || v === undefined ? 'interface {}(nil)' : typeof v === 'string' ? JSON.stringify(v) : String(v)),
-  keys: (o) => Object.keys(o).sort(),
-  key: (k) => `${JSON.stringify(k)}:`,
-  array: ['[]interface {}{', ', ', '}'],
-  object: ['map[string]interface {}{', ', ', '}'],
-};
-
-/** Go's %#v of a value decoded from JSON into interface{} (what kube prints for compound bad values). */
-export function goSharpV(v: unknown): string {
-  return renderJson(v, SHARP_V);
-}
+/** Go's %#v of a value decoded from JSON (one copy, in @kapi/apimachinery); re-exported for this package's users. */
+export { goSharpV };
 
 /** field.Duplicate as Kubernetes prints it: scalars as ErrorBody prints them, maps and slices with %#v. */
 function duplicate(field: string, value: unknown): FieldError {

@@ -3,36 +3,10 @@
  * `%v` of an int64 or float64, `%q` of a string, json.Marshal of a decoded JSON value.
  */
 
-/** A JSON number as Go's unstructured decoding holds it: int64 when integral and in range, else float64. */
-export function isInt64(n: number): boolean {
-  return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
-}
+// The number forms live in @kapi/apimachinery (one copy for every package); re-exported for this package's callers.
+export { goFloat, goNumber, isInt64 } from '@kapi/apimachinery';
 
-/** `%v` of a float64: strconv.FormatFloat(f, 'g', -1, 64) with Go's exponent form (1e+06, 1e-05). */
-export function goFloat(f: number): string {
-  if (Number.isNaN(f)) return 'NaN';
-  if (f === Number.POSITIVE_INFINITY) return '+Inf';
-  if (f === Number.NEGATIVE_INFINITY) return '-Inf';
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  // Shortest digits that round-trip, then %g's rule for the shortest precision: exponent form when exp < -4 || exp >= 6.
-  const [mantissa, expText] = f.toExponential().split('e') as [string, string];
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 6) {
-    const sign = exp < 0 ? '-' : '+';
-    const abs = Math.abs(exp);
-    return `${mantissa}e${sign}${abs < 10 ? `0${abs}` : abs}`;
-  }
-  const digits = mantissa.replace('-', '').replace('.', '');
-  const neg = f < 0 ? '-' : '';
-  if (exp < 0) return `${neg}0.${'0'.repeat(-exp - 1)}${digits}`;
-  if (digits.length <= exp + 1) return `${neg}${digits}${'0'.repeat(exp + 1 - digits.length)}`;
-  return `${neg}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-}
-
-/** `%v` of a number as Go holds it (int64 prints its digits, float64 as goFloat). */
-export function goNumber(n: number): string {
-  return isInt64(n) ? BigInt(n).toString() : goFloat(n);
-}
+import { isInt64 } from '@kapi/apimachinery';
 
 /** strconv.Quote: Go's escapes (\x00-style for control bytes, \u for other non-printables). */
 export function goQuote(s: string): string {

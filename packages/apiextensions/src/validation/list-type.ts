@@ -1,5 +1,4 @@
-import { type FieldError, fieldErrors, OMIT_VALUE } from '@kapi/apimachinery';
-import { goSharpV } from '@kapi/registry';
+import { type FieldError, fieldErrors, goSharpV, OMIT_VALUE } from '@kapi/apimachinery';
 import { child, index, key } from '../schema/field-path.ts';
 import type { Structural } from '../schema/structural.ts';
 import { goJSON, isInt64 } from './go-text.ts';

@@ -1,3 +1,4 @@
+import { goNumber } from '../go-format.ts';
 import { type JsonRendering, renderJson } from '../json-data.ts';
 import { goQuote } from '../labels.ts';
 
@@ -135,19 +136,6 @@ export function comparePathElements(a: PathElement, b: PathElement): number {
 export const pathElementsEqual = (a: PathElement, b: PathElement): boolean => comparePathElements(a, b) === 0;
 
 // ---- human-readable text (conflict messages) ----
-
-/**
- * Go's `%v` of a number SMD holds: an integer (int64 in kube's decoded objects) as decimal; a float as strconv's
- * shortest 'g', which switches to an exponent below 1e-4 and from 1e6 up (1.5e-05, 1.2345675e+06).
- */
-function goNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
-  const abs = Math.abs(n);
-  if (abs >= 1e-4 && abs < 1e6) return String(n);
-  // Go writes at least two exponent digits: 1e-05, 1.5e+21.
-  return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
-}
 
 /** value.ToString: how SMD prints a value inside a path (`"a"`, `80`, `true`, `[1,2]`, `null`). */
 export function valueString(v: unknown): string {

@@ -6,6 +6,7 @@
  * present null.
  */
 import type { PathElement } from '../fieldpath/path-element.ts';
+import { goSharpV } from '../go-format.ts';
 import { isJsonObject, type JsonRendering, renderJson } from '../json-data.ts';
 import { type Atom, type ListType, type Scalar, type Schema, type TypeRef, typeRefName } from './schema.ts';
 
@@ -72,8 +73,8 @@ export function noTypeError(tr: TypeRef): ValidationError[] {
   return errorf(`schema error: no type found matching: ${typeRefName(tr)}`);
 }
 
-// Go's formatting of a decoded JSON value, for the messages SMD prints with %v / %#v / %T. renderJson walks with an
-// explicit stack, so a value nested as deep as the decoder allows prints without overflowing.
+// Go's formatting of a decoded JSON value, for the messages SMD prints with %v / %T (%#v is goSharpV, shared). renderJson
+// walks with an explicit stack, so a value nested as deep as the decoder allows prints without overflowing.
 const GO_V: JsonRendering = {
   scalar: (v) => (v === null || v === undefined ? '<nil>' : String(v)),
   keys: (o) => Object.keys(o).sort(),
@@ -82,16 +83,7 @@ const GO_V: JsonRendering = {
   object: ['map[', ' ', ']'],
 };
 
-const GO_SHARP_V: JsonRendering = {
-  scalar: (v) => (v === null || v === undefined ? 'interface {}(nil)' : typeof v === 'string' ? JSON.stringify(v) : String(v)),
-  keys: (o) => Object.keys(o).sort(),
-  key: (k) => `${JSON.stringify(k)}:`,
-  array: ['[]interface {}{', ', ', '}'],
-  object: ['map[string]interface {}{', ', ', '}'],
-};
-
 const goV = (v: unknown): string => renderJson(v, GO_V);
-const goSharpV = (v: unknown): string => renderJson(v, GO_SHARP_V);
 
 function goType(v: unknown): string {
   if (typeof v === 'string') return 'string';

@@ -1,4 +1,4 @@
-import { type JsonRendering, renderJson } from '@kapi/apimachinery';
+import { goFloat, type JsonRendering, renderJson } from '@kapi/apimachinery';
 
 /**
  * Go's `%v` rendering of a decoded JSON value (map[string]interface{}, []interface{}, float64, …). kube's
@@ -10,6 +10,7 @@ export function goFormat(v: unknown): string {
 }
 
 // An explicit stack (renderJson): a patch item may nest as deep as the decoder allows.
+// strategic merge decodes with plain json.Unmarshal, so every number is a float64 (1000000 prints 1e+06): goFloat, not goNumber.
 const GO_V: JsonRendering = {
   scalar: (v) => (v === null || v === undefined ? '<nil>' : typeof v === 'number' ? goFloat(v) : String(v)),
   // fmt prints map keys sorted.
@@ -21,12 +22,3 @@ const GO_V: JsonRendering = {
   array: ['[', ' ', ']'],
   object: ['map[', ' ', ']'],
 };
-
-/** strconv.FormatFloat(f, 'g', -1, 64): shortest digits, exponent form from 1e+06 and below 1e-04. */
-function goFloat(f: number): string {
-  if (f === 0 || !Number.isFinite(f)) return f === 0 ? '0' : String(f);
-  const [mantissa = '0', expText = '0'] = f.toExponential().split('e');
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(f);
-}

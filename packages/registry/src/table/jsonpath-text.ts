@@ -1,4 +1,4 @@
-import { type JsonRendering, renderJson } from '@kapi/apimachinery';
+import { goNumber, type JsonRendering, renderJson } from '@kapi/apimachinery';
 /**
  * How client-go's jsonpath prints one result (PrintResults), which is what a `string` printer column shows for
  * whatever its path finds: strings as they are, numbers and booleans as Go's fmt prints them, objects and arrays
@@ -6,14 +6,7 @@ import { type JsonRendering, renderJson } from '@kapi/apimachinery';
  */
 
 /** A JSON number as Go's fmt.Fprint prints it: int64 for integers (as decoded), %v (shortest %g) for the rest. */
-export function goNumberText(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
-  // %v on a float64 is %g with the shortest digits, switching to an exponent below 1e-4 or from 1e6 (2 exponent digits at least).
-  const [mantissa, exp] = n.toExponential().split('e') as [string, string];
-  const e = Number(exp);
-  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
-  return String(n);
-}
+export const goNumberText: (n: number) => string = goNumber;
 
 // An explicit stack (renderJson): a column may print a value nested as deep as the decoder allows.
 const SORTED_JSON: JsonRendering = {
