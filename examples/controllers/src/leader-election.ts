@@ -1,5 +1,4 @@
-import { type Clock, realClock } from '@kapi/apimachinery';
-import { formatMicroTime } from '@kapi/server-core';
+import { type Clock, formatMicroTime, realClock } from '@kapi/apimachinery';
 import {
   type ConfigurationOptions,
   CustomObjectsApi,

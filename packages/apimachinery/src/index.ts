@@ -66,6 +66,7 @@ export {
   parseLabelSelector,
 } from './labels.ts';
 export * from './merge/index.ts';
+export { formatMicroTime } from './micro-time.ts';
 export {
   generateNameSuffix,
   isDNS1123Label,

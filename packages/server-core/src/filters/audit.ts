@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { copyJson, newInternalError, type Status, StatusError, toStatusError } from '@kapi/apimachinery';
+import { copyJson, formatMicroTime, newInternalError, type Status, StatusError, toStatusError } from '@kapi/apimachinery';
 import type { AuditBackend } from '../audit/backend.ts';
 import { auditResponseStatus, auditUserInfo, impersonationOf, setAuditEvent, setAuditID, writeAuditedStatus } from '../audit/context.ts';
 import type { AuditPolicy } from '../audit/policy.ts';
@@ -33,6 +33,9 @@ const hrClock = { now: () => performance.timeOrigin + performance.now() };
  * ResponseComplete, with the response code; a thrown StatusError is the response (the chain writes it), anything
  * else thrown is recorded as a Panic and rethrown. Handlers add objects with `recordAuditObjects`.
  */
+// Where the audit filter's users found it; it lives in apimachinery (Lease clients format MicroTime too).
+export { formatMicroTime };
+
 export function withAudit(opts: AuditOptions): Filter {
   const clock = opts.clock ?? hrClock;
   const omit = new Set(opts.omitStages ?? []);
@@ -181,14 +184,6 @@ function snapshot(ev: AuditEvent): AuditEvent {
   const out: Record<string, unknown> = {};
   for (const k of FIELD_ORDER) if (ev[k] !== undefined) out[k] = copyJson(ev[k]);
   return out as unknown as AuditEvent;
-}
-
-/** metav1.MicroTime in JSON: RFC 3339 in UTC with exactly six fractional digits. */
-export function formatMicroTime(ms: number): string {
-  const micros = Math.floor(ms * 1000);
-  const seconds = Math.floor(micros / 1_000_000);
-  const frac = String(micros - seconds * 1_000_000).padStart(6, '0');
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${frac}Z`;
 }
 
 function objectRef(attrs: ReturnType<typeof authorizerAttributesFrom>): AuditObjectReference {
