@@ -216,4 +216,26 @@ describe('APIProvider', () => {
         new GenericAPIServer({ storage: new MemoryStorage(), resources: [ConfigMap], providers: [{ name: 'rbac', writeChecks: [check] }] }),
     ).toThrow('write check of rbac: resource roles.rbac.authorization.k8s.io is not served by this server');
   });
+
+  it("puts a provider's routes before the server's own, after the filters, for resource and other paths alike", async () => {
+    const seen: string[] = [];
+    const provider: APIProvider = {
+      name: 'router',
+      routes: [
+        async (ctx, next) => {
+          seen.push(`${ctx.user?.name} ${ctx.url.pathname}`);
+          if (!ctx.url.pathname.startsWith('/apis/remote.example.com/')) return next();
+          ctx.res.writeHead(200, { 'content-type': 'text/plain' }).end('routed');
+        },
+      ],
+    };
+    const url = await start({ providers: [provider] });
+    const routed = await fetch(`${url}/apis/remote.example.com/v1/things`, { headers: { authorization: 'Bearer bob-token' } });
+    expect([routed.status, await routed.text()]).toEqual([200, 'routed']);
+    const own = await fetch(`${url}/api/v1/namespaces`, { headers: { authorization: 'Bearer bob-token' } });
+    expect(own.status).toBe(200);
+    const version = await fetch(`${url}/version`, { headers: { authorization: 'Bearer bob-token' } });
+    expect(version.status).toBe(200);
+    expect(seen).toEqual(['bob /apis/remote.example.com/v1/things', 'bob /api/v1/namespaces', 'bob /version']);
+  });
 });

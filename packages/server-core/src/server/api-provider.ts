@@ -1,5 +1,6 @@
 import type { AdmissionAttributes } from '@kapi/admission';
 import type { ResourceDefinition } from '@kapi/registry';
+import type { Filter } from '../filters/context.ts';
 import type { GenericAPIServer } from './generic-api-server.ts';
 
 /**
@@ -50,6 +51,12 @@ export interface APIProvider {
   /** Run by start() after the caches are ready (each a post-start hook, so /healthz shows poststarthook/<name>). */
   readonly postStartHooks?: readonly PostStartHook[];
   readonly preShutdownHooks?: readonly PreShutdownHook[];
+  /**
+   * Handlers that see every request reaching this server's routes (after the filters: authenticated and authorized),
+   * resource requests included, before the server's own routes; `next()` goes on to them. kube-aggregator's proxy
+   * to remote APIServices is one: it answers the paths of the group-versions it proxies and passes on the rest.
+   */
+  readonly routes?: readonly Filter[];
 }
 
 /** The `plural.group` name (just `plural` for the core group) a WriteCheck names its resource by. */

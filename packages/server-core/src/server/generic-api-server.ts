@@ -832,7 +832,9 @@ export class GenericAPIServer {
     const resources: Handler = (ctx) => this.#serveResource(ctx);
     const others = compose(routes, resources);
     // Resource requests (nearly all traffic) skip the chain of non-resource routes.
-    return (ctx) => (ctx.requestInfo?.isResourceRequest ? this.#serveResource(ctx) : others(ctx));
+    const own: Handler = (ctx) => (ctx.requestInfo?.isResourceRequest ? this.#serveResource(ctx) : others(ctx));
+    const providerRoutes = (o.providers ?? []).flatMap((p) => p.routes ?? []);
+    return providerRoutes.length > 0 ? compose(providerRoutes, own) : own;
   }
 
   /** Built once in the constructor: per-request work that can be done at start-up is (DESIGN.md). */
