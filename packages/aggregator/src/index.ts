@@ -39,3 +39,10 @@ export {
   type LocalAvailabilityControllerOptions,
   setAPIServiceCondition,
 } from './availability/local-availability-controller.ts';
+export {
+  RemoteServiceError,
+  type RemoteServiceErrorReason,
+  type RemoteTarget,
+  RemoteTransport,
+  type RemoteTransportOptions,
+} from './remote/remote-transport.ts';

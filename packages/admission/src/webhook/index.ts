@@ -12,7 +12,14 @@ export {
   MutatingWebhooks,
   type MutatingWebhooksOptions,
 } from './mutating-webhooks.ts';
-export { endpointsServiceResolver, mapServiceResolver, type ServiceEndpointsLookup, type ServiceResolver } from './service-resolver.ts';
+export {
+  endpointsServiceResolver,
+  mapServiceResolver,
+  type ServiceEndpointsLookup,
+  ServiceResolutionError,
+  type ServiceResolutionReason,
+  type ServiceResolver,
+} from './service-resolver.ts';
 export {
   VALIDATING_WEBHOOK_PLUGIN_NAME,
   ValidatingWebhooks,

@@ -11,6 +11,26 @@ export interface ServiceResolver {
   resolve(namespace: string, name: string, port: number): URL;
 }
 
+/** Why a Service could not be resolved: kube's availability reasons, so a caller (the aggregator) can report them. */
+export type ServiceResolutionReason =
+  | 'ServiceNotFound'
+  | 'ServiceTypeError'
+  | 'ServicePortError'
+  | 'EndpointsNotFound'
+  | 'MissingEndpoints';
+
+/** A resolver's error with its reason; `portName` is the Service port's name for MissingEndpoints. */
+export class ServiceResolutionError extends Error {
+  readonly reason: ServiceResolutionReason;
+  readonly portName: string | undefined;
+  constructor(message: string, reason: ServiceResolutionReason, portName?: string) {
+    super(message);
+    this.name = 'ServiceResolutionError';
+    this.reason = reason;
+    this.portName = portName;
+  }
+}
+
 /**
  * A resolver from a map. Keys are `<namespace>/<name>:<port>` or `<namespace>/<name>` (any port); values are URLs
  * (`https://127.0.0.1:8443`) whose host and port are dialled.
@@ -19,7 +39,11 @@ export function mapServiceResolver(services: Readonly<Record<string, string | UR
   return {
     resolve(namespace, name, port) {
       const target = services[`${namespace}/${name}:${port}`] ?? services[`${namespace}/${name}`];
-      if (target === undefined) throw new Error(`service "${name}" in namespace "${namespace}" (port ${port}) is not known to this server`);
+      if (target === undefined)
+        throw new ServiceResolutionError(
+          `service "${name}" in namespace "${namespace}" (port ${port}) is not known to this server`,
+          'ServiceNotFound',
+        );
       return new URL(target);
     },
   };
@@ -49,15 +73,16 @@ export function endpointsServiceResolver(lookup: ServiceEndpointsLookup): Servic
   return {
     resolve(namespace, name, port) {
       const svc = lookup.getService(namespace, name);
-      if (!svc) throw new Error(`service ${JSON.stringify(name)} not found`);
+      if (!svc) throw new ServiceResolutionError(`service ${JSON.stringify(name)} not found`, 'ServiceNotFound');
       const spec = (svc.spec ?? {}) as ServiceSpec;
       const type = spec.type ?? 'ClusterIP';
       if (type !== 'ClusterIP' && type !== 'NodePort' && type !== 'LoadBalancer')
-        throw new Error(`unsupported service type ${JSON.stringify(type)}`);
+        throw new ServiceResolutionError(`unsupported service type ${JSON.stringify(type)}`, 'ServiceTypeError');
       const svcPort = (spec.ports ?? []).find((p) => p.port === port);
-      if (!svcPort) throw new Error(`no service port ${port} found for service ${JSON.stringify(name)}`);
+      if (!svcPort)
+        throw new ServiceResolutionError(`no service port ${port} found for service ${JSON.stringify(name)}`, 'ServicePortError');
       const eps = lookup.getEndpoints(namespace, name);
-      if (!eps) throw new Error(`endpoints ${JSON.stringify(name)} not found`);
+      if (!eps) throw new ServiceResolutionError(`endpoints ${JSON.stringify(name)} not found`, 'EndpointsNotFound');
       const portName = svcPort.name ?? '';
       for (const ss of (eps.subsets ?? []) as EndpointSubset[])
         for (const p of ss.ports ?? []) {
@@ -67,7 +92,7 @@ export function endpointsServiceResolver(lookup: ServiceEndpointsLookup): Servic
           const ip = addresses[Math.floor(Math.random() * addresses.length)]?.ip as string;
           return new URL(`https://${isIP(ip) === 6 ? `[${ip}]` : ip}:${p.port}`);
         }
-      throw new Error(`no endpoints available for service ${JSON.stringify(name)}`);
+      throw new ServiceResolutionError(`no endpoints available for service ${JSON.stringify(name)}`, 'MissingEndpoints', portName);
     },
   };
 }
