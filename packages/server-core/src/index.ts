@@ -27,6 +27,7 @@ export {
   type VirtualResourceInfo,
   virtualResourcesOf,
 } from './discovery/documents.ts';
+export type { ExternalDiscovery, ExternalGroupVersion, GroupVersionPriority } from './discovery/external.ts';
 export { aggregatedDiscoveryVersion, type DiscoveryHandlerOptions, discoveryHandler } from './discovery/handler.ts';
 export { storageVersionHash } from './discovery/storage-version-hash.ts';
 export type {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition, ResourceVersion } from '@kapi/registry';
 import { Scheme } from '@kapi/registry';
+import type { ExternalDiscovery } from './external.ts';
 import { storageVersionHash } from './storage-version-hash.ts';
 import type {
   APIGroup,
@@ -11,6 +12,7 @@ import type {
   APIResourceDiscovery,
   APIResourceList,
   APISubresourceDiscovery,
+  APIVersionDiscovery,
   APIVersions,
   GroupVersionForDiscovery,
 } from './types.ts';
@@ -114,28 +116,38 @@ function servedIn(source: DiscoverySource, group: string, version: string): { de
   return out;
 }
 
-/** Every group with a served version mapped to its served versions, highest priority first; groups sorted by name. */
-function servedGroups(source: DiscoverySource): Map<string, string[]> {
+/**
+ * Every group with a served version (this server's and `external`'s) mapped to its served versions. Without
+ * `external`: groups by name, versions highest kube version first. With it, kube-aggregator's order: groups by their
+ * highest groupPriorityMinimum, then by name; versions by versionPriority, then kube's version order.
+ */
+function servedGroups(source: DiscoverySource, external?: ExternalDiscovery): Map<string, string[]> {
   const groups = new Map<string, Set<string>>();
-  for (const def of definitionsOf(source))
-    for (const v of def.versions) {
-      if (!v.served) continue;
-      const set = groups.get(def.group) ?? new Set<string>();
-      groups.set(def.group, set);
-      set.add(v.name);
-    }
-  for (const v of virtualResourcesOf(source)) {
-    const set = groups.get(v.group) ?? new Set<string>();
-    groups.set(v.group, set);
-    set.add(v.version);
+  const add = (group: string, version: string): void => {
+    const set = groups.get(group) ?? new Set<string>();
+    groups.set(group, set);
+    set.add(version);
+  };
+  for (const def of definitionsOf(source)) for (const v of def.versions) if (v.served) add(def.group, v.name);
+  for (const v of virtualResourcesOf(source)) add(v.group, v.version);
+  for (const gv of external?.groupVersions() ?? []) add(gv.group, gv.version);
+  const byVersion = (a: string, b: string): number => compareKubeAwareVersions(b, a);
+  if (!external) {
+    const out = new Map<string, string[]>();
+    for (const name of [...groups.keys()].sort(byCodePoint)) out.set(name, [...(groups.get(name) ?? [])].sort(byVersion));
+    return out;
   }
+  const versionPriority = (g: string, v: string): number => external.priority(g, v)?.versionPriority ?? 0;
+  const groupPriority = new Map<string, number>();
+  for (const [g, versions] of groups)
+    groupPriority.set(g, Math.max(...[...versions].map((v) => external.priority(g, v)?.groupPriorityMinimum ?? 0)));
+  const names = [...groups.keys()].sort((a, b) => (groupPriority.get(b) ?? 0) - (groupPriority.get(a) ?? 0) || byCodePoint(a, b));
   const out = new Map<string, string[]>();
-  for (const name of [...groups.keys()].sort(byCodePoint)) {
+  for (const g of names)
     out.set(
-      name,
-      [...(groups.get(name) ?? [])].sort((a, b) => compareKubeAwareVersions(b, a)),
+      g,
+      [...(groups.get(g) ?? [])].sort((a, b) => versionPriority(g, b) - versionPriority(g, a) || byVersion(a, b)),
     );
-  }
   return out;
 }
 
@@ -165,19 +177,20 @@ export function apiVersions(serverAddress: string, versions: readonly string[] =
 }
 
 /**
- * GET /apis: every named group with a served version, sorted by name (kube sorts by group priority, then name;
- * kapi has no priorities). Versions run highest priority first and the first is the preferred one, as for CRDs.
+ * GET /apis: every named group with a served version, sorted by name, or with `external` (kube-aggregator's remote
+ * group-versions and APIService priorities) in kube-aggregator's order. Versions run highest priority first and the
+ * first is the preferred one, as for CRDs.
  */
-export function apiGroupList(source: DiscoverySource): APIGroupList {
+export function apiGroupList(source: DiscoverySource, external?: ExternalDiscovery): APIGroupList {
   const groups: APIGroup[] = [];
-  for (const [name, versions] of servedGroups(source)) if (name !== '') groups.push(groupEntry(name, versions));
+  for (const [name, versions] of servedGroups(source, external)) if (name !== '') groups.push(groupEntry(name, versions));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** GET /apis/<group>; undefined when the group serves nothing (a 404) or is the core group. */
-export function apiGroup(source: DiscoverySource, group: string): APIGroup | undefined {
+export function apiGroup(source: DiscoverySource, group: string, external?: ExternalDiscovery): APIGroup | undefined {
   if (group === '') return undefined;
-  const versions = servedGroups(source).get(group);
+  const versions = servedGroups(source, external).get(group);
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(group, versions) } : undefined;
 }
 
@@ -288,6 +301,8 @@ const virtualIn = (source: DiscoverySource, group: string, version: string): Vir
 export interface AggregatedDiscoveryOptions {
   /** true: the core group only (GET /api); false: the named groups (GET /apis). */
   legacy: boolean;
+  /** Group-versions served elsewhere, listed with their fetched resources, and the priorities ordering all. */
+  external?: ExternalDiscovery | undefined;
 }
 
 /**
@@ -297,18 +312,24 @@ export interface AggregatedDiscoveryOptions {
  */
 export function aggregatedDiscovery(source: DiscoverySource, options: AggregatedDiscoveryOptions): APIGroupDiscoveryList {
   const items: APIGroupDiscovery[] = [];
-  for (const [name, versions] of servedGroups(source)) {
+  const external = new Map((options.external?.groupVersions() ?? []).map((gv) => [`${gv.group}/${gv.version}`, gv]));
+  for (const [name, versions] of servedGroups(source, options.external)) {
     if ((name === '') !== options.legacy) continue;
     items.push({
       metadata: name === '' ? { creationTimestamp: null } : { name, creationTimestamp: null },
-      versions: versions.map((version) => ({
-        version,
-        resources: [
-          ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version, subresourcesIn(source, def))),
-          ...virtualIn(source, name, version).map(resourceDiscoveryOfVirtual),
-        ].sort((a, b) => byCodePoint(a.resource, b.resource)),
-        freshness: 'Current' as const,
-      })),
+      versions: versions.map((version): APIVersionDiscovery => {
+        // A remote group-version: the resources its server listed, as fetched (the proxy answers its requests).
+        const remote = external.get(`${name}/${version}`);
+        if (remote) return { version, resources: remote.resources.map((r) => ({ ...r })), freshness: remote.freshness };
+        return {
+          version,
+          resources: [
+            ...servedIn(source, name, version).map(({ def }) => resourceDiscoveryOf(def, version, subresourcesIn(source, def))),
+            ...virtualIn(source, name, version).map(resourceDiscoveryOfVirtual),
+          ].sort((a, b) => byCodePoint(a.resource, b.resource)),
+          freshness: 'Current' as const,
+        };
+      }),
     });
   }
   return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };

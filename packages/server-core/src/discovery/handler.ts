@@ -11,6 +11,7 @@ import {
   type DiscoverySource,
   discoveryETag,
 } from './documents.ts';
+import type { ExternalDiscovery } from './external.ts';
 
 /** The Accept that asks for aggregated discovery, and the Content-Type that tells a client it got it. */
 const AGGREGATED_VERSIONS = ['v2', 'v2beta1'] as const;
@@ -35,11 +36,17 @@ export interface DiscoveryHandlerOptions {
   serverAddress?: string;
   /** For a source that changes in place: documents are rebuilt when this changes (or the source is another object). */
   generation?: () => number;
+  /**
+   * Group-versions other servers serve and the priorities ordering the documents (kube-aggregator's remote
+   * APIServices); the documents are rebuilt when its generation changes.
+   */
+  external?: ExternalDiscovery | undefined;
 }
 
 interface Cached {
   source: DiscoverySource;
   generation: number | undefined;
+  externalGeneration: number | undefined;
   docs: Map<string, { body: Buffer; etag: string } | null>;
 }
 
@@ -51,10 +58,13 @@ interface Cached {
  */
 export function discoveryHandler(getSource: () => DiscoverySource, options: DiscoveryHandlerOptions = {}): Filter {
   let cache: Cached | undefined;
+  const external = options.external;
   const docFor = (key: string, build: (source: DiscoverySource) => unknown): { body: Buffer; etag: string } | null => {
     const source = getSource();
     const gen = options.generation?.();
-    if (!cache || cache.source !== source || cache.generation !== gen) cache = { source, generation: gen, docs: new Map() };
+    const externalGen = external?.generation();
+    if (!cache || cache.source !== source || cache.generation !== gen || cache.externalGeneration !== externalGen)
+      cache = { source, generation: gen, externalGeneration: externalGen, docs: new Map() };
     let hit = cache.docs.get(key);
     if (hit === undefined) {
       const doc = build(source);
@@ -79,7 +89,7 @@ export function discoveryHandler(getSource: () => DiscoverySource, options: Disc
     if (aggregated) {
       const legacy = parts[0] === 'api';
       const doc = docFor(`agg:${aggregated}:${legacy}`, (s) => {
-        const list = aggregatedDiscovery(s, { legacy });
+        const list = aggregatedDiscovery(s, { legacy, external });
         return aggregated === 'v2' ? list : { ...list, apiVersion: 'apidiscovery.k8s.io/v2beta1' };
       });
       return send(ctx, doc, `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
@@ -101,11 +111,11 @@ export function discoveryHandler(getSource: () => DiscoverySource, options: Disc
     if (parts.length === 1)
       return send(
         ctx,
-        docFor('apis', (s) => apiGroupList(s)),
+        docFor('apis', (s) => apiGroupList(s, external)),
         'application/json',
       );
     if (parts.length === 2) {
-      const doc = docFor(`g:${parts[1]}`, (s) => apiGroup(s, parts[1] as string));
+      const doc = docFor(`g:${parts[1]}`, (s) => apiGroup(s, parts[1] as string, external));
       if (!doc) throw pathNotFound();
       return send(ctx, doc, 'application/json');
     }

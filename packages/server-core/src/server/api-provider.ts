@@ -1,5 +1,6 @@
 import type { AdmissionAttributes } from '@kapi/admission';
 import type { ResourceDefinition } from '@kapi/registry';
+import type { ExternalDiscovery } from '../discovery/external.ts';
 import type { Filter } from '../filters/context.ts';
 import type { GenericAPIServer } from './generic-api-server.ts';
 
@@ -57,6 +58,11 @@ export interface APIProvider {
    * to remote APIServices is one: it answers the paths of the group-versions it proxies and passes on the rest.
    */
   readonly routes?: readonly Filter[];
+  /**
+   * Group-versions other servers serve that this server's discovery lists, and the priorities ordering it
+   * (kube-aggregator's remote APIServices). One provider of a server gives it.
+   */
+  readonly discovery?: ExternalDiscovery;
 }
 
 /** The `plural.group` name (just `plural` for the core group) a WriteCheck names its resource by. */

@@ -827,7 +827,7 @@ export class GenericAPIServer {
       metricsHandler(this.metrics),
       // Both rebuild their documents when the served set is another object: once per change, on the next request.
       openAPIHandler(() => this.#servedSet().discovery),
-      discoveryHandler(() => this.#servedSet().discovery),
+      discoveryHandler(() => this.#servedSet().discovery, { external: o.providers?.find((p) => p.discovery)?.discovery }),
     ];
     const resources: Handler = (ctx) => this.#serveResource(ctx);
     const others = compose(routes, resources);
