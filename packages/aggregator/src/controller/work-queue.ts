@@ -1,7 +1,7 @@
 import type { Clock } from '@kapi/apimachinery';
 
-/** workqueue.DefaultControllerRateLimiter's per-item backoff: 5ms doubling, at most 1000s. */
-const backoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
+/** workqueue.DefaultControllerRateLimiter's per-item backoff: 5ms doubling, at most 1000s (or `maxMs`). */
+const backoffMs = (failures: number, maxMs: number): number => Math.min(5 * 2 ** failures, maxMs);
 
 /**
  * A controller's work queue (client-go's rate-limited workqueue, one worker): names handled one at a time in the order
@@ -14,13 +14,16 @@ export class WorkQueue {
   readonly #onError: (err: unknown) => void;
   readonly #queue = new Set<string>();
   readonly #failures = new Map<string, number>();
+  readonly #maxBackoffMs: number;
   #running = false;
   #draining = false;
 
-  constructor(handle: (name: string) => Promise<void>, clock: Clock, onError: (err: unknown) => void) {
+  /** `maxBackoffMs`: the longest wait before a failed name is handled again (kube's default 1000 s). */
+  constructor(handle: (name: string) => Promise<void>, clock: Clock, onError: (err: unknown) => void, maxBackoffMs = 1_000_000) {
     this.#handle = handle;
     this.#clock = clock;
     this.#onError = onError;
+    this.#maxBackoffMs = maxBackoffMs;
   }
 
   add(name: string): void {
@@ -51,7 +54,7 @@ export class WorkQueue {
           this.#onError(err);
           const failures = this.#failures.get(name) ?? 0;
           this.#failures.set(name, failures + 1);
-          this.#clock.setTimeout(() => this.add(name), backoffMs(failures));
+          this.#clock.setTimeout(() => this.add(name), backoffMs(failures, this.#maxBackoffMs));
         }
       }
     })().finally(() => {

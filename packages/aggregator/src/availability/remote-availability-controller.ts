@@ -1,0 +1,212 @@
+import type { Agent } from 'node:https';
+import { request } from 'node:https';
+import { type Clock, copyJson, jsonEqual, realClock, type TimerHandle } from '@kapi/apimachinery';
+import type { Store } from '@kapi/registry';
+import { type APIService, type APIServiceCondition, AVAILABLE_CONDITION } from '../apiservice/types.ts';
+import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
+import { WorkQueue } from '../controller/work-queue.ts';
+import { RemoteServiceError } from '../remote/remote-transport.ts';
+import { setAPIServiceCondition } from './local-availability-controller.ts';
+
+/** What the controller needs of the aggregator's RemoteTransport: where a Service is, and kube's check transport. */
+export interface RemoteAvailabilityTransport {
+  /** `https://host:port` of the APIService's Service; throws a RemoteServiceError naming kube's reason. */
+  resolve(apiService: APIService): URL;
+  /** Presents the proxy client certificate and does not verify the serving one (kube's check transport). */
+  discoveryAgent(): Agent;
+}
+
+export interface RemoteAvailabilityControllerOptions {
+  /** The APIService kind's Store. */
+  apiServices: Store<APIService>;
+  transport: RemoteAvailabilityTransport;
+  clock?: Clock;
+  /** How often every remote APIService is checked again (kube's informer resync); default 30 s. */
+  resyncMs?: number;
+  /** Told of failed checks (retried with a backoff of at most 30 s), status writes, lists and watches. */
+  onError?: (err: unknown) => void;
+}
+
+/** kube's resync period of the APIService informer of this controller. */
+const RESYNC_MS = 30_000;
+/** kube's rate limiter for this queue: 5 ms doubling to at most 30 s ("a fairly tight requeue time"). */
+const MAX_BACKOFF_MS = 30_000;
+/** kube's check: five concurrent GETs, each with a 5 s client timeout; one success is enough. */
+const ATTEMPTS = 5;
+const TIMEOUT_MS = 5_000;
+
+/** The outcome of one check: the Available condition without its time. */
+interface Verdict {
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  /** The check failed at the discovery GET: kube requeues with its backoff rather than waiting for the resync. */
+  retry?: boolean;
+}
+
+/** A failed discovery GET (kube requeues the APIService with its backoff). */
+export class DiscoveryCheckError extends Error {}
+
+/**
+ * The remote half of kube-aggregator's AvailableConditionController (remote_available_controller.go): for every
+ * APIService with `spec.service`, the Service is resolved (kube's reasons ServiceNotFound, ServicePortError,
+ * EndpointsNotFound, MissingEndpoints, ServiceAccessError) and `/apis/<group>/<version>` (`/api/<version>` for `v1.`) is
+ * fetched from it as `system:kube-aggregator` in `system:masters`, presenting the proxy client certificate; a 2xx from
+ * any of five attempts is `Passed` ("all checks passed"), otherwise `FailedDiscoveryCheck` with Go's error text. The
+ * condition's lastTransitionTime moves only when its status does, and the status is written only when it changes.
+ * Checked when the APIService changes, every 30 s, and after a failed discovery check with a backoff (5 ms doubling,
+ * at most 30 s) as kube's queue.
+ */
+export class RemoteAvailabilityController {
+  readonly #store: Store<APIService>;
+  readonly #transport: RemoteAvailabilityTransport;
+  readonly #clock: Clock;
+  readonly #resyncMs: number;
+  readonly #onError: (err: unknown) => void;
+  readonly #current = new Map<string, APIService>();
+  readonly #queue: WorkQueue;
+  #abort: AbortController | undefined;
+  #resync: TimerHandle | undefined;
+
+  constructor(options: RemoteAvailabilityControllerOptions) {
+    this.#store = options.apiServices;
+    this.#transport = options.transport;
+    this.#clock = options.clock ?? realClock;
+    this.#resyncMs = options.resyncMs ?? RESYNC_MS;
+    this.#onError = options.onError ?? (() => {});
+    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError, MAX_BACKOFF_MS);
+  }
+
+  /** Starts the informer, the worker and the resync; resolves once the first list is in. */
+  async start(): Promise<void> {
+    if (this.#abort) return;
+    const abort = new AbortController();
+    this.#abort = abort;
+    await runAPIServiceInformer(this.#store, this.#current, {
+      signal: abort.signal,
+      clock: this.#clock,
+      onError: this.#onError,
+      onChange: (name, present) => present && this.#queue.add(name),
+    });
+    this.#queue.start();
+    this.#scheduleResync();
+  }
+
+  stop(): void {
+    this.#queue.stop();
+    this.#abort?.abort();
+    if (this.#resync) this.#clock.clearTimeout(this.#resync);
+    this.#resync = undefined;
+  }
+
+  #scheduleResync(): void {
+    if (this.#abort?.signal.aborted) return;
+    this.#resync = this.#clock.setTimeout(() => {
+      for (const [name, s] of this.#current) if (s.spec?.service) this.#queue.add(name);
+      this.#scheduleResync();
+    }, this.#resyncMs);
+    this.#resync.unref?.();
+  }
+
+  async #sync(name: string): Promise<void> {
+    const current = this.#current.get(name);
+    // Local APIServices are the local controller's.
+    if (!current?.spec?.service) return;
+    const verdict = await this.check(current);
+    const updated = copyJson(current);
+    const condition: APIServiceCondition = {
+      type: AVAILABLE_CONDITION,
+      status: verdict.status,
+      lastTransitionTime: new Date(this.#clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+      reason: verdict.reason,
+      message: verdict.message,
+    };
+    setAPIServiceCondition(updated, condition);
+    if (!jsonEqual(updated.status ?? {}, current.status ?? {})) {
+      try {
+        await this.#store.update({}, name, updated, { subresource: 'status' });
+      } catch (err) {
+        // A newer version was written (its event brings the name back) or the object is gone.
+        const code = (err as { code?: number }).code;
+        if (code !== 409 && code !== 404) throw err;
+      }
+    }
+    // Requeued with the backoff, as kube returns the discovery error from sync.
+    if (verdict.retry) throw new DiscoveryCheckError(`${name}: ${verdict.message}`);
+  }
+
+  /** One check of a remote APIService, as kube's sync makes it. */
+  async check(apiService: APIService): Promise<Verdict> {
+    const spec = apiService.spec ?? {};
+    const path = apiService.metadata.name === 'v1.' ? `/api/${spec.version ?? ''}` : `/apis/${spec.group ?? ''}/${spec.version ?? ''}`;
+    const attempt = async (): Promise<string | undefined> => {
+      let base: URL;
+      try {
+        base = this.#transport.resolve(apiService);
+      } catch (err) {
+        if (err instanceof RemoteServiceError) throw err;
+        // kube passes a resolver error on as it is.
+        return err instanceof Error ? err.message : String(err);
+      }
+      const url = `${base.origin}${path}`;
+      const failure = await get(url, this.#transport.discoveryAgent());
+      return failure === undefined ? undefined : `failing or missing response from ${url}: ${failure}`;
+    };
+    let results: (string | undefined)[];
+    try {
+      results = await Promise.all(Array.from({ length: ATTEMPTS }, attempt));
+    } catch (err) {
+      const e = err as RemoteServiceError;
+      return { status: e.reason === 'ServiceAccessError' ? 'Unknown' : 'False', reason: e.reason, message: e.message };
+    }
+    if (results.some((r) => r === undefined)) return { status: 'True', reason: 'Passed', message: 'all checks passed' };
+    return { status: 'False', reason: 'FailedDiscoveryCheck', message: results[results.length - 1] as string, retry: true };
+  }
+}
+
+/**
+ * GET `url` as kube's check does (no redirects followed, 5 s timeout, the aggregator's identity in the front-proxy
+ * headers); undefined for a 2xx, else Go's text of what went wrong.
+ */
+function get(url: string, agent: Agent): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const u = new URL(url);
+    const req = request(
+      url,
+      {
+        agent,
+        method: 'GET',
+        headers: { 'X-Remote-User': 'system:kube-aggregator', 'X-Remote-Group': 'system:masters' },
+        timeout: TIMEOUT_MS,
+      },
+      (res) => {
+        res.resume();
+        const status = res.statusCode ?? 0;
+        resolve(status >= 200 && status < 300 ? undefined : `bad status from ${url}: ${status}`);
+      },
+    );
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(`Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(`Get ${JSON.stringify(url)}: ${goNetError(err, u)}`));
+    req.end();
+  });
+}
+
+/** Go's net/http words for the common dial and read failures; Node's message otherwise. */
+function goNetError(err: NodeJS.ErrnoException, url: URL): string {
+  const addr = `${url.hostname}:${url.port || '443'}`;
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return `dial tcp ${addr}: connect: connection refused`;
+    case 'ECONNRESET':
+      return 'EOF';
+    case 'EHOSTUNREACH':
+      return `dial tcp ${addr}: connect: no route to host`;
+    case 'ENETUNREACH':
+      return `dial tcp ${addr}: connect: network is unreachable`;
+    default:
+      return err.message;
+  }
+}
