@@ -171,6 +171,8 @@ export {
 export { type SwaggerDocument, swaggerDocument, toV2Schema } from './openapi/v2-document.ts';
 export { encodeSwaggerProtobuf, OpenAPIV2Document } from './openapi/v2-protobuf.ts';
 export { DEFAULT_OPENAPI_INFO, groupVersionDocument, type OpenAPIInfo, type OpenAPIV3Document } from './openapi/v3-document.ts';
+export { ProxyError, proxyErrorOf, writeProxyError } from './proxy/proxy-error.ts';
+export { type ProxyLocation, type ProxyOptions, proxyRequest } from './proxy/upgrade-aware-proxy.ts';
 export { type RequestInfo, RequestInfoError, RequestInfoResolver, type RequestInfoResolverOptions } from './request-info.ts';
 export { authReviewResources } from './reviews/auth-reviews.ts';
 export {
@@ -229,4 +231,5 @@ export {
 export { type KubeconfigOptions, kubeconfig, writeKubeconfig } from './serving/kubeconfig.ts';
 export { type SelfSignedOptions, type ServingCertificate, selfSignedServingCertificate } from './serving/self-signed.ts';
 export { type ServeOptions, type Serving, type ShutdownOptions, serve } from './serving/serve.ts';
+export { hijackConnection, isUpgradeRequest } from './serving/upgrade.ts';
 export { currentPlatform, kapiVersionInfo, type VersionInfo, type VersionOptions, versionHandler } from './version/version.ts';

@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2SecureServer, Http2ServerRequest, Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { CABundle } from '@kapi/authn';
 import { answerClientError } from '../filters/client-error.ts';
 import type { Handler, RequestContext } from '../filters/context.ts';
 import { toRequestListener } from '../filters/serve.ts';
+import { setUpgradeConnection, upgradeResponse } from './upgrade.ts';
 
 export interface ServeOptions {
   /** 0 (default) = any free port. */
@@ -118,6 +120,18 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     return handler(ctx);
   };
   const listener = toRequestListener(tracked);
+  // HTTP/1.1 upgrade requests come without a response: they get one bound to their connection and run through the
+  // same chain, where a proxy may take the connection (hijackConnection); other requests never come this way.
+  const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>();
+  const upgradeListener = toRequestListener((ctx) => {
+    const upgrade = upgrades.get(ctx.req);
+    if (upgrade) setUpgradeConnection(ctx, upgrade.socket, upgrade.head);
+    return tracked(ctx);
+  });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    upgrades.set(req, { socket, head });
+    upgradeListener(req, upgradeResponse(req, socket));
+  };
 
   let server: Server | Http2SecureServer;
   if (options.tls) {
@@ -140,6 +154,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       listener(req as IncomingMessage, res as ServerResponse),
     );
     secure.on('secureConnection', (socket: Socket) => trackSocket(socket));
+    secure.on('upgrade', onUpgrade);
     // New connections advertise the reloaded CAs; established ones keep what they negotiated.
     const unsubscribe = clientCAs.map((b) => b.onChange(() => secure.setSecureContext({ cert, key, ca: acceptableCAs() })));
     secure.once('close', () => {
@@ -157,6 +172,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     const plain = createServer(listener);
     plain.on('clientError', answerClientError);
     plain.on('connection', (socket: Socket) => trackSocket(socket));
+    plain.on('upgrade', onUpgrade);
     server = plain;
   }
   function trackSocket(socket: Socket): void {
