@@ -1,3 +1,4 @@
+import type { ServiceResolver } from '@kapi/admission';
 import type { Store } from '@kapi/registry';
 import type { APIProvider, GenericAPIServer, HealthCheck } from '@kapi/server-core';
 import { APIServiceResource } from './apiservice/apiservice-resource.ts';
@@ -6,6 +7,9 @@ import { availableCondition } from './apiservice/validation.ts';
 import { AutoRegisterController } from './autoregister/autoregister-controller.ts';
 import { registerServedAPIServices, type ServedAPIServicesOptions, type ServedSource } from './autoregister/served-api-services.ts';
 import { LocalAvailabilityController } from './availability/local-availability-controller.ts';
+import { RemoteAvailabilityController } from './availability/remote-availability-controller.ts';
+import { RemoteDiscovery } from './discovery/remote-discovery.ts';
+import { RemoteTransport } from './remote/remote-transport.ts';
 
 export interface AggregatorProviderOptions extends ServedAPIServicesOptions {
   /** Told of failed syncs of the controllers (they are retried). */
@@ -16,10 +20,23 @@ export interface AggregatorProviderOptions extends ServedAPIServicesOptions {
    * aggregator wraps the chain); give the chain's first server when the provider sits in a delegate.
    */
   servedBy?: () => ServedSource;
+  /**
+   * Where remote APIServices' Services are (admission's ServiceResolver, e.g. endpointsServiceResolver). Without it
+   * remote APIServices are neither checked nor fetched.
+   */
+  serviceResolver?: ServiceResolver;
+  /** The proxy client certificate (PEM) presented to remote servers (kube's --proxy-client-cert-file). */
+  proxyClientCert?: string | Buffer;
+  /** Its key (kube's --proxy-client-key-file). */
+  proxyClientKey?: string | Buffer;
 }
 
 /** The provider and the controller it starts (for tests and health checks). */
 export interface AggregatorProvider extends APIProvider {
+  /** The transport to remote APIServices (with `serviceResolver`). */
+  readonly remoteTransport: RemoteTransport | undefined;
+  /** Remote group-versions and APIService priorities in the server's discovery (kube's discovery manager). */
+  readonly discovery: RemoteDiscovery;
   /** The autoregister controller, once the server started. */
   readonly autoRegister: () => AutoRegisterController | undefined;
   /**
@@ -40,12 +57,21 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
   let controller: AutoRegisterController | undefined;
   let unfollow: (() => void) | undefined;
   let availability: LocalAvailabilityController | undefined;
+  let remoteAvailability: RemoteAvailabilityController | undefined;
+  const transport = options.serviceResolver
+    ? new RemoteTransport({
+        serviceResolver: options.serviceResolver,
+        proxyClientCert: options.proxyClientCert,
+        proxyClientKey: options.proxyClientKey,
+      })
+    : undefined;
   const apiServicesOf = (server: GenericAPIServer, hook: string): Store<APIService> => {
     const store = server.store(`apiservices.${APIREGISTRATION_GROUP}`);
     if (!store) throw new Error(`${hook}: the server does not serve apiservices`);
     return store as unknown as Store<APIService>;
   };
   const onError = options.onError ? { onError: options.onError } : {};
+  const discovery = new RemoteDiscovery({ transport, ...onError });
   let apiServices: Store<APIService> | undefined;
   /** The APIServices registered at start not yet seen Available; undefined before start. */
   let pending: Set<string> | undefined;
@@ -67,6 +93,8 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
     resources: [APIServiceResource],
     autoRegister: () => controller,
     healthCheck,
+    remoteTransport: transport,
+    discovery,
     postStartHooks: [
       {
         // kube-aggregator's local half of the availability controller.
@@ -78,6 +106,24 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
           });
           await availability.start();
         },
+      },
+      {
+        // kube-aggregator's remote half: remote APIServices' Available condition from their servers' discovery.
+        name: 'apiservice-status-remote-available-controller',
+        run: async (server: GenericAPIServer) => {
+          if (!transport) return;
+          remoteAvailability = new RemoteAvailabilityController({
+            apiServices: apiServicesOf(server, 'apiservice-status-remote-available-controller'),
+            transport,
+            ...onError,
+          });
+          await remoteAvailability.start();
+        },
+      },
+      {
+        // kube's discovery manager: remote group-versions' documents fetched into the server's discovery.
+        name: 'apiservice-discovery-controller',
+        run: (server: GenericAPIServer) => discovery.start(apiServicesOf(server, 'apiservice-discovery-controller')),
       },
       {
         name: 'kube-apiserver-autoregistration',
@@ -97,6 +143,9 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
           unfollow?.();
           controller?.stop();
           availability?.stop();
+          remoteAvailability?.stop();
+          discovery.stop();
+          transport?.close();
         },
       },
     ],

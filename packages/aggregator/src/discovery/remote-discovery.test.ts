@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { mapServiceResolver } from '@kapi/admission';
+import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
+import { GenericAPIServer, type Listening, listen, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
+import { MemoryStorage } from '@kapi/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
+import { type AggregatorProvider, aggregatorProvider } from '../aggregator-provider.ts';
+import { type Json, send } from '../test-support/chain.ts';
+
+const execFileAsync = promisify(execFile);
+
+// sample-apiserver's kinds, served by a second server the aggregator reaches over TLS.
+const Flunder = defineResource({
+  group: 'wardle.example.com',
+  kind: 'Flunder',
+  plural: 'flunders',
+  namespaced: true,
+  versions: [{ name: 'v1alpha1', schema: z.object({ spec: z.object({ reference: z.string().optional() }).optional() }) }],
+});
+const Fischer = defineResource({
+  group: 'wardle.example.com',
+  kind: 'Fischer',
+  plural: 'fischers',
+  namespaced: false,
+  versions: [{ name: 'v1alpha1', schema: z.object({ disallowedFlunders: z.array(z.string()).optional() }) }],
+});
+
+const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
+const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+let remote: GenericAPIServer;
+let remoteServing: Serving;
+let controlPlane: GenericAPIServer;
+let aggregator: GenericAPIServer;
+let provider: AggregatorProvider;
+let http: Listening;
+let caBundle: string;
+let tmp: string;
+
+beforeAll(async () => {
+  const serving = await selfSignedServingCertificate({ hosts: ['api.wardle.svc'] });
+  caBundle = Buffer.from(serving.ca).toString('base64');
+  remote = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, Flunder, Fischer] });
+  await remote.start();
+  remoteServing = await serve(remote.handler, { tls: { cert: serving.cert, key: serving.key } });
+
+  const storage = new MemoryStorage();
+  controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
+  provider = aggregatorProvider({ serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url }) });
+  aggregator = new GenericAPIServer({ storage, closeStorage: false, resources: [], providers: [provider], delegate: controlPlane });
+  await aggregator.start();
+  http = await listen(aggregator.handler);
+  tmp = await mkdtemp(join(tmpdir(), 'kapi-remote-discovery-'));
+});
+afterAll(async () => {
+  await http.close();
+  await aggregator.shutdown();
+  await remoteServing.shutdown();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const get = async (path: string, accept = 'application/json'): Promise<Json> =>
+  (await send('GET', http.url + path, undefined, { Accept: accept })).body;
+const groupNames = async (): Promise<string[]> => (await get('/apis')).groups.map((g: Json) => g.name);
+
+describe('remote APIServices in the aggregator’s discovery (kube’s discovery manager)', () => {
+  it('an APIService created lists its group in discovery within a second, with the remote’s resources, in priority order', async () => {
+    const created = await send('POST', http.url + APISERVICES, {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'v1alpha1.wardle.example.com' },
+      spec: {
+        group: 'wardle.example.com',
+        version: 'v1alpha1',
+        // Between authorization.k8s.io (kube's 17600) and rbac.authorization.k8s.io (17000).
+        groupPriorityMinimum: 17500,
+        versionPriority: 15,
+        service: { namespace: 'wardle', name: 'api' },
+        caBundle,
+      },
+    });
+    expect(created.status).toBe(201);
+    // expect.poll's default timeout is one second.
+    await expect.poll(groupNames).toContain('wardle.example.com');
+    expect(await get('/apis/wardle.example.com')).toEqual({
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: 'wardle.example.com',
+      versions: [{ groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' }],
+      preferredVersion: { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' },
+    });
+
+    // Once Available its documents are fetched (aggregated discovery from the remote's /apis).
+    const wardle = async (): Promise<Json> =>
+      (await get('/apis', AGGREGATED)).items.find((i: Json) => i.metadata.name === 'wardle.example.com');
+    await expect.poll(wardle, { timeout: 5000 }).toMatchObject({ versions: [{ version: 'v1alpha1', freshness: 'Current' }] });
+    const remoteDoc = await new Promise<Json>((resolve, reject) =>
+      request(`${remoteServing.url}/apis`, { ca: Buffer.from(caBundle, 'base64'), headers: { Accept: AGGREGATED } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+      })
+        .on('error', reject)
+        .end(),
+    );
+    expect(await wardle()).toEqual(remoteDoc.items.find((i: Json) => i.metadata.name === 'wardle.example.com'));
+    expect((await wardle()).versions[0].resources.map((r: Json) => r.resource)).toEqual(['fischers', 'flunders']);
+
+    // kube's order: groupPriorityMinimum highest first (kube's table for the built-in groups), then names.
+    const names = await groupNames();
+    expect(names).toEqual(['apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'wardle.example.com']);
+    expect((await get('/apis', AGGREGATED)).items.map((i: Json) => i.metadata.name)).toEqual(names);
+  });
+
+  it('kubectl api-resources lists the remote kinds from the aggregator’s aggregated discovery', async () => {
+    const kubeconfig = join(tmp, 'kubeconfig');
+    await writePlainKubeconfig(kubeconfig, http.url);
+    for (const bin of kubectlBinaries(['kubectl'])) {
+      const { stdout } = await execFileAsync(bin, ['--kubeconfig', kubeconfig, 'api-resources', '--api-group=wardle.example.com'], {
+        env: { ...process.env, HOME: tmp },
+      });
+      expect(stdout.split('\n').map((l) => l.trim().split(/\s+/))).toEqual([
+        ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'],
+        ['fischers', 'wardle.example.com/v1alpha1', 'false', 'Fischer'],
+        ['flunders', 'wardle.example.com/v1alpha1', 'true', 'Flunder'],
+        [''],
+      ]);
+    }
+  });
+
+  it('a deleted APIService leaves discovery', async () => {
+    expect((await send('DELETE', `${http.url}${APISERVICES}/v1alpha1.wardle.example.com`)).status).toBe(200);
+    await expect.poll(groupNames).not.toContain('wardle.example.com');
+    expect((await send('GET', `${http.url}/apis/wardle.example.com`)).status).toBe(404);
+  });
+});
