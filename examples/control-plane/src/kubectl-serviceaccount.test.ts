@@ -111,7 +111,7 @@ describe.each(binaries.map((bin) => [basename(bin), bin] as const))('%s with ser
     expect((await whoami(token)).stderr).toContain('Unauthorized');
     const pod = await run('create', 'token', 'z', '--bound-object-kind', 'Pod', '--bound-object-name', 'p');
     expect(pod.code).not.toBe(0);
-    expect(pod.stderr).toContain('cannot bind token to object of type v1, Kind=Pod');
+    expect(pod.stderr).toContain('cannot bind token to object of type /v1, Kind=Pod');
   });
 
   it('create token --duration and --audience; a missing account is NotFound; a too short duration is refused', { timeout: T }, async () => {

@@ -3,6 +3,8 @@ import {
   formatGroupKind,
   formatGroupResource,
   formatGroupVersion,
+  formatGroupVersionKind,
+  groupVersionKindFromAPIVersion,
   groupVersionKindOf,
   parseGroupResource,
   parseGroupVersion,
@@ -61,5 +63,23 @@ describe('group resources and kinds', () => {
     });
     expect(groupVersionKindOf({})).toEqual({ group: '', version: '', kind: '' });
     expect(() => groupVersionKindOf({ apiVersion: 'a/b/c', kind: 'X' })).toThrow('unexpected GroupVersion string: a/b/c');
+  });
+});
+
+describe('groupVersionKindFromAPIVersion / formatGroupVersionKind (Go schema.FromAPIVersionAndKind and GroupVersionKind.String)', () => {
+  const gvk = (apiVersion: unknown, kind: unknown) => formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
+  it('prints the core group with its leading slash and named groups whole', () => {
+    expect(gvk('v1', 'Pod')).toBe('/v1, Kind=Pod');
+    expect(gvk('apps/v1', 'Deployment')).toBe('apps/v1, Kind=Deployment');
+  });
+  it('reads one slash with an empty side as Go does', () => {
+    expect(gvk('apps/', 'X')).toBe('apps/, Kind=X');
+    expect(gvk('/v1', 'X')).toBe('/v1, Kind=X');
+  });
+  it('keeps the kind of an apiVersion Go cannot parse, and counts missing or non-string values as empty', () => {
+    expect(gvk('a/b/c', 'X')).toBe('/, Kind=X');
+    expect(gvk('', 'X')).toBe('/, Kind=X');
+    expect(gvk('/', '')).toBe('/, Kind=');
+    expect(gvk(7, ['Pod'])).toBe('/, Kind=');
   });
 });

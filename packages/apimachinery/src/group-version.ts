@@ -29,6 +29,26 @@ export function parseGroupVersion(apiVersion: string): GroupVersion {
   throw new Error(`unexpected GroupVersion string: ${apiVersion}`);
 }
 
+/**
+ * Go's schema.FromAPIVersionAndKind: the group and version of `apiVersion` as schema.ParseGroupVersion reads it ("" and
+ * "/" are empty, no slash is a version, one slash splits even with an empty side, "a/b/c" does not parse and counts as
+ * empty), with `kind` kept either way. A value that is not a string counts as "".
+ */
+export function groupVersionKindFromAPIVersion(apiVersion: unknown, kind: unknown): GroupVersionKind {
+  const av = typeof apiVersion === 'string' ? apiVersion : '';
+  const k = typeof kind === 'string' ? kind : '';
+  if (av === '' || av === '/') return { group: '', version: '', kind: k };
+  const slash = av.indexOf('/');
+  if (slash < 0) return { group: '', version: av, kind: k };
+  if (av.indexOf('/', slash + 1) >= 0) return { group: '', version: '', kind: k };
+  return { group: av.slice(0, slash), version: av.slice(slash + 1), kind: k };
+}
+
+/** Go's GroupVersionKind.String(): "apps/v1, Kind=Deployment", "/v1, Kind=Pod" for the core group, as kube's messages print it. */
+export function formatGroupVersionKind(gvk: GroupVersionKind): string {
+  return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
+}
+
 /** "apps/v1", or "v1" for the core group. */
 export function formatGroupVersion(gv: GroupVersion): string {
   return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;

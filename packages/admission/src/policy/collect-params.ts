@@ -1,11 +1,10 @@
-import { type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
+import { formatGroupVersionKind, groupVersionKindFromAPIVersion, type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
 import type { ParamKind, ParamRef } from '../admissionregistration/types.ts';
 import type { ParamKindRef, ParamSource } from './param-source.ts';
 
 /** `group/version, Kind=kind` (schema.GroupVersionKind's String, as kube prints a paramKind). */
 export function paramKindString(kind: ParamKindRef): string {
-  const gv = kind.apiVersion.includes('/') ? kind.apiVersion : `/${kind.apiVersion}`;
-  return `${gv}, Kind=${kind.kind}`;
+  return formatGroupVersionKind(groupVersionKindFromAPIVersion(kind.apiVersion, kind.kind));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { formatGroupVersionKind } from '@kapi/apimachinery';
 import type { CelType } from '@kapi/cel';
 import type { ExpressionWarning, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../admissionregistration/types.ts';
 import { AdmissionCompiler } from '../cel/compiler.ts';
@@ -18,10 +19,6 @@ export interface KindSchemas {
 
 /** kube's maxTypesToCheck. */
 const MAX_TYPES_TO_CHECK = 10;
-
-function gvkString(gvk: GroupVersionKind): string {
-  return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
-}
 
 /**
  * kube's typesToCheck: the kinds a policy's matchConstraints.resourceRules name without wildcards (a rule with a
@@ -94,7 +91,7 @@ export function typeCheckPolicy(policy: ValidatingAdmissionPolicy, schemas: Kind
     const messages: string[] = [];
     for (const { gvk, compiler } of compilers) {
       const issues = compiler.check(expression);
-      if (issues !== undefined) messages.push(`${gvkString(gvk)}: ${issues}\n`);
+      if (issues !== undefined) messages.push(`${formatGroupVersionKind(gvk)}: ${issues}\n`);
     }
     return messages.length > 0 ? messages.join('\n') : undefined;
   };

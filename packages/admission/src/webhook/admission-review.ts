@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { GroupVersionKind, GroupVersionResource, KubeObject } from '@kapi/apimachinery';
+import {
+  formatGroupVersionKind,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  groupVersionKindFromAPIVersion,
+  type KubeObject,
+} from '@kapi/apimachinery';
 import type { AdmissionAttributes } from '../attributes.ts';
 import type { WebhookResult } from './errors.ts';
 
@@ -71,14 +77,6 @@ export interface AdmissionResponse {
   warnings: string[];
 }
 
-function gvkString(apiVersion: unknown, kind: unknown): string {
-  const av = typeof apiVersion === 'string' ? apiVersion : '';
-  const slash = av.indexOf('/');
-  const group = slash < 0 ? '' : av.slice(0, slash);
-  const version = slash < 0 ? av : av.slice(slash + 1);
-  return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
-}
-
 function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, s] of Object.entries(v)) if (typeof s === 'string') out[k] = s;
@@ -111,7 +109,9 @@ export function verifyAdmissionResponse(
   const got = typeof response.uid === 'string' ? response.uid : '';
   if (got !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(got)}`);
   if (r.apiVersion !== 'admission.k8s.io/v1' || r.kind !== 'AdmissionReview')
-    throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${gvkString(r.apiVersion, r.kind)}`);
+    throw new Error(
+      `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${formatGroupVersionKind(groupVersionKindFromAPIVersion(r.apiVersion, r.kind))}`,
+    );
   if (!mutating) {
     if (patch) throw new Error('validating webhook may not return response.patch');
     if (hasPatchType) throw new Error('validating webhook may not return response.patchType');

@@ -1,14 +1,12 @@
+import { formatGroupVersionKind, groupVersionKindFromAPIVersion } from '@kapi/apimachinery';
 /**
  * Go's fmt of schema.GroupVersionKind ("group/version, Kind=Kind") and schema.GroupVersion ("group/version", "v1")
  * for an object's apiVersion and kind, as the conversion errors print them. An apiVersion Go cannot parse ("a/b/c")
  * counts as empty, as schema.FromAPIVersionAndKind makes it.
  */
 export function groupVersionOf(apiVersion: unknown): { group: string; version: string } {
-  if (typeof apiVersion !== 'string' || apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: apiVersion };
-  if (parts.length === 2 && parts[0] !== '' && parts[1] !== '') return { group: parts[0] as string, version: parts[1] as string };
-  return { group: '', version: '' };
+  const { group, version } = groupVersionKindFromAPIVersion(apiVersion, '');
+  return { group, version };
 }
 
 export function formatGV(apiVersion: unknown): string {
@@ -17,8 +15,7 @@ export function formatGV(apiVersion: unknown): string {
 }
 
 export function formatGVK(apiVersion: unknown, kind: unknown): string {
-  const { group, version } = groupVersionOf(apiVersion);
-  return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
+  return formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
 }
 
 /** Go's %T of a value decoded from JSON into interface{} (unstructured keeps whole numbers as int64). */

@@ -2,6 +2,8 @@ import {
   ConflictsError,
   type Converter,
   FieldSet,
+  formatGroupVersionKind,
+  groupVersionKindFromAPIVersion,
   type KubeObject,
   type ManagedFields,
   makePath,
@@ -80,14 +82,9 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
   return { ...obj, metadata: entries ? { ...metadata, managedFields: entries } : metadata };
 }
 
-/** "/v1, Kind=ConfigMap": Go's GroupVersionKind.String() of an apiVersion and kind (empty when it does not parse). */
+/** "/v1, Kind=ConfigMap": Go's GroupVersionKind.String() of an apiVersion and kind, as FromAPIVersionAndKind reads them. */
 export function gvkString(apiVersion: unknown, kind: unknown): string {
-  const av = typeof apiVersion === 'string' ? apiVersion : '';
-  const k = typeof kind === 'string' ? kind : '';
-  const parts = av.split('/');
-  if (av === '' || parts.length === 1) return `/${av}, Kind=${k}`;
-  if (parts.length === 2) return `${parts[0]}/${parts[1]}, Kind=${k}`;
-  return `/, Kind=`;
+  return formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
 }
 
 /**

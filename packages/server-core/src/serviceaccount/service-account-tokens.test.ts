@@ -165,7 +165,7 @@ describe('TokenRequest (serviceaccounts/<name>/token)', () => {
     expect((await requestToken('x', { boundObjectRef: { ...ref, name: 'none' } })).status).toBe(404);
     const pod = await requestToken('x', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p' } });
     expect(pod.status).toBe(400);
-    expect(pod.body.message).toBe('cannot bind token to object of type v1, Kind=Pod');
+    expect(pod.body.message).toBe('cannot bind token to object of type /v1, Kind=Pod');
     expect((await requestToken('x', { boundObjectRef: { kind: 'ConfigMap', name: 'c' } })).status).toBe(400);
     // Bad bodies are 4xx Statuses, never a 500.
     for (const spec of [
