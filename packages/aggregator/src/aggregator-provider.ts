@@ -9,6 +9,7 @@ import { registerServedAPIServices, type ServedAPIServicesOptions, type ServedSo
 import { LocalAvailabilityController } from './availability/local-availability-controller.ts';
 import { RemoteAvailabilityController } from './availability/remote-availability-controller.ts';
 import { RemoteDiscovery } from './discovery/remote-discovery.ts';
+import { APIServiceProxy } from './proxy/apiservice-proxy.ts';
 import { RemoteTransport } from './remote/remote-transport.ts';
 
 export interface AggregatorProviderOptions extends ServedAPIServicesOptions {
@@ -72,6 +73,7 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
   };
   const onError = options.onError ? { onError: options.onError } : {};
   const discovery = new RemoteDiscovery({ transport, ...onError });
+  const proxy = new APIServiceProxy({ transport, ...onError });
   let apiServices: Store<APIService> | undefined;
   /** The APIServices registered at start not yet seen Available; undefined before start. */
   let pending: Set<string> | undefined;
@@ -95,6 +97,8 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
     healthCheck,
     remoteTransport: transport,
     discovery,
+    // Requests for remote APIServices' group-versions go to their servers (kube's proxyHandler).
+    routes: [proxy.route],
     postStartHooks: [
       {
         // kube-aggregator's local half of the availability controller.
@@ -126,6 +130,11 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
         run: (server: GenericAPIServer) => discovery.start(apiServicesOf(server, 'apiservice-discovery-controller')),
       },
       {
+        // kube's APIServiceRegistrationController: the proxy follows the APIServices.
+        name: 'apiservice-registration-controller',
+        run: (server: GenericAPIServer) => proxy.start(apiServicesOf(server, 'apiservice-registration-controller')),
+      },
+      {
         name: 'kube-apiserver-autoregistration',
         run: async (server: GenericAPIServer) => {
           apiServices = apiServicesOf(server, 'kube-apiserver-autoregistration');
@@ -145,6 +154,7 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
           availability?.stop();
           remoteAvailability?.stop();
           discovery.stop();
+          proxy.stop();
           transport?.close();
         },
       },

@@ -39,6 +39,8 @@ export {
   type LocalAvailabilityControllerOptions,
   setAPIServiceCondition,
 } from './availability/local-availability-controller.ts';
+export { APIServiceProxy, type APIServiceProxyOptions } from './proxy/apiservice-proxy.ts';
+export { goQueryEncode, headerKeyEscape, setAuthProxyHeaders } from './proxy/auth-proxy-headers.ts';
 export {
   RemoteServiceError,
   type RemoteServiceErrorReason,
