@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:https';
+import { createServer, request, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,17 +44,41 @@ let provider: AggregatorProvider;
 let http: Listening;
 let caBundle: string;
 let tmp: string;
+let legacyRemote: Server;
+let legacyPort: number;
+
+/** An aggregated server of before aggregated discovery: /apis/<g>/<v> only (its /apis is a plain APIGroupList). */
+const LEGACY_RESOURCES = {
+  kind: 'APIResourceList',
+  apiVersion: 'v1',
+  groupVersion: 'legacy.example.com/v1beta1',
+  resources: [
+    { name: 'gizmos', singularName: 'gizmo', namespaced: true, kind: 'Gizmo', verbs: ['get', 'list'], shortNames: ['gz'] },
+    { name: 'gizmos/status', singularName: '', namespaced: true, kind: 'Gizmo', verbs: ['get', 'update'] },
+  ],
+};
 
 beforeAll(async () => {
-  const serving = await selfSignedServingCertificate({ hosts: ['api.wardle.svc'] });
+  const serving = await selfSignedServingCertificate({ hosts: ['api.wardle.svc', 'api.legacy.svc'] });
   caBundle = Buffer.from(serving.ca).toString('base64');
+  legacyRemote = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    if (req.url === '/apis/legacy.example.com/v1beta1') return res.end(JSON.stringify(LEGACY_RESOURCES));
+    if (req.url === '/apis') return res.end(JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }));
+    res.statusCode = 404;
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => legacyRemote.listen(0, '127.0.0.1', resolve));
+  legacyPort = (legacyRemote.address() as AddressInfo).port;
   remote = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, Flunder, Fischer] });
   await remote.start();
   remoteServing = await serve(remote.handler, { tls: { cert: serving.cert, key: serving.key } });
 
   const storage = new MemoryStorage();
   controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
-  provider = aggregatorProvider({ serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url }) });
+  provider = aggregatorProvider({
+    serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url, 'legacy/api:443': `https://127.0.0.1:${legacyPort}` }),
+  });
   aggregator = new GenericAPIServer({ storage, closeStorage: false, resources: [], providers: [provider], delegate: controlPlane });
   await aggregator.start();
   http = await listen(aggregator.handler);
@@ -63,6 +88,8 @@ afterAll(async () => {
   await http.close();
   await aggregator.shutdown();
   await remoteServing.shutdown();
+  legacyRemote.closeAllConnections();
+  await new Promise((resolve) => legacyRemote.close(resolve));
   await rm(tmp, { recursive: true, force: true });
 });
 
@@ -139,5 +166,58 @@ describe('remote APIServices in the aggregator’s discovery (kube’s discovery
     expect((await send('DELETE', `${http.url}${APISERVICES}/v1alpha1.wardle.example.com`)).status).toBe(200);
     await expect.poll(groupNames).not.toContain('wardle.example.com');
     expect((await send('GET', `${http.url}/apis/wardle.example.com`)).status).toBe(404);
+  });
+
+  it('a remote without aggregated discovery: its /apis/<g>/<v> converted as kube does; unreachable, it is Stale with what was fetched', async () => {
+    const name = 'v1beta1.legacy.example.com';
+    const created = await send('POST', http.url + APISERVICES, {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name },
+      spec: {
+        group: 'legacy.example.com',
+        version: 'v1beta1',
+        groupPriorityMinimum: 1000,
+        versionPriority: 15,
+        service: { namespace: 'legacy', name: 'api' },
+        caBundle,
+      },
+    });
+    expect(created.status).toBe(201);
+    const legacy = async (): Promise<Json> =>
+      (await get('/apis', AGGREGATED)).items.find((i: Json) => i.metadata.name === 'legacy.example.com');
+    const resources = [
+      {
+        resource: 'gizmos',
+        responseKind: { group: '', version: '', kind: 'Gizmo' },
+        scope: 'Namespaced',
+        singularResource: 'gizmo',
+        verbs: ['get', 'list'],
+        shortNames: ['gz'],
+        subresources: [{ subresource: 'status', responseKind: { group: '', version: '', kind: 'Gizmo' }, verbs: ['get', 'update'] }],
+      },
+    ];
+    await expect.poll(legacy, { timeout: 5000 }).toEqual({
+      metadata: { name: 'legacy.example.com', creationTimestamp: null },
+      versions: [{ version: 'v1beta1', resources, freshness: 'Current' }],
+    });
+
+    legacyRemote.closeAllConnections();
+    await new Promise((resolve) => legacyRemote.close(resolve));
+    // A change of the APIService has it checked and fetched again (else the 30 s recheck and the minute's refresh would).
+    await send(
+      'PATCH',
+      `${http.url}${APISERVICES}/${name}`,
+      { metadata: { labels: { touched: 'yes' } } },
+      {
+        'Content-Type': 'application/merge-patch+json',
+      },
+    );
+    await expect.poll(legacy, { timeout: 5000 }).toEqual({
+      metadata: { name: 'legacy.example.com', creationTimestamp: null },
+      versions: [{ version: 'v1beta1', resources, freshness: 'Stale' }],
+    });
+    // Still listed in the legacy documents, as kube lists every APIService.
+    expect(await groupNames()).toContain('legacy.example.com');
   });
 });

@@ -248,16 +248,14 @@ export function resourcesToDiscovery(list: readonly APIResource[]): APIResourceD
     const slash = r.name.indexOf('/');
     if (slash < 0) continue;
     const parentName = r.name.slice(0, slash);
-    let parent = parents.get(parentName);
-    if (!parent) {
-      parent = { resource: parentName, scope: scope(r), singularResource: '', verbs: [] };
-      out.push(parent);
-      parents.set(parentName, parent);
-    }
+    const parent = parents.get(parentName);
+    // kube's conversion fails (and the fetch with it) for a subresource without its resource.
+    if (!parent) throw new Error(`subresource ${r.name} has no parent resource ${parentName}`);
     parent.subresources ??= [];
     parent.subresources.push({
       subresource: r.name.slice(slash + 1),
-      responseKind: { group: r.group ?? '', version: r.version ?? '', kind: r.kind },
+      // kube never leaves it out ("avoid nil panics in v0.26.0-v0.26.3 client-go clients").
+      responseKind: r.kind ? { group: r.group ?? '', version: r.version ?? '', kind: r.kind } : { group: '', version: '', kind: '' },
       verbs: [...r.verbs],
     });
   }
