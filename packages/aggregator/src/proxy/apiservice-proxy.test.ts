@@ -68,6 +68,7 @@ async function startRemote(cert: string, key: string): Promise<Remote> {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c) => (body += c));
+    res.setHeader('Access-Control-Allow-Origin', '*');
     req.on('end', () => res.end(JSON.stringify({ method: req.method, url: req.url, body })));
   });
   r.server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
@@ -157,18 +158,15 @@ afterAll(async () => {
 describe('the aggregator proxy to remote APIServices', () => {
   it('sends the authenticated user as X-Remote-* headers with the proxy client certificate, never the caller credentials', async () => {
     remote.seen.length = 0;
-    const r = await send(
-      'POST',
-      `${serving.url}${GV}/namespaces/default/flunders?z=1&a=b%20c`,
-      { spec: {} },
-      {
-        ...bearer,
-        'X-Remote-User': 'mallory',
-        'X-Remote-Group': 'system:masters',
-      },
-    );
-    expect(r.status).toBe(200);
-    expect(r.body).toEqual({ method: 'POST', url: `${GV}/namespaces/default/flunders?a=b+c&z=1`, body: '{"spec":{}}' });
+    const res = await fetch(`${serving.url}${GV}/namespaces/default/flunders?z=1&a=b%20c`, {
+      method: 'POST',
+      headers: { ...bearer, 'Content-Type': 'application/json', 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters' },
+      body: JSON.stringify({ spec: {} }),
+    });
+    expect(res.status).toBe(200);
+    // kube's proxy transport drops the remote's CORS headers.
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toEqual({ method: 'POST', url: `${GV}/namespaces/default/flunders?a=b+c&z=1`, body: '{"spec":{}}' });
     // (The availability controller's discovery checks are seen too.)
     const seen = remote.seen.find((s) => s.url.includes('/flunders'));
     expect(seen?.cn).toBe('front-proxy-client');
@@ -179,6 +177,9 @@ describe('the aggregator proxy to remote APIServices', () => {
     expect(seen?.headers['x-remote-extra-caps%20key']).toEqual(['x']);
     expect(seen?.headers.authorization).toBeUndefined();
     expect(seen?.headers.host).toEqual([`127.0.0.1:${remote.port}`]);
+    expect(seen?.headers['x-forwarded-uri']).toEqual([`${GV}/namespaces/default/flunders`]);
+    expect(seen?.headers['x-forwarded-proto']).toEqual(['https']);
+    expect(seen?.headers['x-forwarded-for']).toEqual(['127.0.0.1']);
   });
 
   it('streams a watch: events arrive while the response is still open', async () => {
@@ -254,7 +255,7 @@ describe('the aggregator proxy to remote APIServices', () => {
     // Until the availability controller's next check the APIService stays Available: the dial itself fails.
     const res = await fetch(`${serving.url}${GV}/namespaces/default/flunders/f`, { headers: bearer });
     expect(res.status).toBe(503);
-    expect(await res.text()).toBe(`dial tcp 127.0.0.1:${remote.port}: connect: connection refused\n`);
+    expect(await res.text()).toBe(`error trying to reach service: dial tcp 127.0.0.1:${remote.port}: connect: connection refused\n`);
   });
 });
 

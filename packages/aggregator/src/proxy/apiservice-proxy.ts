@@ -108,6 +108,8 @@ export class APIServiceProxy {
           // The remote audits the request under the same ID (kube's NewRequestForProxy).
           if (auditID) headers['audit-id'] = auditID;
         },
+        // kube's rewriting transport sees the location as the request's URL: the remote's host, https, the path.
+        forwarded: { uri: url.pathname, host: url.host, proto: 'https' },
         ...(discovery ? { timeoutMs: DISCOVERY_TIMEOUT_MS } : {}),
       },
     );

@@ -11,7 +11,7 @@ interface NetError extends Error {
 
 /** Why a proxied request failed before the remote answered, worded as Go's transport words it. */
 export class ProxyError extends Error {
-  /** node's error code (ECONNREFUSED, UNABLE_TO_VERIFY_LEAF_SIGNATURE…), or PROXY_TIMEOUT, PROXY_UPGRADE. */
+  /** node's error code (ECONNREFUSED, UNABLE_TO_VERIFY_LEAF_SIGNATURE…), or the proxy's own (PROXY_TIMEOUT, PROXY_UPGRADE…). */
   readonly code: string;
   constructor(message: string, code: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });

@@ -183,7 +183,7 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
       const res = await fetch(`${front.url}/apis/g/v1`);
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-      expect(await res.text()).toBe(`dial tcp 127.0.0.1:${port}: connect: connection refused\n`);
+      expect(await res.text()).toBe(`error trying to reach service: dial tcp 127.0.0.1:${port}: connect: connection refused\n`);
     } finally {
       target = () => remoteURL;
     }
@@ -196,7 +196,9 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
     try {
       const res = await fetch(`${s.url}/x`);
       expect(res.status).toBe(503);
-      expect(await res.text()).toBe('tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
+      expect(await res.text()).toBe(
+        'error trying to reach service: tls: failed to verify certificate: x509: certificate signed by unknown authority\n',
+      );
     } finally {
       await s.shutdown({ gracePeriodMs: 0 });
       stranger.destroy();

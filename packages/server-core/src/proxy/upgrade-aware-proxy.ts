@@ -32,11 +32,18 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** Refuse a request that is not an upgrade (kube's UpgradeRequired): 400 through `onError`. */
   upgradeRequired?: boolean;
+  /**
+   * kube's rewriting proxy transport's X-Forwarded-Uri (the path the client asked for), X-Forwarded-Host and
+   * X-Forwarded-Proto (when known). None by default.
+   */
+  forwarded?: { uri: string; host?: string; proto?: string };
   /** A 3xx answer with a Location becomes 502 (kube's RejectForwardingRedirects). */
   rejectForwardingRedirects?: boolean;
   /**
    * Answers a failure that happened before the remote's answer was forwarded. Default kube-aggregator's responder:
-   * 503 with the error's text (Go's wording) as text/plain.
+   * 503 with the error's text as text/plain. The texts are kube's: `error trying to reach service: <Go's error>` when
+   * the request could not be sent (its proxy transport's ServiceUnavailable), `error dialing backend: <…>` for an
+   * upgrade, `invalid upgrade response: status code <n>` for an upgrade the remote answered without switching.
    */
   onError?: (ctx: RequestContext, err: ProxyError) => void;
 }
@@ -82,6 +89,14 @@ function forwardedHeaders(req: IncomingMessage, upgrade: boolean): Record<string
   return out;
 }
 
+/** kube's proxy transport drops the remote's CORS answers (corsRemovingTransport): the front server has its own. */
+const CORS_HEADERS = new Set([
+  'access-control-allow-credentials',
+  'access-control-allow-headers',
+  'access-control-allow-methods',
+  'access-control-allow-origin',
+]);
+
 /** The response's end-to-end headers, by their first spelling, each with all its values. */
 function responseHeaders(res: IncomingMessage): Map<string, { name: string; values: string[] }> {
   const raw = res.rawHeaders;
@@ -92,7 +107,7 @@ function responseHeaders(res: IncomingMessage): Map<string, { name: string; valu
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     const lower = name.toLowerCase();
-    if (drop.has(lower)) continue;
+    if (drop.has(lower) || CORS_HEADERS.has(lower)) continue;
     const entry = out.get(lower);
     if (entry) entry.values.push(raw[i + 1] as string);
     else out.set(lower, { name, values: [raw[i + 1] as string] });
@@ -116,6 +131,11 @@ export function proxyRequest(ctx: RequestContext, location: ProxyLocation, optio
   const { url } = location;
   const dialled = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   const headers = forwardedHeaders(ctx.req, upgrade);
+  if (options.forwarded) {
+    headers['x-forwarded-uri'] = options.forwarded.uri;
+    if (options.forwarded.host) headers['x-forwarded-host'] = options.forwarded.host;
+    if (options.forwarded.proto) headers['x-forwarded-proto'] = options.forwarded.proto;
+  }
   options.headers?.(headers);
   headers.host = options.host ?? url.host;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -145,7 +165,11 @@ export function proxyRequest(ctx: RequestContext, location: ProxyLocation, optio
         res.destroy();
       } else {
         answered = true;
-        onError(ctx, proxyErrorOf(err, dialled));
+        const e = proxyErrorOf(err, dialled);
+        // kube's wording: its proxy transport's error for a request, its dialer's for an upgrade.
+        const transport = !e.code.startsWith('PROXY_') || e.code === 'PROXY_TIMEOUT';
+        const prefix = !transport ? '' : upgrade ? 'error dialing backend: ' : 'error trying to reach service: ';
+        onError(ctx, new ProxyError(`${prefix}${e.message}`, e.code, err));
       }
       upstream.destroy();
       finish();
