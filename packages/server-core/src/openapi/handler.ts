@@ -2,6 +2,7 @@ import { StatusError } from '@kapi/apimachinery';
 import { type DiscoverySource, definitionsOf } from '../discovery/documents.ts';
 import type { Filter, RequestContext } from '../filters/context.ts';
 import { writeStatus } from '../filters/write-status.ts';
+import type { ExternalOpenAPI } from './external.ts';
 import { negotiate } from './negotiate.ts';
 import { OpenAPIDocuments, type ServedDocument, serverRelativeURL } from './served-documents.ts';
 import type { OpenAPIInfo } from './v3-document.ts';
@@ -25,6 +26,8 @@ export interface OpenAPIHandlerOptions {
   info?: OpenAPIInfo;
   /** Clock for Last-Modified and the one-year Expires of hashed v3 URLs. */
   now?: () => Date;
+  /** Other servers' specs merged in (kube-aggregator's remote APIServices); rebuilt when its generation changes. */
+  external?: ExternalOpenAPI | undefined;
 }
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -85,16 +88,20 @@ function notAcceptable(ctx: RequestContext, offers: readonly string[]): void {
  * const handler = compose([openAPIHandler(() => scheme)], notFoundHandler);
  */
 export function openAPIHandler(getSource: () => DiscoverySource, options: OpenAPIHandlerOptions = {}): Filter {
-  let cached: { source: DiscoverySource; stamp: number; docs: OpenAPIDocuments } | undefined;
+  let cached: { source: DiscoverySource; stamp: number; externalStamp: number | undefined; docs: OpenAPIDocuments } | undefined;
   const stampOf = (source: DiscoverySource): number => (options.generation ? options.generation() : definitionsOf(source).length);
+  const external = options.external;
   const documents = (): OpenAPIDocuments => {
     const source = getSource();
     const stamp = stampOf(source);
-    if (!cached || cached.source !== source || cached.stamp !== stamp) {
+    const externalStamp = external?.generation();
+    if (!cached || cached.source !== source || cached.stamp !== stamp || cached.externalStamp !== externalStamp) {
       cached = {
         source,
         stamp,
+        externalStamp,
         docs: new OpenAPIDocuments(source, {
+          ...(external ? { external } : {}),
           ...(options.info ? { info: options.info } : {}),
           ...(options.now ? { now: options.now } : {}),
           ...(cached ? { previous: cached.docs } : {}),

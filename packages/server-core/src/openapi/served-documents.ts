@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '@kapi/registry';
 import { type DiscoverySource, definitionsOf, type SubresourceInfo, subresourcesIn } from '../discovery/documents.ts';
+import { type ExternalOpenAPI, mergeSwagger } from './external.ts';
 import { groupVersionPath } from './names.ts';
 import { swaggerDocument } from './v2-document.ts';
 import { encodeSwaggerProtobuf } from './v2-protobuf.ts';
@@ -43,6 +44,8 @@ export interface OpenAPIDocumentsOptions {
    * rebuilds only its own group-version's document.
    */
   previous?: OpenAPIDocuments;
+  /** Other servers' specs (kube-aggregator's remote APIServices), merged into v2 and listed in v3. */
+  external?: ExternalOpenAPI | undefined;
 }
 
 /** One group-version's v3 document and the definitions (with their subresources) it was built from. */
@@ -68,11 +71,13 @@ export class OpenAPIDocuments {
   readonly #served: { def: ResourceDefinition; version: string; subresources: readonly SubresourceInfo[] }[];
   readonly #info: OpenAPIInfo;
   readonly #lastModified: Date;
+  readonly #external: ExternalOpenAPI | undefined;
   #v2?: ServedSwagger;
 
   constructor(source: DiscoverySource, options: OpenAPIDocumentsOptions = {}) {
     this.#info = options.info ?? DEFAULT_OPENAPI_INFO;
     this.#lastModified = options.now?.() ?? new Date();
+    this.#external = options.external;
     const byGroupVersion = new Map<string, { version: string; defs: ResourceDefinition[] }>();
     this.#served = [];
     const subresources = new Map<ResourceDefinition, readonly SubresourceInfo[]>();
@@ -91,7 +96,16 @@ export class OpenAPIDocuments {
     const subresourcesOf = (def: ResourceDefinition): readonly SubresourceInfo[] => subresources.get(def) ?? [];
     const v3 = new Map<string, ServedDocument>();
     const index: OpenAPIV3Index = { paths: {} };
-    for (const key of [...byGroupVersion.keys()].sort()) {
+    // Remote group-versions' documents as their servers serve them; a group-version served here too keeps its own.
+    const external = options.external?.v3Documents() ?? new Map<string, Buffer>();
+    for (const key of [...new Set([...byGroupVersion.keys(), ...external.keys()])].sort()) {
+      const remote = byGroupVersion.has(key) ? undefined : external.get(key);
+      if (remote) {
+        const doc = { json: remote, etag: openAPIETag(remote), lastModified: this.#lastModified };
+        v3.set(key, doc);
+        index.paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.etag) };
+        continue;
+      }
       const { version, defs } = byGroupVersion.get(key) as { version: string; defs: ResourceDefinition[] };
       const subs = defs.map((d) => JSON.stringify(subresourcesOf(d)));
       const before = options.previous ? options.previous.#groupVersions.get(key) : undefined;
@@ -110,7 +124,7 @@ export class OpenAPIDocuments {
   /** GET /openapi/v2, built on first use. */
   get v2(): ServedSwagger {
     if (!this.#v2) {
-      const doc = swaggerDocument(this.#served, this.#info);
+      const doc = mergeSwagger(swaggerDocument(this.#served, this.#info), this.#external?.v2Specs() ?? []);
       const served = this.#toServed(doc);
       let protobuf: Buffer | undefined;
       this.#v2 = {

@@ -2,6 +2,7 @@ import type { AdmissionAttributes } from '@kapi/admission';
 import type { ResourceDefinition } from '@kapi/registry';
 import type { ExternalDiscovery } from '../discovery/external.ts';
 import type { Filter } from '../filters/context.ts';
+import type { ExternalOpenAPI } from '../openapi/external.ts';
 import type { GenericAPIServer } from './generic-api-server.ts';
 
 /**
@@ -63,6 +64,8 @@ export interface APIProvider {
    * (kube-aggregator's remote APIServices). One provider of a server gives it.
    */
   readonly discovery?: ExternalDiscovery;
+  /** Other servers' OpenAPI specs merged into this server's (kube-aggregator's remote APIServices). */
+  readonly openAPI?: ExternalOpenAPI;
 }
 
 /** The `plural.group` name (just `plural` for the core group) a WriteCheck names its resource by. */

@@ -826,7 +826,7 @@ export class GenericAPIServer {
       ...(o.serviceAccountTokens ? [issuerDiscoveryHandler(o.serviceAccountTokens)] : []),
       metricsHandler(this.metrics),
       // Both rebuild their documents when the served set is another object: once per change, on the next request.
-      openAPIHandler(() => this.#servedSet().discovery),
+      openAPIHandler(() => this.#servedSet().discovery, { external: o.providers?.find((p) => p.openAPI)?.openAPI }),
       discoveryHandler(() => this.#servedSet().discovery, { external: o.providers?.find((p) => p.discovery)?.discovery }),
     ];
     const resources: Handler = (ctx) => this.#serveResource(ctx);
