@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AdmissionControl } from '@kapi/admission';
+import { AdmissionControl, endpointsServiceResolver, ObjectCache, type ServiceResolver } from '@kapi/admission';
+import { aggregatorProvider } from '@kapi/aggregator';
 import { APIExtensions, kindCelTypes } from '@kapi/apiextensions';
+import type { KubeObject } from '@kapi/apimachinery';
 import {
   DynamicCABundle,
   loadOrCreateServiceAccountKey,
@@ -12,13 +14,15 @@ import {
   ServiceAccountAuthenticator,
   ServiceAccountTokenIssuer,
   serviceAccountKeySet,
+  staticCABundle,
   TokenFileAuthenticator,
   unionAuthenticator,
   withAuthenticatedGroup,
 } from '@kapi/authn';
 import { type Authorizer, buildAuthorizer, RBAC, WebhookAuthorizer } from '@kapi/authz';
-import { ConfigMap, Event, EventsV1Event, Lease, Namespace, Secret, ServiceAccount } from '@kapi/registry';
+import { ConfigMap, Event, EventsV1Event, Lease, type ListWatchSource, Namespace, Secret, ServiceAccount } from '@kapi/registry';
 import {
+  type APIProvider,
   APIServerMetrics,
   admissionMetrics,
   authorizationWebhookMetrics,
@@ -36,14 +40,18 @@ import {
   storeObjectGetter,
   writeKubeconfig,
 } from '@kapi/server-core';
-import { MemoryStorage, type Storage } from '@kapi/storage';
-import { EtcdStorage } from '@kapi/storage-etcd';
-import { RedisStorage } from '@kapi/storage-redis';
+import type { Storage } from '@kapi/storage';
 import type { AdmissionFlagOptions } from './admission-flags.ts';
 import type { AuthorizationFlagOptions } from './authorization-flags.ts';
+import { Endpoints } from './endpoints.ts';
+import { FRONT_PROXY_CLIENT, frontProxyCredentials } from './front-proxy.ts';
+import { Service } from './service.ts';
 import type { ServiceAccountOptions } from './service-account-flags.ts';
+import { storageFromFlag } from './storage-flag.ts';
 import { type TokenAuthenticationOptions, tokenAuthenticators } from './token-authenticators.ts';
 import { Widget } from './widget.ts';
+
+export { storageFromFlag };
 
 /** kube-apiserver's usual --service-account-issuer (kubeadm's default). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -74,6 +82,14 @@ export interface ControlPlaneOptions
    * (kube's --requestheader-client-ca-file, --requestheader-allowed-names, --requestheader-*-headers).
    */
   requestHeader?: RequestHeaderAuthenticatorOptions;
+  /**
+   * The client certificate (and key) the aggregator presents to aggregated API servers (kube's
+   * --proxy-client-cert-file / --proxy-client-key-file). Default: `<dataDir>/front-proxy/front-proxy-client.crt`,
+   * issued by the data directory's front-proxy CA, which is then trusted for request-header authentication (unless
+   * `requestHeader` says otherwise).
+   */
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
 }
 
 export interface ControlPlane {
@@ -83,20 +99,13 @@ export interface ControlPlane {
   readonly clientCertKubeconfigPath: string;
   /** The admin's bearer token. */
   readonly token: string;
+  /** The first server of the chain: the aggregator (delegating to the APIExtensions server, then the control plane's kinds). */
   readonly server: GenericAPIServer;
   readonly serving: Serving;
+  /** The client certificate (PEM) the aggregator presents to aggregated servers (kube's --proxy-client-cert-file). */
+  readonly proxyClient: { readonly cert: string; readonly key: string };
   /** Drains requests, ends watches, stops the server and closes the storage. */
   stop(): Promise<void>;
-}
-
-/** The backend a --storage value names. */
-export function storageFromFlag(flag: string): Storage {
-  if (flag === 'memory') return new MemoryStorage();
-  const url = URL.parse(flag);
-  if (url?.protocol === 'etcd:')
-    return new EtcdStorage({ endpoints: [`http://${url.host}`], prefix: url.pathname.length > 1 ? url.pathname : '' });
-  if (url?.protocol === 'redis:' || url?.protocol === 'rediss:') return new RedisStorage({ url: flag });
-  throw new Error(`--storage must be memory, etcd://host:port or redis://host:port, not ${JSON.stringify(flag)}`);
 }
 
 /** The token file of the data directory, created with one admin (system:masters) the first time. */
@@ -117,12 +126,16 @@ async function adminToken(dataDir: string): Promise<{ csv: string; token: string
 }
 
 /**
- * Starts the example control plane, kube-apiserver's server chain: the APIExtensions server (CustomResourceDefinitions,
- * their kinds served at run time) delegating to the control plane's own kinds, Namespace, ConfigMap, Secret, Event and
- * Widget (example.kapi.dev/v1), over the chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate kept in the data
- * directory; bearer tokens from `<dataDir>/tokens.csv`; RBAC with kube's bootstrap policy (or the --authorization-mode given);
- * `<dataDir>/kubeconfig` for kubectl; client certificates of `<dataDir>/client-ca.crt` (reloaded when it changes) and
- * `<dataDir>/admin.kubeconfig`, the admin with a client certificate it issued.
+ * Starts the example control plane, kube-apiserver's server chain: the aggregator (apiregistration.k8s.io APIServices,
+ * a local one registered for every served group-version, remote ones proxied to aggregated servers), delegating to the
+ * APIExtensions server (CustomResourceDefinitions, their kinds served at run time), delegating to the control plane's
+ * own kinds, Namespace, ConfigMap, Secret, ServiceAccount, Service, Endpoints, Event, Lease and Widget
+ * (example.kapi.dev/v1), over the chosen backend behind watch caches; HTTPS (HTTP/2 and HTTP/1.1) with a self-signed
+ * certificate kept in the data directory; bearer tokens from `<dataDir>/tokens.csv`; RBAC with kube's bootstrap policy
+ * (or the --authorization-mode given); `<dataDir>/kubeconfig` for kubectl; client certificates of
+ * `<dataDir>/client-ca.crt` (reloaded when it changes) and `<dataDir>/admin.kubeconfig`, the admin with a client
+ * certificate it issued; a front-proxy CA and the aggregator's proxy client certificate in `<dataDir>/front-proxy/`,
+ * published with the client CA in kube-system/extension-apiserver-authentication for aggregated servers.
  */
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const dataDir = resolve(options.dataDir ?? '.kapi');
@@ -216,13 +229,28 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const admission = admissionControl.chain;
   // Its kinds are the control plane's; it starts on the first server of the chain, which sees every server's kinds.
   const admissionProvider = admissionControl.provider();
-  // kube-apiserver's chain: the APIExtensions server (CRDs) first, then the control plane's own kinds; requests go
-  // through one handler chain (the first server's: authentication, authorization, audit, …) and on to the server
-  // serving their path. The last to shut down closes the storage they share.
+  // kube's front proxy: the aggregator presents a client certificate (CN front-proxy-client) to aggregated servers,
+  // which believe its X-Remote-* headers because the CA that issued it is published as the request-header CA.
+  const frontProxy = await frontProxyCredentials(join(dataDir, 'front-proxy'));
+  const proxyClient =
+    options.proxyClientCertFile && options.proxyClientKeyFile
+      ? { cert: await readFile(options.proxyClientCertFile, 'utf8'), key: await readFile(options.proxyClientKeyFile, 'utf8') }
+      : { cert: frontProxy.cert, key: frontProxy.key };
+  const requestHeader: RequestHeaderAuthenticatorOptions = options.requestHeader ?? {
+    ca: staticCABundle(frontProxy.ca.cert),
+    allowedNames: [FRONT_PROXY_CLIENT],
+    usernameHeaders: ['X-Remote-User'],
+    groupHeaders: ['X-Remote-Group'],
+    extraHeaderPrefixes: ['X-Remote-Extra-'],
+  };
+  // kube-apiserver's chain: the aggregator (APIServices; remote ones proxied), then the APIExtensions server (CRDs),
+  // then the control plane's own kinds; requests go through one handler chain (the first server's: authentication,
+  // authorization, audit, …) and on to the server serving their path. The last to shut down closes the storage they
+  // share.
   const controlPlane = new GenericAPIServer({
     storage,
     metrics,
-    resources: [Namespace, ConfigMap, Secret, ServiceAccount, Event, EventsV1Event, Lease, Widget],
+    resources: [Namespace, ConfigMap, Secret, ServiceAccount, Service, Endpoints, Event, EventsV1Event, Lease, Widget],
     providers: [rbac.provider(), { name: 'admission', resources: admissionProvider.resources }],
     admission,
     serviceAccountTokens: {
@@ -232,21 +260,43 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     },
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
+  const extensions = new GenericAPIServer({
+    storage,
+    closeStorage: false,
+    metrics,
+    resources: [],
+    providers: [new APIExtensions().provider()],
+    delegate: controlPlane,
+    admission,
+    ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
+  });
+  // kube-apiserver resolves an APIService's Service through its Service and Endpoints (the endpoints resolver, as
+  // without a Service network), read from caches of the chain's own stores.
+  const services = serviceEndpointsCaches();
+  const aggregator = aggregatorProvider({
+    serviceResolver: services.resolver,
+    proxyClientCert: proxyClient.cert,
+    proxyClientKey: proxyClient.key,
+    onError: (err) => console.error(`aggregator: ${(err as Error).message ?? String(err)}`),
+  });
   const server = new GenericAPIServer({
     storage,
     closeStorage: false,
     metrics,
     resources: [],
     providers: [
-      new APIExtensions().provider(),
+      aggregator,
+      services.provider,
+      // Admission's controllers start on the first server of the chain, which sees every server's kinds.
       { name: 'admission/start', postStartHooks: admissionProvider.postStartHooks, preShutdownHooks: admissionProvider.preShutdownHooks },
     ],
-    delegate: controlPlane,
+    healthChecks: [aggregator.healthCheck],
+    delegate: extensions,
     // kube-controller-manager's garbage collector, on the first server of the chain: it sees every kind, CRDs' too.
     garbageCollector: true,
     admission,
     clientCA: clientCABundle,
-    ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
+    requestHeader,
     authentication: {
       authenticator: withAuthenticatedGroup(
         unionAuthenticator(
@@ -264,10 +314,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   });
   // kube-apiserver's cluster-authentication-trust controller: kube-system/extension-apiserver-authentication tells
   // aggregated servers which client CA and front-proxy settings to trust (see @kapi/server-core's delegation).
-  publishAuthenticationInfo(server, {
-    clientCA: clientCABundle,
-    ...(options.requestHeader ? { requestHeader: options.requestHeader } : {}),
-  });
+  publishAuthenticationInfo(server, { clientCA: clientCABundle, requestHeader });
   await server.start();
   const cert = options.insecureHTTP
     ? undefined
@@ -297,6 +344,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     token,
     server,
     serving,
+    proxyClient,
     stop: () => {
       stopping ??= server
         .shutdown({ serving, gracePeriodMs: 5000 })
@@ -306,6 +354,42 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
           webhook?.close();
         });
       return stopping;
+    },
+  };
+}
+
+/**
+ * Service and Endpoints caches over the chain's stores (started after the servers, stopped before they shut down) and
+ * kube's endpoints service resolver over them.
+ */
+function serviceEndpointsCaches(): { resolver: ServiceResolver; provider: APIProvider } {
+  let services: ObjectCache<KubeObject> | undefined;
+  let endpoints: ObjectCache<KubeObject> | undefined;
+  const stop = new AbortController();
+  const onError = (err: unknown): void => console.error(`service resolver cache: ${(err as Error).message ?? String(err)}`);
+  return {
+    resolver: endpointsServiceResolver({
+      getService: (namespace, name) => services?.get(namespace, name),
+      getEndpoints: (namespace, name) => endpoints?.get(namespace, name),
+    }),
+    provider: {
+      name: 'service-resolver',
+      postStartHooks: [
+        {
+          name: 'start-service-resolver-caches',
+          run: async (server) => {
+            const source = (resource: string): ListWatchSource => {
+              const store = server.store(resource);
+              if (!store) throw new Error(`the server chain does not serve ${resource}`);
+              return store as unknown as ListWatchSource;
+            };
+            services = new ObjectCache(source('services'), { signal: stop.signal, onError });
+            endpoints = new ObjectCache(source('endpoints'), { signal: stop.signal, onError });
+            await Promise.all([services.whenSynced(), endpoints.whenSynced()]);
+          },
+        },
+      ],
+      preShutdownHooks: [{ name: 'start-service-resolver-caches', run: () => stop.abort() }],
     },
   };
 }

@@ -8,6 +8,7 @@ import { SERVICE_ACCOUNT_FLAGS, SERVICE_ACCOUNT_USAGE, serviceAccountOptionsFrom
 import { TOKEN_FLAGS, TOKEN_USAGE, tokenOptionsFromFlags } from './token-flags.ts';
 
 const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi]
+  [--proxy-client-cert-file <file> --proxy-client-key-file <file>]   (the aggregator's client certificate; default <data-dir>/front-proxy/)
   ${OIDC_USAGE}
   ${TOKEN_USAGE}
   ${SERVICE_ACCOUNT_USAGE}
@@ -22,6 +23,8 @@ function parseFlags() {
         port: { type: 'string', default: '6443' },
         bind: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string', default: '.kapi' },
+        'proxy-client-cert-file': { type: 'string' },
+        'proxy-client-key-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         ...OIDC_FLAGS,
         ...TOKEN_FLAGS,
@@ -45,6 +48,11 @@ if (values.help) {
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, not ${JSON.stringify(values.port)}\n${USAGE}`);
+  process.exit(2);
+}
+
+if (!values['proxy-client-cert-file'] !== !values['proxy-client-key-file']) {
+  console.error(`--proxy-client-cert-file and --proxy-client-key-file go together\n${USAGE}`);
   process.exit(2);
 }
 
@@ -80,6 +88,8 @@ try {
     port,
     bind: values.bind,
     dataDir: values['data-dir'],
+    ...(values['proxy-client-cert-file'] ? { proxyClientCertFile: values['proxy-client-cert-file'] } : {}),
+    ...(values['proxy-client-key-file'] ? { proxyClientKeyFile: values['proxy-client-key-file'] } : {}),
     ...(jwt.length > 0 ? { jwt } : {}),
     ...tokenOptions,
     ...serviceAccountOptions,
