@@ -9,6 +9,7 @@ import { registerServedAPIServices, type ServedAPIServicesOptions, type ServedSo
 import { LocalAvailabilityController } from './availability/local-availability-controller.ts';
 import { RemoteAvailabilityController } from './availability/remote-availability-controller.ts';
 import { RemoteDiscovery } from './discovery/remote-discovery.ts';
+import { RemoteOpenAPI } from './openapi/remote-openapi.ts';
 import { APIServiceProxy } from './proxy/apiservice-proxy.ts';
 import { RemoteTransport } from './remote/remote-transport.ts';
 
@@ -38,6 +39,8 @@ export interface AggregatorProvider extends APIProvider {
   readonly remoteTransport: RemoteTransport | undefined;
   /** Remote group-versions and APIService priorities in the server's discovery (kube's discovery manager). */
   readonly discovery: RemoteDiscovery;
+  /** Remote specs in the server's OpenAPI (kube's OpenAPI v2 and v3 aggregation controllers). */
+  readonly openAPI: RemoteOpenAPI;
   /** The autoregister controller, once the server started. */
   readonly autoRegister: () => AutoRegisterController | undefined;
   /**
@@ -73,6 +76,7 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
   };
   const onError = options.onError ? { onError: options.onError } : {};
   const discovery = new RemoteDiscovery({ transport, ...onError });
+  const openAPI = new RemoteOpenAPI({ transport, ...onError });
   const proxy = new APIServiceProxy({ transport, ...onError });
   let apiServices: Store<APIService> | undefined;
   /** The APIServices registered at start not yet seen Available; undefined before start. */
@@ -97,6 +101,7 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
     healthCheck,
     remoteTransport: transport,
     discovery,
+    openAPI,
     // Requests for remote APIServices' group-versions go to their servers (kube's proxyHandler).
     routes: [proxy.route],
     postStartHooks: [
@@ -130,6 +135,11 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
         run: (server: GenericAPIServer) => discovery.start(apiServicesOf(server, 'apiservice-discovery-controller')),
       },
       {
+        // kube's apiservice-openapi-controller and apiservice-openapiv3-controller in one.
+        name: 'apiservice-openapi-controller',
+        run: (server: GenericAPIServer) => openAPI.start(apiServicesOf(server, 'apiservice-openapi-controller')),
+      },
+      {
         // kube's APIServiceRegistrationController: the proxy follows the APIServices.
         name: 'apiservice-registration-controller',
         run: (server: GenericAPIServer) => proxy.start(apiServicesOf(server, 'apiservice-registration-controller')),
@@ -154,6 +164,7 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
           availability?.stop();
           remoteAvailability?.stop();
           discovery.stop();
+          openAPI.stop();
           proxy.stop();
           transport?.close();
         },

@@ -1,0 +1,189 @@
+import type { Agent } from 'node:https';
+import { request } from 'node:https';
+import { type Clock, realClock, type TimerHandle } from '@kapi/apimachinery';
+import type { Store } from '@kapi/registry';
+import type { ExternalOpenAPI, ExternalSwagger } from '@kapi/server-core';
+import type { APIService } from '../apiservice/types.ts';
+import { availableCondition } from '../apiservice/validation.ts';
+import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
+import { WorkQueue } from '../controller/work-queue.ts';
+import type { RemoteTarget } from '../remote/remote-transport.ts';
+
+/** What the OpenAPI controller needs of the aggregator's RemoteTransport. */
+export interface RemoteOpenAPITransport {
+  target(apiService: APIService): RemoteTarget;
+}
+
+export interface RemoteOpenAPIOptions {
+  /** Without one, nothing is fetched. */
+  transport?: RemoteOpenAPITransport | undefined;
+  clock?: Clock;
+  /** How often every remote APIService's specs are fetched again; default kube's minute. */
+  refreshMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+const REFRESH_MS = 60_000;
+const TIMEOUT_MS = 5_000;
+
+/** One APIService's specs as last fetched, with the ETags sent back as If-None-Match. */
+interface Specs {
+  v2?: { spec: ExternalSwagger; etag?: string };
+  v3?: { bytes: Buffer; url: string };
+}
+
+/**
+ * kube-aggregator's OpenAPI v2 and v3 aggregation controllers for remote APIServices, as an ExternalOpenAPI for the
+ * server every request enters: each Available remote APIService's /openapi/v2 (merged in the APIServices' priority
+ * order) and its group-version's /openapi/v3 document (found through the remote's /openapi/v3 index), fetched as
+ * `system:kube-aggregator` when the APIService changes and every minute. A failed fetch keeps what was fetched before,
+ * as kube does; an APIService deleted or made local drops its specs.
+ */
+export class RemoteOpenAPI implements ExternalOpenAPI {
+  readonly #transport: RemoteOpenAPITransport | undefined;
+  readonly #clock: Clock;
+  readonly #refreshMs: number;
+  readonly #onError: (err: unknown) => void;
+  readonly #current = new Map<string, APIService>();
+  /** By APIService name. */
+  readonly #specs = new Map<string, Specs>();
+  readonly #queue: WorkQueue;
+  #generation = 0;
+  #abort: AbortController | undefined;
+  #refresh: TimerHandle | undefined;
+
+  constructor(options: RemoteOpenAPIOptions = {}) {
+    this.#transport = options.transport;
+    this.#clock = options.clock ?? realClock;
+    this.#refreshMs = options.refreshMs ?? REFRESH_MS;
+    this.#onError = options.onError ?? (() => {});
+    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError, 30_000);
+  }
+
+  generation(): number {
+    return this.#generation;
+  }
+
+  v2Specs(): readonly ExternalSwagger[] {
+    // kube merges in SortedByGroupAndVersion's order: groupPriorityMinimum highest first, then name.
+    const names = [...this.#specs.keys()].sort((a, b) => {
+      const pa = this.#current.get(a)?.spec?.groupPriorityMinimum ?? 0;
+      const pb = this.#current.get(b)?.spec?.groupPriorityMinimum ?? 0;
+      return pb - pa || (a < b ? -1 : a > b ? 1 : 0);
+    });
+    return names.flatMap((n) => {
+      const v2 = this.#specs.get(n)?.v2;
+      return v2 ? [v2.spec] : [];
+    });
+  }
+
+  v3Documents(): ReadonlyMap<string, Buffer> {
+    const out = new Map<string, Buffer>();
+    for (const [name, specs] of this.#specs) {
+      const spec = this.#current.get(name)?.spec;
+      if (specs.v3 && spec) out.set(`apis/${spec.group ?? ''}/${spec.version ?? ''}`, specs.v3.bytes);
+    }
+    return out;
+  }
+
+  /** Starts the informer over `apiServices`, the fetches and the refresh; resolves once the first list is in. */
+  async start(apiServices: Store<APIService>): Promise<void> {
+    if (this.#abort) return;
+    const abort = new AbortController();
+    this.#abort = abort;
+    await runAPIServiceInformer(apiServices, this.#current, {
+      signal: abort.signal,
+      clock: this.#clock,
+      onError: this.#onError,
+      onChange: (name, present) => {
+        if (present) this.#queue.add(name);
+        else if (this.#specs.delete(name)) this.#generation++;
+      },
+    });
+    this.#queue.start();
+    this.#scheduleRefresh();
+  }
+
+  stop(): void {
+    this.#queue.stop();
+    this.#abort?.abort();
+    if (this.#refresh) this.#clock.clearTimeout(this.#refresh);
+    this.#refresh = undefined;
+  }
+
+  #scheduleRefresh(): void {
+    if (this.#abort?.signal.aborted) return;
+    this.#refresh = this.#clock.setTimeout(() => {
+      for (const [name, s] of this.#current) if (s.spec?.service) this.#queue.add(name);
+      this.#scheduleRefresh();
+    }, this.#refreshMs);
+    this.#refresh.unref?.();
+  }
+
+  async #sync(name: string): Promise<void> {
+    const apiService = this.#current.get(name);
+    if (!apiService?.spec?.service) {
+      if (this.#specs.delete(name)) this.#generation++;
+      return;
+    }
+    // kube fetches through its proxy, which answers 503 for an APIService that is not Available: what was fetched stays.
+    if (!this.#transport || availableCondition(apiService)?.status !== 'True') return;
+    const target = this.#transport.target(apiService);
+    const had = this.#specs.get(name) ?? {};
+    const next: Specs = { ...had };
+    const headers = { 'X-Remote-User': 'system:kube-aggregator', Accept: 'application/json' };
+    const errors: unknown[] = [];
+
+    try {
+      const v2 = await get(new URL('/openapi/v2', target.url), target.agent, {
+        ...headers,
+        ...(had.v2?.etag ? { 'If-None-Match': had.v2.etag } : {}),
+      });
+      if (v2.status === 200)
+        next.v2 = { spec: JSON.parse(v2.body.toString('utf8')) as ExternalSwagger, ...(v2.etag ? { etag: v2.etag } : {}) };
+      else if (v2.status !== 304) throw new Error(`failed to download /openapi/v2: ${v2.status}`);
+    } catch (err) {
+      errors.push(err);
+    }
+
+    try {
+      const index = await get(new URL('/openapi/v3', target.url), target.agent, headers);
+      if (index.status !== 200) throw new Error(`failed to download /openapi/v3: ${index.status}`);
+      const paths = (JSON.parse(index.body.toString('utf8')) as { paths?: Record<string, { serverRelativeURL?: string }> }).paths ?? {};
+      const key = `apis/${apiService.spec.group ?? ''}/${apiService.spec.version ?? ''}`;
+      const url = paths[key]?.serverRelativeURL;
+      if (!url) {
+        delete next.v3;
+      } else if (url !== had.v3?.url) {
+        // The URL carries the document's hash: a new one means a new document.
+        const doc = await get(new URL(url, target.url), target.agent, headers);
+        if (doc.status !== 200) throw new Error(`failed to download ${url}: ${doc.status}`);
+        next.v3 = { bytes: doc.body, url };
+      }
+    } catch (err) {
+      errors.push(err);
+    }
+
+    if (!sameSpecs(had, next)) {
+      this.#specs.set(name, next);
+      this.#generation++;
+    }
+    if (errors.length > 0) throw errors[0];
+  }
+}
+
+const sameSpecs = (a: Specs, b: Specs): boolean => a.v2?.spec === b.v2?.spec && a.v3?.url === b.v3?.url && a.v3?.bytes === b.v3?.bytes;
+
+function get(url: URL, agent: Agent, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, method: 'GET', headers, timeout: TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: Buffer.concat(chunks) }));
+    });
+    req.on('timeout', () => req.destroy(new Error('request timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
