@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { storageFromFlag } from '@kapi/example-control-plane/storage-flag';
+import type { Store } from '@kapi/registry';
 import {
   type DelegationConnection,
   delegatingAuthentication,
@@ -10,7 +11,8 @@ import {
   serve,
 } from '@kapi/server-core';
 import type { Storage } from '@kapi/storage';
-import { Fischer, Flunder } from './wardle.ts';
+import { banFlunder } from './ban-flunder.ts';
+import { Fischer, type Fischer as FischerObject, Flunder, WARDLE_GROUP } from './wardle.ts';
 
 /** Where the example registers itself in the main server (sample-apiserver's manifests: Service wardle/api). */
 export const WARDLE_NAMESPACE = 'wardle';
@@ -79,6 +81,8 @@ export async function startAggregatedAPIServer(options: AggregatedAPIServerOptio
   const server = new GenericAPIServer({
     storage,
     resources: [Flunder, Fischer],
+    // sample-apiserver's only admission plugin.
+    admission: banFlunder(() => server.store(`fischers.${WARDLE_GROUP}`) as Store<FischerObject> | undefined),
     authentication: authn.authentication,
     authorizer: authz.authorizer,
   });

@@ -14,7 +14,7 @@ import { registerAPIService } from './register.ts';
  * kubectl (1.32) through `npm start`'s aggregator against the example aggregated server, on memory, etcd and Redis
  * (the control plane and the example server each with a storage of their own on the backend): the APIService turns
  * Available, `api-resources` lists flunders and fischers, flunders are created, read, listed, watched and deleted
- * through the aggregator's proxy, a user RBAC does not allow is refused by the example's delegated authorization,
+ * through the aggregator's proxy (BanFlunder admission included), a user RBAC does not allow is refused by the example's delegated authorization,
  * and with the example server stopped the APIService turns Available False and its paths answer 503.
  */
 
@@ -144,6 +144,18 @@ describe.each(BACKENDS)('kubectl through the aggregator to the example aggregate
     );
     expect(await k('create', '-f', cluster)).toBe('fischer.wardle.example.com/fi created\n');
     expect(JSON.parse(await k('get', 'fischer', 'fi', '-o', 'json')).disallowedFlunders).toEqual(['a', 'b']);
+    // sample-apiserver's BanFlunder admission: a name a Fischer disallows is refused.
+    const banned = await run(
+      'create',
+      '-f',
+      await manifest('a.yaml', 'apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: a\n'),
+    );
+    expect(banned.code).not.toBe(0);
+    expect(banned.stderr).toBe(
+      'Error from server (Forbidden): error when creating "' +
+        join(tmp, 'a.yaml') +
+        '": flunders.wardle.example.com "a" is forbidden: this name may not be used, please change the resource name\n',
+    );
   });
 
   it('refuses a user the control plane’s RBAC does not allow (the example asks it by SubjectAccessReview)', { timeout: T }, async () => {
