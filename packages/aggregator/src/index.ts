@@ -39,6 +39,19 @@ export {
   type LocalAvailabilityControllerOptions,
   setAPIServiceCondition,
 } from './availability/local-availability-controller.ts';
+export {
+  DiscoveryCheckError,
+  RemoteAvailabilityController,
+  type RemoteAvailabilityControllerOptions,
+  type RemoteAvailabilityTransport,
+} from './availability/remote-availability-controller.ts';
+export {
+  RemoteDiscovery,
+  type RemoteDiscoveryOptions,
+  type RemoteDiscoveryTransport,
+  resourcesToDiscovery,
+} from './discovery/remote-discovery.ts';
+export { RemoteOpenAPI, type RemoteOpenAPIOptions, type RemoteOpenAPITransport } from './openapi/remote-openapi.ts';
 export { APIServiceProxy, type APIServiceProxyOptions } from './proxy/apiservice-proxy.ts';
 export { goQueryEncode, headerKeyEscape, setAuthProxyHeaders } from './proxy/auth-proxy-headers.ts';
 export {
