@@ -81,6 +81,12 @@ describe.each(BACKENDS)('kubectl through the aggregator to the example aggregate
     expect(resources).toContain('fischers wardle.example.com/v1alpha1 false Fischer');
     expect(resources).toContain('flunders wardle.example.com/v1alpha1 true Flunder');
     expect(await k('api-versions')).toContain('wardle.example.com/v1alpha1\n');
+    // What the aggregator resolves the APIService's Service through, with kube's columns.
+    expect(squash(await k('get', 'service,endpoints', '-n', 'wardle'))).toMatch(
+      new RegExp(
+        `^NAME TYPE CLUSTER-IP EXTERNAL-IP PORT\\(S\\) AGE\nservice/api ClusterIP <none> <none> 443/TCP \\d+s\n\nNAME ENDPOINTS AGE\nendpoints/api 127\\.0\\.0\\.1:${(wardle as AggregatedAPIServer).port} \\d+s\n$`,
+      ),
+    );
   });
 
   it('creates, gets, lists, watches and deletes flunders through the aggregator', { timeout: T }, async () => {
