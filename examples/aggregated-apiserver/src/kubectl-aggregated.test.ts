@@ -81,6 +81,10 @@ describe.each(BACKENDS)('kubectl through the aggregator to the example aggregate
     expect(resources).toContain('fischers wardle.example.com/v1alpha1 false Fischer');
     expect(resources).toContain('flunders wardle.example.com/v1alpha1 true Flunder');
     expect(await k('api-versions')).toContain('wardle.example.com/v1alpha1\n');
+    // The example's OpenAPI is merged into the aggregator's (fetched once it is Available): kubectl explain reads it.
+    const explained = await eventually(/referenceType <string>/, 'explain', 'flunders.spec');
+    expect(explained).toContain('GROUP: wardle.example.com\nKIND: Flunder\nVERSION: v1alpha1\n');
+    expect(explained).toContain('referenceType <string>');
     // What the aggregator resolves the APIService's Service through, with kube's columns.
     expect(squash(await k('get', 'service,endpoints', '-n', 'wardle'))).toMatch(
       new RegExp(
