@@ -84,7 +84,8 @@ export class RemoteDiscovery implements ExternalDiscovery {
     this.#clock = options.clock ?? realClock;
     this.#refreshMs = options.refreshMs ?? REFRESH_MS;
     this.#onError = options.onError ?? (() => {});
-    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError, 30_000);
+    // kube: the default controller rate limiter (5 ms doubling to 1000 s); the minute's refresh comes anyway.
+    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError);
   }
 
   generation(): number {
