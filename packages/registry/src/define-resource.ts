@@ -210,6 +210,7 @@ export function defineResource<const V extends readonly VersionInput[], S extend
   const subresources = Object.freeze({
     status: input.subresources?.status === true,
     ...(scale ? { scale: Object.freeze({ ...scale }) } : {}),
+    ...(input.subresources?.proxy ? { proxy: input.subresources.proxy } : {}),
   });
   const base = { namespaced: input.namespaced, subresources, selectableFields };
   const strategy: Strategy<T> = Object.freeze({ ...defaultStrategy<T>(base), ...input.strategy });

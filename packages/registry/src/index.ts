@@ -60,6 +60,8 @@ export type {
   ObjectOf,
   ObjectSchema,
   PrinterColumn,
+  ProxySubresource,
+  ProxySubresourceLocation,
   ResourceDefinition,
   ResourceInput,
   ResourceObject,

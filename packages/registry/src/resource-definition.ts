@@ -1,4 +1,5 @@
-import type { GroupKind, GroupResource, KubeObject, ObjectMeta } from '@kapi/apimachinery';
+import type { Agent } from 'node:http';
+import type { GroupKind, GroupResource, GroupVersionKind, KubeObject, ObjectMeta } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import type { ObjectConversion } from './object-conversion.ts';
 import type { Strategy } from './strategy.ts';
@@ -80,14 +81,39 @@ export interface ScaleSubresource {
   readonly labelSelectorPath?: string;
 }
 
+/**
+ * kube's proxy subresource (pods/proxy, services/proxy, nodes/proxy): a request for `<object>/proxy` or
+ * `<object>/proxy/<path>` — any method, upgrades included — is forwarded to an address the object gives, through
+ * server-core's upgrade-aware proxy.
+ */
+export interface ProxySubresource {
+  /**
+   * Where requests for the object go: its scheme, host, port and base path (the request's subpath is joined to it),
+   * with the agent to dial it (TLS settings). `port` and `scheme` are what the name said in kube's
+   * `[scheme:]name[:port]` form (`pods/https:web:8443/proxy`), empty when it did not. Throw a StatusError to refuse
+   * (e.g. 503 when the object has no address yet).
+   */
+  location(obj: KubeObject, target: { scheme: string; port: string }): ProxySubresourceLocation | Promise<ProxySubresourceLocation>;
+  /** What discovery names as the subresource's kind (kube's PodProxyOptions); default the parent's kind. */
+  readonly kind?: GroupVersionKind;
+}
+
+/** An address a proxy subresource forwards to. */
+export interface ProxySubresourceLocation {
+  readonly url: string | URL;
+  readonly agent?: Agent;
+}
+
 export interface SubresourcesInput {
   status?: true;
   scale?: ScaleSubresource;
+  proxy?: ProxySubresource;
 }
 
 export interface Subresources {
   readonly status: boolean;
   readonly scale?: ScaleSubresource;
+  readonly proxy?: ProxySubresource;
 }
 
 /** A column of `kubectl get` (additionalPrinterColumns). */

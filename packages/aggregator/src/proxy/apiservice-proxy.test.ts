@@ -75,6 +75,7 @@ async function startRemote(cert: string, key: string): Promise<Remote> {
     record(req);
     socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n');
     socket.on('data', (d) => socket.write(`${req.headers['x-remote-user']}:${d}`));
+    socket.on('end', () => socket.end());
   });
   await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
   r.port = (r.server.address() as AddressInfo).port;

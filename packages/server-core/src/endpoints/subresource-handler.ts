@@ -17,6 +17,7 @@ import type {
   SubresourceWriteRequest,
   SubresourceWriteResult,
 } from './subresource-storage.ts';
+import { CONNECT_METHODS } from './subresources/proxy.ts';
 import { readKindBody } from './virtual-handler.ts';
 
 /**
@@ -52,6 +53,10 @@ export async function handleSubresource(
     respond(code, res.object);
   };
 
+  if (storage.connect) {
+    if (!CONNECT_METHODS.has(ctx.req.method ?? '')) throw methodNotAllowed();
+    return storage.connect(request);
+  }
   // Each verb is refused (405) before anything of the request is read when the storage does not implement it.
   switch (info.verb) {
     case 'get': {

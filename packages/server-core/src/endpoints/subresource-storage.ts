@@ -88,6 +88,14 @@ export interface SubresourceCreater {
   create(request: SubresourceWriteRequest, body: SubresourceBody): Promise<SubresourceWriteResult>;
 }
 
+/**
+ * Any method on …/{name}/{subresource}[/{path}] (kube's rest.Connecter: proxy): the storage answers the request
+ * itself (nothing of it is decoded or admitted first).
+ */
+export interface SubresourceConnecter {
+  connect(request: SubresourceRequest): Promise<void>;
+}
+
 /** What every subresource storage says of itself. */
 export interface SubresourceKind {
   /**
@@ -110,10 +118,12 @@ export interface SubresourceKind {
 
 /** A subresource storage: its kind and any combination of the verb interfaces. */
 export type SubresourceStorage = SubresourceKind &
-  Partial<SubresourceGetter & SubresourceUpdater & SubresourcePatcher & SubresourceCreater>;
+  Partial<SubresourceGetter & SubresourceUpdater & SubresourcePatcher & SubresourceCreater & SubresourceConnecter>;
 
 /** The verbs a storage serves, sorted as discovery lists them. */
 export function subresourceVerbs(storage: SubresourceStorage): string[] {
+  // A connecter's methods as kube's installer lists them (POST, DELETE, GET, PATCH, PUT; HEAD and OPTIONS have no verb).
+  if (storage.connect) return ['create', 'delete', 'get', 'patch', 'update'];
   const verbs: string[] = [];
   if (storage.create) verbs.push('create');
   if (storage.get) verbs.push('get');

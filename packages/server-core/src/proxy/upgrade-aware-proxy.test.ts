@@ -80,6 +80,7 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
       socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n');
       if (head.length) socket.write(`echo:${head}`);
       socket.on('data', (d) => socket.write(`echo:${d}`));
+      socket.on('end', () => socket.end());
     });
     remote.listen(0, '127.0.0.1');
     await once(remote, 'listening');

@@ -258,6 +258,13 @@ function pipeUpgraded(client: Duplex, clientHead: Buffer, remote: IncomingMessag
   if (clientHead.length > 0) socket.write(clientHead);
   client.pipe(socket);
   socket.pipe(client);
+  // Either side's end ends the exchange (kube's proxy returns when one copy ends and closes both): what was read is
+  // flushed, then both connections close, even when a peer keeps its half open.
+  const over = (): void => {
+    for (const s of [client, socket]) if (!s.destroyed) s.end(() => s.destroy());
+  };
+  client.once('end', over);
+  socket.once('end', over);
   let open = 2;
   const closed = (): void => {
     // One side gone: the other is closed too (kube's proxy returns when either copy ends).

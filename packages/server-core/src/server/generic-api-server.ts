@@ -30,6 +30,7 @@ import {
 import { pathNotFound } from '../endpoints/response.ts';
 import { type SubresourceStorage, subresourceVerbs } from '../endpoints/subresource-storage.ts';
 import { finalizeSubresource } from '../endpoints/subresources/finalize.ts';
+import { proxySubresource } from '../endpoints/subresources/proxy.ts';
 import { scaleSubresource } from '../endpoints/subresources/scale.ts';
 import { statusSubresource } from '../endpoints/subresources/status.ts';
 import { handleVirtual } from '../endpoints/virtual-handler.ts';
@@ -397,6 +398,7 @@ export class GenericAPIServer {
     const out = new Map<string, SubresourceStorage>();
     if (def.subresources.status) out.set('status', statusSubresource(store));
     if (def.subresources.scale) out.set('scale', scaleSubresource(store));
+    if (def.subresources.proxy) out.set('proxy', proxySubresource(store, def.subresources.proxy));
     const sat = options.serviceAccountTokens;
     if (sat && def.group === '' && def.kind === 'ServiceAccount')
       out.set(
