@@ -26,6 +26,9 @@ class TestExternal implements ExternalOpenAPI {
 
 const FLUNDER = 'com.example.wardle.v1alpha1.Flunder';
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const FLUNDERS_PATH = {
+  get: { operationId: 'listWardleV1alpha1FlunderForAllNamespaces', responses: { '200': { schema: { $ref: `#/definitions/${FLUNDER}` } } } },
+};
 
 let server: GenericAPIServer;
 let http: Listening;
@@ -59,15 +62,15 @@ const get = async (path: string): Promise<{ status: number; etag: string | null;
 };
 
 describe('external OpenAPI (kube-aggregator’s remote specs)', () => {
-  it('merges remote v2 paths and definitions, the local ones winning a conflict; rebuilt on a new generation', async () => {
+  it('merges remote v2 paths and the definitions they use, the local paths winning a conflict; rebuilt on a new generation', async () => {
     const before = await get('/openapi/v2');
     expect(Object.keys(before.body.paths)).not.toContain('/apis/wardle.example.com/v1alpha1/flunders');
 
     external.specs = [
       {
         paths: {
-          '/apis/wardle.example.com/v1alpha1/flunders': { get: { operationId: 'listWardleV1alpha1FlunderForAllNamespaces' } },
-          // Served here too: the local path item stays.
+          '/apis/wardle.example.com/v1alpha1/flunders': FLUNDERS_PATH,
+          // Served here too: the local path item stays (and what only it used is left out, as kube's merge does).
           '/api/v1/configmaps': { get: { operationId: 'remote' } },
         },
         definitions: {
@@ -80,9 +83,7 @@ describe('external OpenAPI (kube-aggregator’s remote specs)', () => {
     external.gen++;
     const after = await get('/openapi/v2');
     expect(after.etag).not.toBe(before.etag);
-    expect(after.body.paths['/apis/wardle.example.com/v1alpha1/flunders']).toEqual({
-      get: { operationId: 'listWardleV1alpha1FlunderForAllNamespaces' },
-    });
+    expect(after.body.paths['/apis/wardle.example.com/v1alpha1/flunders']).toEqual(FLUNDERS_PATH);
     expect(after.body.paths['/api/v1/configmaps']).toEqual(before.body.paths['/api/v1/configmaps']);
     expect(after.body.definitions[FLUNDER]).toEqual({ type: 'object', properties: { spec: { type: 'object' } } });
     expect(after.body.definitions[OBJECT_META]).toEqual(before.body.definitions[OBJECT_META]);
@@ -94,6 +95,35 @@ describe('external OpenAPI (kube-aggregator’s remote specs)', () => {
     expect(proto.status).toBe(200);
     const decoded = OpenAPIV2Document.decode(new Uint8Array(await proto.arrayBuffer())) as Json;
     expect(decoded.paths.path.map((p: Json) => p.name)).toContain('/apis/wardle.example.com/v1alpha1/flunders');
+  });
+
+  it('renames a remote definition that differs from the local one of its name, as kube-openapi’s merge', async () => {
+    const local = (await get('/openapi/v2')).body;
+    const flunder = { type: 'object', properties: { metadata: { $ref: `#/definitions/${OBJECT_META}` } } };
+    external.specs = [
+      {
+        paths: {
+          '/apis/wardle.example.com/v1alpha1/flunders': { get: { responses: { '200': { schema: { $ref: `#/definitions/${FLUNDER}` } } } } },
+        },
+        definitions: { [FLUNDER]: flunder, [OBJECT_META]: { type: 'object', description: 'the remote’s' } },
+      },
+      {
+        // The same remote ObjectMeta again: the renamed one is reused.
+        paths: {
+          '/apis/other.example.com/v1/things': { get: { responses: { '200': { schema: { $ref: `#/definitions/${OBJECT_META}` } } } } },
+        },
+        definitions: { [OBJECT_META]: { type: 'object', description: 'the remote’s' } },
+      },
+    ];
+    external.gen++;
+    const merged = (await get('/openapi/v2')).body;
+    expect(merged.definitions[OBJECT_META]).toEqual(local.definitions[OBJECT_META]);
+    expect(merged.definitions[`${OBJECT_META}_v2`]).toEqual({ type: 'object', description: 'the remote’s' });
+    expect(merged.definitions[`${OBJECT_META}_v3`]).toBeUndefined();
+    expect(merged.definitions[FLUNDER]).toEqual({ type: 'object', properties: { metadata: { $ref: `#/definitions/${OBJECT_META}_v2` } } });
+    expect(merged.paths['/apis/other.example.com/v1/things'].get.responses['200'].schema).toEqual({
+      $ref: `#/definitions/${OBJECT_META}_v2`,
+    });
   });
 
   it('lists remote v3 group-versions in the index with the hash of their bytes and serves them as fetched', async () => {
