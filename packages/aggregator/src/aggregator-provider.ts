@@ -124,6 +124,9 @@ export function aggregatorProvider(options: AggregatorProviderOptions = {}): Agg
           remoteAvailability = new RemoteAvailabilityController({
             apiServices: apiServicesOf(server, 'apiservice-status-remote-available-controller'),
             transport,
+            // The chain's core/v1 Services and Endpoints, when it serves them: their changes have APIServices rechecked.
+            services: server.store('services'),
+            endpoints: server.store('endpoints'),
             ...onError,
           });
           await remoteAvailability.start();

@@ -1,7 +1,7 @@
 import type { Agent } from 'node:https';
 import { request } from 'node:https';
 import { type Clock, copyJson, jsonEqual, realClock, type TimerHandle } from '@kapi/apimachinery';
-import type { Store } from '@kapi/registry';
+import { type ListWatchSource, listAndWatch, type Store } from '@kapi/registry';
 import { type APIService, type APIServiceCondition, AVAILABLE_CONDITION } from '../apiservice/types.ts';
 import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
@@ -25,6 +25,12 @@ export interface RemoteAvailabilityControllerOptions {
   resyncMs?: number;
   /** Told of failed checks (retried with a backoff of at most 30 s), status writes, lists and watches. */
   onError?: (err: unknown) => void;
+  /**
+   * Where the chain's Services and Endpoints are, when it serves them: a change of one has the APIServices naming it
+   * checked again at once, as kube's controller does (else the 30 s recheck notices).
+   */
+  services?: ListWatchSource | undefined;
+  endpoints?: ListWatchSource | undefined;
 }
 
 /** kube's resync period of the APIService informer of this controller. */
@@ -63,6 +69,7 @@ export class RemoteAvailabilityController {
   readonly #clock: Clock;
   readonly #resyncMs: number;
   readonly #onError: (err: unknown) => void;
+  readonly #serviceSources: ListWatchSource[];
   readonly #current = new Map<string, APIService>();
   readonly #queue: WorkQueue;
   #abort: AbortController | undefined;
@@ -74,6 +81,7 @@ export class RemoteAvailabilityController {
     this.#clock = options.clock ?? realClock;
     this.#resyncMs = options.resyncMs ?? RESYNC_MS;
     this.#onError = options.onError ?? (() => {});
+    this.#serviceSources = [options.services, options.endpoints].filter((s): s is ListWatchSource => s !== undefined);
     this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError, MAX_BACKOFF_MS);
   }
 
@@ -90,6 +98,22 @@ export class RemoteAvailabilityController {
     });
     this.#queue.start();
     this.#scheduleResync();
+    for (const source of this.#serviceSources)
+      void listAndWatch(source, {
+        signal: abort.signal,
+        clock: this.#clock,
+        retryAfterMs: 1000,
+        onError: this.#onError,
+        onEvent: (_type, obj) => this.#serviceChanged(obj.metadata.namespace ?? '', obj.metadata.name ?? ''),
+      });
+  }
+
+  /** kube's addService/addEndpoints handlers: the APIServices naming that Service are checked again. */
+  #serviceChanged(namespace: string, name: string): void {
+    for (const [apiService, s] of this.#current) {
+      const service = s.spec?.service;
+      if (service && (service.namespace ?? '') === namespace && (service.name ?? '') === name) this.#queue.add(apiService);
+    }
   }
 
   stop(): void {
