@@ -1,10 +1,13 @@
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect as http2Connect } from 'node:http2';
 import { Agent, createServer, type Server } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestCA, type TestCA } from '../../../authn/src/test-support/test-ca.ts';
 import type { RequestContext } from '../filters/context.ts';
+import { selfSignedServingCertificate } from '../serving/self-signed.ts';
 import { type Serving, serve } from '../serving/serve.ts';
 import { proxyRequest } from './upgrade-aware-proxy.ts';
 
@@ -38,6 +41,7 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
   let remoteURL: URL;
   let agent: Agent;
   let front: Serving;
+  let handler: (ctx: RequestContext) => Promise<void>;
   const seen: Seen[] = [];
   /** Called with each response of the remote for paths under /watch, to stream by hand. */
   let watchResponse: ((res: import('node:http').ServerResponse) => void) | undefined;
@@ -87,7 +91,7 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
     remoteURL = new URL(`https://127.0.0.1:${(remote.address() as AddressInfo).port}`);
     agent = new Agent({ keepAlive: true, ca: ca.pem, servername: 'remote.ns.svc' });
     target = () => remoteURL;
-    front = await serve(async (ctx: RequestContext) => {
+    handler = async (ctx: RequestContext) => {
       if (ctx.url.pathname.startsWith('/local')) {
         ctx.res.statusCode = 404;
         ctx.res.end('not proxied');
@@ -105,7 +109,8 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
           },
         },
       );
-    });
+    };
+    front = await serve(handler);
   });
   afterAll(async () => {
     await front.shutdown({ gracePeriodMs: 0 });
@@ -241,5 +246,53 @@ describe('proxyRequest (upgrade-aware reverse proxy)', () => {
     expect(got).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     expect(got).toMatch(/\r\nConnection: close\r\n/i);
     expect(got.endsWith('not proxied')).toBe(true);
+  });
+
+  it('over TLS, streams to an HTTP/2 client and passes an HTTP/1.1 upgrade on the same port', async () => {
+    const cert = await selfSignedServingCertificate();
+    const secure = await serve(handler, { tls: cert });
+    const { port } = new URL(secure.url);
+    try {
+      let write: ((s: string) => void) | undefined;
+      watchResponse = (res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.flushHeaders();
+        write = (line) => res.write(line);
+        write('{"type":"ADDED"}\n');
+      };
+      const session = http2Connect(secure.url, { ca: cert.ca });
+      const events = await new Promise<string>((resolve, reject) => {
+        const stream = session.request({ ':path': '/watch/h2?watch=1' });
+        let got = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (d: string) => {
+          got += d;
+          if (got === '{"type":"ADDED"}\n') write?.('{"type":"DELETED"}\n');
+          if (got.includes('DELETED')) resolve(got);
+        });
+        stream.on('error', reject);
+      });
+      expect(events).toBe('{"type":"ADDED"}\n{"type":"DELETED"}\n');
+      session.destroy();
+      await remoteClosed;
+
+      const upgraded = await new Promise<string>((resolve, reject) => {
+        const socket = tlsConnect({ host: '127.0.0.1', port: Number(port), ca: cert.ca, ALPNProtocols: ['http/1.1'] }, () =>
+          socket.write('GET /tls-exec HTTP/1.1\r\nHost: front\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n'),
+        );
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (d: string) => {
+          text += d;
+          if (text.endsWith('\r\n\r\n')) socket.write('tls');
+          if (text.endsWith('echo:tls')) socket.end();
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+      });
+      expect(upgraded).toBe('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho:tls');
+    } finally {
+      await secure.shutdown({ gracePeriodMs: 0 });
+    }
   });
 });

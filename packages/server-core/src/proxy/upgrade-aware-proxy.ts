@@ -198,7 +198,11 @@ export function proxyRequest(ctx: RequestContext, location: ProxyLocation, optio
       remote.once('close', () => {
         if (!remote.complete) fail(new Error('the remote cut its response'));
       });
-      res.once('finish', finish);
+      // HTTP/2's compat response also 'finish'es when its stream is reset: a remote still sending is then let go.
+      res.once('finish', () => {
+        if (!remote.complete) upstream.destroy();
+        finish();
+      });
     });
 
     if (upgrade) {

@@ -54,6 +54,12 @@ export function hijackConnection(ctx: RequestContext): { socket: Duplex; head: B
   if (!conn || conn.taken || ctx.res.headersSent) return undefined;
   conn.taken = true;
   ctx.res.detachSocket(conn.socket as Socket);
+  // Shutdown ends what is left in flight with res.destroy(): for a taken connection, the connection.
+  const socket = conn.socket;
+  ctx.res.destroy = (err?: Error) => {
+    socket.destroy(err);
+    return ctx.res;
+  };
   // serve()'s in-flight tracking ends with the response's 'close': now the connection's.
   if (conn.socket.destroyed) queueMicrotask(() => ctx.res.emit('close'));
   else conn.socket.once('close', () => ctx.res.emit('close'));
