@@ -60,6 +60,10 @@ async function startRemote(cert: string, key: string): Promise<Remote> {
       res.end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'wardle.example.com/v1alpha1', resources: [] }));
       return;
     }
+    if (req.url?.endsWith('/redirect')) {
+      res.writeHead(302, { Location: 'https://elsewhere.example.com/' }).end();
+      return;
+    }
     if (req.url?.includes('watch=true')) {
       res.flushHeaders();
       r.watchWrite = (line) => res.write(`${line}\n`);
@@ -181,6 +185,13 @@ describe('the aggregator proxy to remote APIServices', () => {
     expect(seen?.headers['x-forwarded-uri']).toEqual([`${GV}/namespaces/default/flunders`]);
     expect(seen?.headers['x-forwarded-proto']).toEqual(['https']);
     expect(seen?.headers['x-forwarded-for']).toEqual(['127.0.0.1']);
+  });
+
+  it("refuses to forward the remote's redirects (kube's --aggregator-reject-forwarding-redirect)", async () => {
+    const res = await fetch(`${serving.url}${GV}/redirect`, { headers: bearer, redirect: 'manual' });
+    expect(res.status).toBe(502);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toBe('the backend attempted to redirect this request, which is not permitted');
   });
 
   it('streams a watch: events arrive while the response is still open', async () => {

@@ -12,6 +12,8 @@ export interface APIServiceProxyOptions {
   transport: RemoteTransport | undefined;
   onError?: (err: unknown) => void;
   clock?: Clock;
+  /** A remote's redirect becomes 502 (kube-apiserver's --aggregator-reject-forwarding-redirect). Default true, as kube. */
+  rejectForwardingRedirects?: boolean;
 }
 
 /** kube's NewRequestForProxy: a discovery request (`/apis/<g>/<v>`) to an aggregated server gets 5 s. */
@@ -28,6 +30,7 @@ export class APIServiceProxy {
   readonly #transport: RemoteTransport | undefined;
   readonly #onError: (err: unknown) => void;
   readonly #clock: Clock;
+  readonly #rejectRedirects: boolean;
   /** APIServices by name, from the informer. */
   readonly #apiServices = new Map<string, APIService>();
   #abort: AbortController | undefined;
@@ -36,6 +39,7 @@ export class APIServiceProxy {
     this.#transport = options.transport;
     this.#onError = options.onError ?? (() => {});
     this.#clock = options.clock ?? realClock;
+    this.#rejectRedirects = options.rejectForwardingRedirects ?? true;
   }
 
   /** Follows the APIServices of `store`; resolves once the first list is in. */
@@ -110,6 +114,7 @@ export class APIServiceProxy {
         },
         // kube's rewriting transport sees the location as the request's URL: the remote's host, https, the path.
         forwarded: { uri: url.pathname, host: url.host, proto: 'https' },
+        rejectForwardingRedirects: this.#rejectRedirects,
         ...(discovery ? { timeoutMs: DISCOVERY_TIMEOUT_MS } : {}),
       },
     );

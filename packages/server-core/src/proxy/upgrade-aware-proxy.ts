@@ -239,6 +239,7 @@ function forwardResponse(ctx: RequestContext, remote: IncomingMessage, options: 
     remote.resume();
     const msg = 'the backend attempted to redirect this request, which is not permitted';
     res.statusCode = 502;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('Content-Length', Buffer.byteLength(msg));
     res.end(msg);
     return;
