@@ -59,5 +59,6 @@ export {
   type RemoteServiceErrorReason,
   type RemoteTarget,
   RemoteTransport,
+  RemoteTransportError,
   type RemoteTransportOptions,
 } from './remote/remote-transport.ts';

@@ -5,6 +5,7 @@ export {
   type WebhookAuthInfo,
   webhookAuthenticationFromConfig,
 } from './authentication-info.ts';
+export { caBundleHasCertificate } from './ca-bundle.ts';
 export { dryRunUnsupported, toStatusErr } from './errors.ts';
 export { isExemptAdmissionConfiguration, type WebhookPluginOptions } from './generic-webhook.ts';
 export {

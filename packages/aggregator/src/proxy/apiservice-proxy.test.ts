@@ -149,7 +149,11 @@ beforeAll(async () => {
   const caBundle = Buffer.from(remoteServing.ca).toString('base64');
   expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('v1alpha1', 'api', caBundle), bearer)).status).toBe(201);
   expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('v1beta1', 'down', caBundle), bearer)).status).toBe(201);
+  const garbage = Buffer.from('not a pem').toString('base64');
+  expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('v1beta2', 'api', garbage), bearer)).status).toBe(201);
   await untilAvailable('v1alpha1.wardle.example.com', 'True');
+  // Its availability check does not verify the serving certificate, as kube's.
+  await untilAvailable('v1beta2.wardle.example.com', 'True');
 });
 
 afterAll(async () => {
@@ -259,6 +263,12 @@ describe('the aggregator proxy to remote APIServices', () => {
     expect(await res.text()).toBe('service unavailable\n');
     // apiregistration.k8s.io/v1 is a local APIService: served by the chain.
     expect((await send('GET', `${serving.url}${APISERVICES}`, undefined, bearer)).status).toBe(200);
+  });
+
+  it('answers 500 with the error for an APIService whose caBundle makes no transport', async () => {
+    const res = await fetch(`${serving.url}/apis/wardle.example.com/v1beta2/flunders`, { headers: bearer });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('unable to load root certificates: unable to parse bytes as PEM block\n');
   });
 
   it("answers kube's 503 with Go's dial error when the remote is down", async () => {

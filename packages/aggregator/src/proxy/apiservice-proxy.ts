@@ -4,7 +4,7 @@ import { auditIDOf, type Filter, proxyRequest, type RequestContext, writeProxyEr
 import type { APIService } from '../apiservice/types.ts';
 import { availableCondition } from '../apiservice/validation.ts';
 import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
-import type { RemoteTransport } from '../remote/remote-transport.ts';
+import { type RemoteTransport, RemoteTransportError } from '../remote/remote-transport.ts';
 import { goQueryEncode, setAuthProxyHeaders } from './auth-proxy-headers.ts';
 
 export interface APIServiceProxyOptions {
@@ -92,7 +92,12 @@ export class APIServiceProxy {
     try {
       target = this.#transport.target(apiService);
     } catch (err) {
-      // kube logs the resolver's error; the client is told the service is unavailable.
+      // kube answers a transport it could not build with its error; a resolver's error is logged, and the client told
+      // the service is unavailable.
+      if (err instanceof RemoteTransportError) {
+        writeProxyError(ctx.res, err.message, 500);
+        return;
+      }
       this.#onError(err);
       writeProxyError(ctx.res, 'service unavailable', 503);
       return;

@@ -7,7 +7,7 @@ import type { KubeObject } from '@kapi/apimachinery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestCA, type TestCA } from '../../../authn/src/test-support/test-ca.ts';
 import type { APIService } from '../apiservice/types.ts';
-import { RemoteServiceError, RemoteTransport } from './remote-transport.ts';
+import { RemoteServiceError, RemoteTransport, RemoteTransportError } from './remote-transport.ts';
 
 const apiService = (spec: APIService['spec'], name = 'v1.wardle.example.com'): APIService => ({
   apiVersion: 'apiregistration.k8s.io/v1',
@@ -86,6 +86,11 @@ describe('RemoteTransport', () => {
     expect(await get(transport, insecure)).toBe('ok');
     // No proxy certificate configured: none presented.
     expect(seen[0]?.clientCN).toBeUndefined();
+    // A caBundle without a certificate makes no transport (client-go's error).
+    const garbage = apiService({ service: { namespace: 'wardle', name: 'api' }, caBundle: Buffer.from('not a pem').toString('base64') });
+    expect(() => transport.agent(garbage)).toThrow(
+      new RemoteTransportError('unable to load root certificates: unable to parse bytes as PEM block'),
+    );
     transport.close();
   });
 

@@ -1,5 +1,5 @@
 import { Agent } from 'node:https';
-import { ServiceResolutionError, type ServiceResolver } from '@kapi/admission';
+import { caBundleHasCertificate, ServiceResolutionError, type ServiceResolver } from '@kapi/admission';
 import { goQuote } from '@kapi/apimachinery';
 import type { APIService, APIServiceServiceReference } from '../apiservice/types.ts';
 
@@ -33,6 +33,17 @@ export class RemoteServiceError extends Error {
     this.name = 'RemoteServiceError';
     this.reason = reason;
     this.resolverMessage = resolverMessage;
+  }
+}
+
+/**
+ * An APIService whose TLS settings cannot make a transport (kube's transportBuildingError, answered 500 by its proxy):
+ * a caBundle without a certificate.
+ */
+export class RemoteTransportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemoteTransportError';
   }
 }
 
@@ -135,7 +146,10 @@ export class RemoteTransport {
     return new URL(`https://${url.host}`);
   }
 
-  /** The agent for a remote APIService's connections (cached per APIService name and TLS settings). */
+  /**
+   * The agent for a remote APIService's connections (cached per APIService name and TLS settings); throws a
+   * {@link RemoteTransportError} when its caBundle holds no certificate.
+   */
   agent(apiService: APIService): Agent {
     const { servername } = serviceOf(apiService);
     const spec = apiService.spec ?? {};
@@ -146,6 +160,9 @@ export class RemoteTransport {
     if (cached?.key === key) return cached.agent;
     if (cached) retire(cached.agent);
     const ca = !insecure && spec.caBundle ? Buffer.from(spec.caBundle, 'base64') : undefined;
+    // client-go's TLS config: Go's CertPool takes what parses, and none is an error (node would start the handshake).
+    if (ca && !caBundleHasCertificate(ca.toString('latin1')))
+      throw new RemoteTransportError('unable to load root certificates: unable to parse bytes as PEM block');
     const agent = new Agent({
       keepAlive: true,
       servername,
