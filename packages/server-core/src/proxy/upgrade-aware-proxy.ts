@@ -231,7 +231,7 @@ function pipeBody(ctx: RequestContext, upstream: ClientRequest): void {
   ctx.req.once('error', () => upstream.destroy());
 }
 
-/** Writes the remote's status and headers at once (a watch's client sees them before any event), then its body. */
+/** Writes the remote's status and headers (a watch's at once, so its client sees them before any event), then its body. */
 function forwardResponse(ctx: RequestContext, remote: IncomingMessage, options: ProxyOptions, upgrade: boolean): void {
   const res = ctx.res;
   const status = remote.statusCode ?? 502;
@@ -249,7 +249,8 @@ function forwardResponse(ctx: RequestContext, remote: IncomingMessage, options: 
     res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
   // An upgrade the remote refused is echoed and the connection closed (kube writes it to the hijacked connection).
   if (upgrade) res.setHeader('Connection', 'close');
-  res.flushHeaders();
+  // A stream (no Content-Length: a watch) shows its head at once; an answer of known length goes out in one write.
+  if (remote.headers['content-length'] === undefined) res.flushHeaders();
   remote.pipe(res);
 }
 
