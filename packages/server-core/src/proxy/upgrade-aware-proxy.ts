@@ -37,6 +37,8 @@ export interface ProxyOptions {
    * X-Forwarded-Proto (when known). None by default.
    */
   forwarded?: { uri: string; host?: string; proto?: string };
+  /** Rewrites the remote's Location header (kube's proxy transport points it back through the proxy path). */
+  rewriteLocation?: (location: string) => string;
   /** A 3xx answer with a Location becomes 502 (kube's RejectForwardingRedirects). */
   rejectForwardingRedirects?: boolean;
   /**
@@ -245,8 +247,11 @@ function forwardResponse(ctx: RequestContext, remote: IncomingMessage, options: 
     return;
   }
   res.statusCode = status;
-  for (const { name, values } of responseHeaders(remote).values())
-    res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
+  for (const [lower, { name, values }] of responseHeaders(remote)) {
+    if (lower === 'location' && options.rewriteLocation && values.length === 1)
+      res.setHeader(name, options.rewriteLocation(values[0] as string));
+    else res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
+  }
   // An upgrade the remote refused is echoed and the connection closed (kube writes it to the hijacked connection).
   if (upgrade) res.setHeader('Connection', 'close');
   // A stream (no Content-Length: a watch) shows its head at once; an answer of known length goes out in one write.

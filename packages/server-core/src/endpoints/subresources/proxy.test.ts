@@ -55,6 +55,11 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to');
+      if (to !== null) {
+        res.writeHead(302, { Location: to }).end();
+        return;
+      }
       res.setHeader('Content-Type', 'text/plain');
       res.end(`remote saw ${req.method} ${req.url}`);
     });
@@ -147,6 +152,16 @@ describe('the proxy subresource', () => {
     const bad = await fetch(`${serving.url}${backends}/ftp:b1:1/proxy/`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toBe('invalid backend request "ftp:b1:1"');
+  });
+
+  it("points the remote's redirects back through the proxy path, as kube's proxy transport", async () => {
+    const location = async (to: string) =>
+      (await fetch(`${serving.url}${backends}/b1/proxy/r?to=${encodeURIComponent(to)}`, { redirect: 'manual' })).headers.get('location');
+    expect(await location('/login?next=%2Fa')).toBe(`${backends}/b1/proxy/login?next=%2Fa`);
+    expect(await location(`http://127.0.0.1:${remotePort}/a/`)).toBe(`${backends}/b1/proxy/a/`);
+    expect(await location(`${backends}/b1/proxy/already`)).toBe(`${backends}/b1/proxy/already`);
+    expect(await location('https://elsewhere.example.com/x')).toBe('https://elsewhere.example.com/x');
+    expect(await location('relative/path')).toBe('relative/path');
   });
 
   it("answers kube's Status when the object is missing or its address cannot be reached", async () => {

@@ -30,11 +30,33 @@ function goPathJoin(...elems: string[]): string {
 }
 
 /** The path after `<name>/proxy` in the request's path (kube's ProxyOptions.Path), and the path up to it. */
-function splitProxyPath(pathname: string, resource: string): { subpath: string } | undefined {
+function splitProxyPath(pathname: string, resource: string): { subpath: string; prefix: string } | undefined {
   const segs = pathname.split('/');
   for (let i = 2; i < segs.length; i++)
-    if (segs[i] === 'proxy' && segs[i - 2] === resource) return { subpath: segs.slice(i + 1).join('/') };
+    if (segs[i] === 'proxy' && segs[i - 2] === resource)
+      return { subpath: segs.slice(i + 1).join('/'), prefix: segs.slice(0, i + 1).join('/') };
   return undefined;
+}
+
+/**
+ * kube's proxy Transport.rewriteURL for a redirect of the remote: a URL of the remote's own host (or the client's)
+ * with an absolute path is made a path under `prefix` (the proxy path), without scheme and host; anything else —
+ * another host, a relative path — is left as it is.
+ */
+export function rewriteProxyLocation(target: string, remoteHost: string, requestHost: string, prefix: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(target);
+  const parsed = URL.parse(target, 'http://placeholder.invalid');
+  if (!parsed) return target;
+  const host = absolute || target.startsWith('//') ? parsed.host : '';
+  const path = absolute || target.startsWith('//') || target.startsWith('/') ? parsed.pathname : target;
+  if ((host !== '' && host !== remoteHost && host !== requestHost) || !path.startsWith('/')) return target;
+  const tail = `${parsed.search}${parsed.hash}`;
+  // A URL naming the client's own host keeps its scheme and host (kube's transport has none to put instead).
+  const origin = host !== '' && host === requestHost ? `${parsed.protocol}//${parsed.host}` : '';
+  if (path.startsWith(prefix)) return `${origin}${path}${tail}`;
+  let joined = goPathJoin(prefix, path);
+  if (path.endsWith('/') && !joined.endsWith('/')) joined += '/';
+  return `${origin}${joined}${tail}`;
 }
 
 /**
@@ -55,7 +77,8 @@ export function proxySubresource(store: Store, proxy: ProxySubresource): Subreso
       const location = await proxy.location(obj, { scheme: id.scheme, port: id.port });
       const url = new URL(location.url);
       const base = url.pathname === '/' ? '' : url.pathname;
-      const subpath = splitProxyPath(ctx.url.pathname, info.resource)?.subpath ?? '';
+      const split = splitProxyPath(ctx.url.pathname, info.resource);
+      const subpath = split?.subpath ?? '';
       let path = goPathJoin(base, subpath);
       if (subpath.endsWith('/') && !path.endsWith('/')) path += '/';
       if (ctx.url.pathname.endsWith('/') && !path.endsWith('/')) path += '/';
@@ -68,12 +91,15 @@ export function proxySubresource(store: Store, proxy: ProxySubresource): Subreso
       }
       url.pathname = path.startsWith('/') ? path : `/${path}`;
       url.search = ctx.url.search;
+      // As kube's UpgradeAwareHandler without UseLocationHost: the client's Host goes on.
+      const host = ctx.req.headers.host ?? ctx.req.headers[':authority']?.toString() ?? url.host;
+      const prefix = split?.prefix ?? ctx.url.pathname;
       await proxyRequest(
         ctx,
         { url, agent: location.agent },
         {
-          // As kube's UpgradeAwareHandler without UseLocationHost: the client's Host goes on.
-          host: ctx.req.headers.host ?? ctx.req.headers[':authority']?.toString() ?? url.host,
+          host,
+          rewriteLocation: (target) => rewriteProxyLocation(target, url.host, host, prefix),
           forwarded: { uri: ctx.url.pathname },
           onError: (c, err) => {
             // kube's responder writes the error as a Status: its proxy transport's ServiceUnavailable, else a plain 500.
