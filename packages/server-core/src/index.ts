@@ -76,6 +76,7 @@ export {
 export { pathNotFound, wantsPretty, writeObject } from './endpoints/response.ts';
 export {
   type SubresourceBody,
+  type SubresourceConnecter,
   type SubresourceCreater,
   type SubresourceGetRequest,
   type SubresourceGetter,
@@ -89,6 +90,7 @@ export {
   subresourceVerbs,
 } from './endpoints/subresource-storage.ts';
 export { finalizeSubresource } from './endpoints/subresources/finalize.ts';
+export { proxySubresource, rewriteProxyLocation, splitSchemeNamePort } from './endpoints/subresources/proxy.ts';
 export { scaleSubresource } from './endpoints/subresources/scale.ts';
 export { statusSubresource } from './endpoints/subresources/status.ts';
 export { AUDIT_ID_HEADER, type AuditOptions, formatMicroTime, withAudit } from './filters/audit.ts';
