@@ -21,6 +21,7 @@ export {
   type BootstrapTokenOptions,
 } from './bootstrap-token.ts';
 export { type CABundle, parseCABundle, staticCABundle } from './ca-bundle.ts';
+export { bearerTokenSource, CachedTokenFile, type CachedTokenFileOptions } from './cached-token-file.ts';
 export { CsvParseError } from './csv.ts';
 export { DynamicCABundle, type DynamicCABundleOptions } from './dynamic-ca-bundle.ts';
 export { OIDC_SIGNING_ALGORITHMS, OIDCAuthenticator, type OIDCOptions } from './oidc.ts';

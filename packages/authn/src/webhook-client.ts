@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { bearerTokenSource, type CachedTokenFile } from './cached-token-file.ts';
 
 /** Where the webhook is and how to reach it: the parts of a kubeconfig kube's webhook client reads. */
 export interface WebhookClientConfig {
@@ -12,6 +13,12 @@ export interface WebhookClientConfig {
   key?: string | Buffer;
   /** Bearer token sent to the webhook (the kubeconfig user's token). */
   token?: string;
+  /**
+   * A file holding the bearer token (kubeconfig's tokenFile, an in-cluster service account token), re-read as
+   * client-go's cached file token source: at most once a minute, so a rotated token is picked up. A reader may be given
+   * instead of a path (e.g. with a shorter period).
+   */
+  tokenFile?: string | CachedTokenFile;
   tlsServerName?: string;
   insecureSkipTLSVerify?: boolean;
 }
@@ -82,19 +89,19 @@ const sleepReal = (ms: number): Promise<void> => new Promise((r) => setTimeout(r
  * exponential backoff while DefaultShouldRetry says so. The token, webhook-token and webhook authorizer share it.
  */
 export class WebhookClient {
-  readonly #config: WebhookClientConfig;
   readonly #url: URL;
   readonly #agent: HttpAgent | HttpsAgent;
   readonly #backoff: RetryBackoff;
   readonly #timeoutMs: number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #maxResponseBytes: number;
+  readonly #token: () => string | undefined;
 
   constructor(config: WebhookClientConfig, options: WebhookClientOptions = {}) {
     const steps = (options.retryBackoff ?? DEFAULT_WEBHOOK_RETRY_BACKOFF).steps;
     if (steps <= 0) throw new Error(`number of webhook retry attempts must be greater than 0, but is: ${steps}`);
-    this.#config = config;
     this.#url = new URL(config.server);
+    this.#token = bearerTokenSource(config);
     if (this.#url.protocol !== 'https:' && this.#url.protocol !== 'http:')
       throw new Error(`webhook server must be an https URL, got protocol ${this.#url.protocol}`);
     this.#agent =
@@ -149,7 +156,8 @@ export class WebhookClient {
       accept: 'application/json',
       'content-length': String(Buffer.byteLength(body)),
     };
-    if (this.#config.token) headers.authorization = `Bearer ${this.#config.token}`;
+    const token = this.#token();
+    if (token) headers.authorization = `Bearer ${token}`;
     return new Promise((resolve, reject) => {
       const req = send(this.#url, { method: 'POST', agent: this.#agent, headers, timeout: this.#timeoutMs }, (res) => {
         const chunks: Buffer[] = [];

@@ -20,7 +20,8 @@ export function webhookClientConfigOf(kubeconfig: unknown, baseDir = '.'): Webho
   const cluster = (ctx ? kc.clusters?.find((c) => c.name === ctx.cluster) : kc.clusters?.[0])?.cluster;
   const user = (ctx ? kc.users?.find((u) => u.name === ctx.user) : kc.users?.[0])?.user ?? {};
   if (!cluster || typeof cluster.server !== 'string') throw new Error('webhook kubeconfig: no cluster with a server');
-  const file = (p: unknown): Buffer => readFileSync(isAbsolute(String(p)) ? String(p) : join(baseDir, String(p)));
+  const resolve = (p: unknown): string => (isAbsolute(String(p)) ? String(p) : join(baseDir, String(p)));
+  const file = (p: unknown): Buffer => readFileSync(resolve(p));
   const pem = (data: unknown, path: unknown): Buffer | undefined =>
     typeof data === 'string' && data ? Buffer.from(data, 'base64') : typeof path === 'string' && path ? file(path) : undefined;
   const ca = pem(cluster['certificate-authority-data'], cluster['certificate-authority']);
@@ -38,6 +39,10 @@ export function webhookClientConfigOf(kubeconfig: unknown, baseDir = '.'): Webho
     ...(cert ? { cert } : {}),
     ...(key ? { key } : {}),
     ...(token ? { token } : {}),
+    // client-go re-reads a tokenFile (a rotated token is picked up) unless a token is given too.
+    ...(!(typeof user.token === 'string' && user.token) && typeof user.tokenFile === 'string'
+      ? { tokenFile: resolve(user.tokenFile) }
+      : {}),
     ...(typeof cluster['tls-server-name'] === 'string' ? { tlsServerName: cluster['tls-server-name'] } : {}),
     ...(cluster['insecure-skip-tls-verify'] === true ? { insecureSkipTLSVerify: true } : {}),
   };

@@ -2,7 +2,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { type CABundle, parseCABundle, type WebhookClientConfig } from '@kapi/authn';
+import { bearerTokenSource, type CABundle, parseCABundle, type WebhookClientConfig } from '@kapi/authn';
 import {
   AUTHENTICATION_INFO_NAME,
   AUTHENTICATION_INFO_NAMESPACE,
@@ -67,7 +67,7 @@ export class AuthenticationInfoSource {
   readonly requestHeaderCA: CABundle;
   readonly #clientCA = new ConfigMapCABundle();
   readonly #requestHeaderCA = new ConfigMapCABundle();
-  readonly #config: WebhookClientConfig;
+  readonly #token: () => string | undefined;
   readonly #base: string;
   readonly #agent: HttpAgent | HttpsAgent;
   readonly #retryDelayMs: number;
@@ -81,7 +81,7 @@ export class AuthenticationInfoSource {
   constructor(config: WebhookClientConfig, options: AuthenticationInfoSourceOptions = {}) {
     this.clientCA = this.#clientCA;
     this.requestHeaderCA = this.#requestHeaderCA;
-    this.#config = config;
+    this.#token = bearerTokenSource(config);
     this.#base = config.server.replace(/\/+$/, '');
     this.#agent = this.#base.startsWith('https:')
       ? new HttpsAgent({
@@ -161,7 +161,8 @@ export class AuthenticationInfoSource {
   #get(path: string): Promise<IncomingMessage> {
     const send = this.#base.startsWith('https:') ? httpsRequest : httpRequest;
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.#config.token) headers.authorization = `Bearer ${this.#config.token}`;
+    const token = this.#token();
+    if (token) headers.authorization = `Bearer ${token}`;
     return new Promise((resolve, reject) => {
       const req = send(`${this.#base}${path}`, { method: 'GET', agent: this.#agent, headers }, resolve);
       req.on('error', reject);

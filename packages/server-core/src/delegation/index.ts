@@ -25,7 +25,13 @@ export {
   type DelegatingAuthorizationOptions,
   delegatingAuthorization,
 } from './delegating-authorization.ts';
-export { connectionConfig, type DelegationConnection } from './delegation-connection.ts';
+export {
+  connectionConfig,
+  type DelegationConnection,
+  inClusterConfig,
+  NOT_IN_CLUSTER,
+  SERVICE_ACCOUNT_DIR,
+} from './delegation-connection.ts';
 export { pathAuthorizer } from './path-authorizer.ts';
 export {
   AUTHENTICATION_INFO_HOOK,
