@@ -17,6 +17,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** A started process that can also be stopped cleanly and started again by hand (a cluster member). */
+export interface ProcessHandle extends TestServer {
+  /** Stops the process cleanly (SIGTERM, waits for its exit); data stays for start(). */
+  terminate(): Promise<void>;
+  /** Starts the process again with the same data when it is not running; waits until it is ready. */
+  start(): Promise<void>;
+}
+
 export interface ProcessSpec {
   /** Binary name on PATH. */
   command: string;
@@ -55,7 +63,7 @@ function installExitHook(): void {
   });
 }
 
-export async function startProcess(spec: ProcessSpec): Promise<TestServer> {
+export async function startProcess(spec: ProcessSpec): Promise<ProcessHandle> {
   const binary = requireBinary(spec.command, spec.debianPackage);
   const dataDir = mkdtempSync(join(dataRoot(), `kapi-${spec.command}-`));
   installExitHook();
@@ -86,14 +94,22 @@ export async function startProcess(spec: ProcessSpec): Promise<TestServer> {
     }
   };
 
-  const kill = async (): Promise<void> => {
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
     const c = child;
     child = undefined;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const gone = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-    c.kill('SIGKILL');
+    c.kill(signal);
+    if (signal !== 'SIGKILL') {
+      // A clean stop that hangs is finished off, so a test never waits forever.
+      const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
+      await gone;
+      clearTimeout(t);
+      return;
+    }
     await gone;
   };
+  const kill = () => end('SIGKILL');
 
   await launch();
   return {
@@ -103,6 +119,11 @@ export async function startProcess(spec: ProcessSpec): Promise<TestServer> {
       return child?.pid;
     },
     kill,
+    terminate: () => end('SIGTERM'),
+    start: async () => {
+      if (child && child.exitCode === null && child.signalCode === null) return;
+      await launch();
+    },
     restart: async () => {
       await kill();
       await launch();

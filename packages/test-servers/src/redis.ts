@@ -20,8 +20,17 @@ function ping(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** Starts redis-server on a free loopback port, without persistence. */
-export async function startRedis(opts: { extraArgs?: string[] } = {}): Promise<RedisServer> {
+export interface RedisOptions {
+  /**
+   * Keep the data across kill()/restart() (an append-only file fsynced on every write), as a Redis with
+   * persistence would; by default there is none, so a restart comes back empty.
+   */
+  persistent?: boolean;
+  extraArgs?: string[];
+}
+
+/** Starts redis-server on a free loopback port, without persistence unless asked. */
+export async function startRedis(opts: RedisOptions = {}): Promise<RedisServer> {
   const host = '127.0.0.1';
   const port = await freePort();
   const server = await startProcess({
@@ -37,7 +46,8 @@ export async function startRedis(opts: { extraArgs?: string[] } = {}): Promise<R
       '--save',
       '',
       '--appendonly',
-      'no',
+      opts.persistent ? 'yes' : 'no',
+      ...(opts.persistent ? ['--appendfsync', 'always'] : []),
       '--dir',
       dataDir,
       '--daemonize',

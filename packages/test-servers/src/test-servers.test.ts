@@ -65,4 +65,20 @@ describe('test servers', () => {
     await redis.stop();
     expect(processAlive(pid)).toBe(false);
   });
+
+  it('a restarted redis-server comes back empty, or with its data when persistent', async () => {
+    const plain = await startRedis();
+    cleanups.push(() => plain.stop());
+    expect(await redisCommand(plain.port, 'SET k v')).toBe('+OK\r\n');
+    await plain.restart();
+    expect(await redisCommand(plain.port, 'GET k')).toBe('$-1\r\n');
+
+    const kept = await startRedis({ persistent: true });
+    cleanups.push(() => kept.stop());
+    expect(await redisCommand(kept.port, 'SET k v')).toBe('+OK\r\n');
+    await kept.kill();
+    expect(kept.pid).toBeUndefined();
+    await kept.restart();
+    expect(await redisCommand(kept.port, 'GET k')).toBe('$1\r\nv\r\n');
+  });
 });
