@@ -29,7 +29,7 @@ export interface AggregatedAPIServerOptions {
   dataDir?: string;
   /**
    * The main server (kube's --kubeconfig of sample-apiserver): a kubeconfig path or a connection; also the default of
-   * the two below.
+   * the two below, which without it are the pod's service account (`{ inCluster: true }`, kube's rest.InClusterConfig).
    */
   kubeconfig?: string | DelegationConnection;
   /** kube's --authentication-kubeconfig: who checks tokens (TokenReview) and publishes the front-proxy trust. */
@@ -63,9 +63,8 @@ const connectionOf = (c: string | DelegationConnection): DelegationConnection =>
  */
 export async function startAggregatedAPIServer(options: AggregatedAPIServerOptions): Promise<AggregatedAPIServer> {
   const main = options.kubeconfig;
-  const authnConn = options.authenticationKubeconfig ?? main;
-  const authzConn = options.authorizationKubeconfig ?? main;
-  if (!authnConn || !authzConn) throw new Error('--kubeconfig (or --authentication-kubeconfig and --authorization-kubeconfig) is required');
+  const authnConn = options.authenticationKubeconfig ?? main ?? { inCluster: true };
+  const authzConn = options.authorizationKubeconfig ?? main ?? { inCluster: true };
   const onError = options.onError ?? ((err: unknown) => console.error(`wardle: ${(err as Error).message ?? String(err)}`));
   const storage = typeof options.storage === 'object' ? options.storage : storageFromFlag(options.storage ?? 'memory');
   const bind = options.bind ?? '127.0.0.1';

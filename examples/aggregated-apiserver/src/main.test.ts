@@ -20,9 +20,10 @@ interface Run {
   exited: Promise<{ code: number | null; output: string }>;
 }
 
-function start(args: string[]): Run {
+function start(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
   const child = spawn(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', ...args], {
     cwd: PACKAGE_DIR,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -54,12 +55,23 @@ describe('the example aggregated server as a process', () => {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }, T);
 
-  it('answers a usage error without --kubeconfig', { timeout: T }, async () => {
+  it('answers a usage error for --register without --kubeconfig', { timeout: T }, async () => {
     const run = start(['--register']);
     started.push(run.child);
     const { code, output } = await run.exited;
     expect(code).toBe(2);
-    expect(output).toMatch(/^--kubeconfig is required/);
+    expect(output).toMatch(/^--register needs --kubeconfig/);
+  });
+
+  it("without a kubeconfig outside a cluster, fails with client-go's in-cluster error", { timeout: T }, async () => {
+    const { KUBERNETES_SERVICE_HOST: _h, KUBERNETES_SERVICE_PORT: _p, ...env } = process.env;
+    const run = start(['--port', '0', '--data-dir', join(tmp, 'outside')], env);
+    started.push(run.child);
+    const { code, output } = await run.exited;
+    expect(code).toBe(1);
+    expect(output).toContain(
+      'failed to start: unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
   });
 
   it('starts, registers with --register, serves flunders through the aggregator and stops on SIGTERM', { timeout: T }, async () => {

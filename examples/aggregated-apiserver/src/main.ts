@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { AggregatedAPIServer } from './aggregated-apiserver.ts';
 
-const USAGE = `Usage: node src/main.ts --kubeconfig <main server kubeconfig> [--register]
+const USAGE = `Usage: node src/main.ts [--kubeconfig <main server kubeconfig>] [--register]
   [--authentication-kubeconfig <file>] [--authorization-kubeconfig <file>]
   [--storage memory|etcd://host:port|redis://host:port] [--port 8443] [--bind 127.0.0.1] [--data-dir <dir>]
+  --authentication-kubeconfig / --authorization-kubeconfig default to --kubeconfig, else to the pod's service
+  account (in-cluster: KUBERNETES_SERVICE_HOST/PORT and /var/run/secrets/kubernetes.io/serviceaccount).
   --register: create Namespace wardle, Service and Endpoints wardle/api (at --bind:--port) and the APIService
-  v1alpha1.wardle.example.com in the main server (with --kubeconfig's credentials).`;
+  v1alpha1.wardle.example.com in the main server (with --kubeconfig's credentials, so it needs --kubeconfig).`;
 
 function parseFlags() {
   try {
@@ -38,10 +40,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, not ${JSON.stringify(values.port)}\n${USAGE}`);
   process.exit(2);
 }
-const authentication = values['authentication-kubeconfig'] ?? values.kubeconfig;
-const authorization = values['authorization-kubeconfig'] ?? values.kubeconfig;
-if (!authentication || !authorization || (values.register && !values.kubeconfig)) {
-  console.error(`--kubeconfig is required (or --authentication-kubeconfig and --authorization-kubeconfig without --register)\n${USAGE}`);
+// Without a kubeconfig, the main server is the cluster the pod runs in (sample-apiserver's rest.InClusterConfig).
+const inCluster = { inCluster: true } as const;
+const authentication = values['authentication-kubeconfig'] ?? values.kubeconfig ?? inCluster;
+const authorization = values['authorization-kubeconfig'] ?? values.kubeconfig ?? inCluster;
+if (values.register && !values.kubeconfig) {
+  console.error(`--register needs --kubeconfig\n${USAGE}`);
   process.exit(2);
 }
 
