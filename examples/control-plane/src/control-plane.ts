@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AdmissionControl, endpointsServiceResolver, ObjectCache, type ServiceResolver } from '@kapi/admission';
+import {
+  AdmissionControl,
+  endpointsServiceResolver,
+  mapServiceResolver,
+  ObjectCache,
+  ServiceResolutionError,
+  type ServiceResolver,
+} from '@kapi/admission';
 import { aggregatorProvider } from '@kapi/aggregator';
 import { APIExtensions, kindCelTypes } from '@kapi/apiextensions';
 import type { KubeObject } from '@kapi/apimachinery';
@@ -213,6 +220,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       instrument: (mode, a) => instrumentedAuthorizer(authorizerLabelsForMode(mode), a, metrics.authorization),
     },
   );
+  // kube-apiserver resolves an APIService's or a webhook's Service through its Service and Endpoints (the endpoints
+  // resolver, as without a Service network), read from caches of the chain's own stores.
+  const services = serviceEndpointsCaches();
   // kube-apiserver's admission: its default plugins (webhooks, ValidatingAdmissionPolicy, ResourceQuota, …) unless the
   // flags say otherwise, the admissionregistration.k8s.io kinds and ResourceQuota served by the control plane, and
   // the configurations kept from the caches of the whole chain (a policy's params may be custom resources).
@@ -220,7 +230,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     ...(options.enableAdmissionPlugins ? { enable: options.enableAdmissionPlugins } : {}),
     ...(options.disableAdmissionPlugins ? { disable: options.disableAdmissionPlugins } : {}),
     ...(options.admissionControlConfigFile ? { configFile: options.admissionControlConfigFile } : {}),
-    ...(options.admissionWebhookServices ? { services: options.admissionWebhookServices } : {}),
+    // A webhook's clientConfig.service: --admission-webhook-service first, then the Service and Endpoints objects.
+    serviceResolver: options.admissionWebhookServices
+      ? firstServiceResolver(mapServiceResolver(options.admissionWebhookServices), services.resolver)
+      : services.resolver,
     authorizer: () => authorizer,
     metrics: admissionMetrics(metrics.registry),
     // Policies are type-checked against every served kind's schema, custom resources' included.
@@ -270,9 +283,6 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     admission,
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
-  // kube-apiserver resolves an APIService's Service through its Service and Endpoints (the endpoints resolver, as
-  // without a Service network), read from caches of the chain's own stores.
-  const services = serviceEndpointsCaches();
   const aggregator = aggregatorProvider({
     serviceResolver: services.resolver,
     proxyClientCert: proxyClient.cert,
@@ -354,6 +364,20 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
           webhook?.close();
         });
       return stopping;
+    },
+  };
+}
+
+/** The first resolver that knows the Service (a ServiceNotFound of the first falls through to the second). */
+function firstServiceResolver(first: ServiceResolver, then: ServiceResolver): ServiceResolver {
+  return {
+    resolve(namespace, name, port) {
+      try {
+        return first.resolve(namespace, name, port);
+      } catch (err) {
+        if (!(err instanceof ServiceResolutionError) || err.reason !== 'ServiceNotFound') throw err;
+        return then.resolve(namespace, name, port);
+      }
     },
   };
 }
