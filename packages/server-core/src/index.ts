@@ -124,6 +124,7 @@ export { TIMEOUT_MESSAGE, type TimeoutOptions, withTimeout } from './filters/tim
 export { addWarning, formatWarning, withWarnings } from './filters/warning.ts';
 export { writeStatus } from './filters/write-status.ts';
 export { type HealthCheck, type HealthEndpoint, healthHandler, namedHealthCheck, pingHealthCheck } from './health/healthz.ts';
+export * from './leader-election/index.ts';
 export { admissionMetrics } from './metrics/admission-metrics.ts';
 export {
   APIServerMetrics,

@@ -49,6 +49,7 @@ import { withRequestInfo } from '../filters/request-info.ts';
 import { withTimeout } from '../filters/timeout.ts';
 import { addWarning, withWarnings } from '../filters/warning.ts';
 import { type HealthCheck, healthHandler, namedHealthCheck } from '../health/healthz.ts';
+import type { LeaderElectedControllers, SingletonController } from '../leader-election/leader-elected-controllers.ts';
 import { APIServerMetrics } from '../metrics/apiserver-metrics.ts';
 import type { AuthorizerLabels } from '../metrics/authorization-metrics.ts';
 import { metricsHandler } from '../metrics/metrics-handler.ts';
@@ -144,6 +145,14 @@ export interface GenericAPIServerOptions extends CertificateAuthenticationOption
    * kinds added later included. Default false. One server of a chain runs it (the first sees every kind).
    */
   garbageCollector?: boolean;
+  /**
+   * Several processes serve one control plane (one etcd or Redis): the controllers kube runs in
+   * kube-controller-manager (the namespace controller, the serviceaccounts controller, the garbage collector,
+   * admission's ResourceQuota controller) run only while this process holds the Lease `leaderElection` races for
+   * (kube-system/kube-controller-manager by default). Give every server of a chain the same object. Default: none,
+   * the controllers start with the server. What kube-apiserver runs on every replica still runs on every process.
+   */
+  leaderElection?: LeaderElectedControllers;
   /** Subresources of the kinds in `resources` beside those their definitions declare, as addResource's `subresources`. */
   subresources?: ReadonlyMap<ResourceDefinition, ReadonlyMap<string, (store: Store) => SubresourceStorage>>;
 }
@@ -252,7 +261,7 @@ export class GenericAPIServer {
   readonly #namespaces: NamespaceRegistry | undefined;
   readonly #ownNamespacing: Namespacing | undefined;
   readonly #serviceAccountsController: ServiceAccountsController | undefined;
-  readonly #garbageCollector: GarbageCollector | undefined;
+  #garbageCollector: GarbageCollector | undefined;
   #started = false;
   #ready = false;
   #shuttingDown = false;
@@ -299,7 +308,7 @@ export class GenericAPIServer {
           cacher,
         ),
       );
-      this.addPostStartHook('start-namespace-controller', () => controller.start());
+      this.#singleton('namespace-controller', 'start-namespace-controller', controller);
     }
     for (const def of resources) {
       if (def === nsDef) continue;
@@ -316,17 +325,24 @@ export class GenericAPIServer {
       this.#install(new InstalledResource((removed) => this.#endpointOf(store, removed, options.subresources?.get(def)), cacher));
     }
     if (this.#serviceAccountsController) {
-      const controller = this.#serviceAccountsController;
-      this.addPostStartHook('start-service-account-controller', () => controller.start());
+      this.#singleton('serviceaccount-controller', 'start-service-account-controller', this.#serviceAccountsController);
     }
     if (options.garbageCollector) {
-      const gc = new GarbageCollector({
-        resources: this,
-        clock: this.#clock,
-        recordWarning: warningEventRecorder(() => this.store('events'), this.#clock, 'garbage-collector-controller'),
+      const newCollector = () =>
+        new GarbageCollector({
+          resources: this,
+          clock: this.#clock,
+          recordWarning: warningEventRecorder(() => this.store('events'), this.#clock, 'garbage-collector-controller'),
+        });
+      // A new leadership term starts from a fresh graph: one kept from an earlier term would hold what changed meanwhile.
+      this.#singleton('garbage-collector', 'start-garbage-collector', {
+        start: () => {
+          if (this.#garbageCollector?.running) return;
+          this.#garbageCollector = newCollector();
+          this.#garbageCollector.start();
+        },
+        stop: () => this.#garbageCollector?.stop(),
       });
-      this.#garbageCollector = gc;
-      this.addPostStartHook('start-garbage-collector', () => gc.start());
     }
     for (const provider of providers) {
       for (const hook of provider.postStartHooks ?? []) this.addPostStartHook(hook.name, (server) => hook.run(server));
@@ -354,6 +370,20 @@ export class GenericAPIServer {
     // A delegate's change is this server's too: what it lists and passes on.
     options.delegate?.onResourcesChanged((change) => this.#changed(change));
     this.#handlerOptions = this.#buildHandlerOptions();
+  }
+
+  /**
+   * A kube-controller-manager controller: started by the post-start hook `hook` on a lone server; with leader election,
+   * run while this process holds the Lease instead.
+   */
+  #singleton(name: string, hook: string, controller: SingletonController): void {
+    if (this.#options.leaderElection) this.#options.leaderElection.add(name, controller);
+    else this.addPostStartHook(hook, () => controller.start());
+  }
+
+  /** The leader election of this server or its delegates (their singleton controllers run while it leads). */
+  get leaderElection(): LeaderElectedControllers | undefined {
+    return this.#options.leaderElection ?? this.#options.delegate?.leaderElection;
   }
 
   /** A watch cache for a kind's subtree, unless watch caches are off. */
@@ -705,6 +735,8 @@ export class GenericAPIServer {
       await hook(this);
       this.#postStartDone.add(name);
     }
+    // Every server of the chain passes its lookup; the outermost (started last) finds every server's Leases.
+    this.#options.leaderElection?.start(() => this.store('leases.coordination.k8s.io'));
     this.#ready = true;
   }
 
@@ -727,6 +759,8 @@ export class GenericAPIServer {
     this.#shuttingDown = true;
     this.#ready = false;
     for (const hook of this.#preShutdown.values()) await hook(this);
+    // The singleton controllers stop and the Lease is released at once, so another process takes over without waiting.
+    await this.#options.leaderElection?.stop();
     await options.serving?.shutdown(options.gracePeriodMs !== undefined ? { gracePeriodMs: options.gracePeriodMs } : {});
     // Requests are drained: flush the audit log, as kube shuts its audit backend down once serving stopped.
     await this.#options.audit?.backend.shutdown();

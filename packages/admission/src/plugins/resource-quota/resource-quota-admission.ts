@@ -12,6 +12,11 @@ import { ResourceQuota } from './resource-quota.ts';
 export interface ResourceQuotaHost {
   /** The store of `plural` (core group) or `plural.group`; undefined when not served. */
   store(resource: string): unknown;
+  /**
+   * The server's leader election when several processes serve one control plane (GenericAPIServer's): the quota
+   * controller, kube-controller-manager's, then runs only while this process leads; admission runs everywhere.
+   */
+  readonly leaderElection?: { add(name: string, controller: { start(): Promise<void>; stop(): void }): void } | undefined;
 }
 
 export interface ResourceQuotaAdmissionOptions {
@@ -99,7 +104,8 @@ export class ResourceQuotaAdmission {
         ...(this.#options.resyncPeriodMs !== undefined ? { resyncPeriodMs: this.#options.resyncPeriodMs } : {}),
         onError: (err, key) => this.#onError(err, key ? `sync resourcequota ${key}` : 'resourcequota controller'),
       });
-      await this.#controller.start();
+      if (host.leaderElection) host.leaderElection.add('resourcequota-controller', this.#controller);
+      else await this.#controller.start();
     }
     this.#ready();
   }
