@@ -3,6 +3,7 @@ import { MemoryStorage } from '@kapi/storage';
 import { afterEach, expect, it } from 'vitest';
 import { GenericAPIServer } from '../server/generic-api-server.ts';
 import { LeaderElectedControllers } from './leader-elected-controllers.ts';
+import type { LeaseRecord } from './lease-lock.ts';
 
 // Two servers over one storage stand for two kapi processes on one etcd: each has its own watch caches and controllers.
 const storage = new MemoryStorage();
@@ -40,10 +41,8 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   throw new Error(`timed out waiting until ${what}`);
 }
 
-const lease = (s: GenericAPIServer) =>
-  s.store('leases.coordination.k8s.io')?.get({ namespace: 'kube-system' }, 'kube-controller-manager') as Promise<{
-    spec: { holderIdentity: string; leaseDurationSeconds: number; leaseTransitions: number; acquireTime: string; renewTime: string };
-  }>;
+const lease = async (s: GenericAPIServer): Promise<LeaseRecord & { spec: NonNullable<LeaseRecord['spec']> }> =>
+  (await s.store('leases.coordination.k8s.io')?.get({ namespace: 'kube-system' }, 'kube-controller-manager')) as never;
 
 it('one replica runs the controllers; on its shutdown it releases the Lease and the other finishes a namespace deletion', async () => {
   const log: string[] = [];
