@@ -1,13 +1,15 @@
-import { type Clock, formatMicroTime, realClock } from '@kapi/apimachinery';
+import type { Clock } from '@kapi/apimachinery';
+import { type LeaseLock, type LeaseRecord, microTime, LeaderElector as PackageElector } from '@kapi/server-core';
 import {
   type ConfigurationOptions,
   CustomObjectsApi,
   type KubeConfig,
-  type KubernetesObject,
   Observable,
   type ObservableMiddleware,
 } from '@kubernetes/client-node';
 import { statusOf } from './example-kinds.ts';
+
+export { microTime };
 
 export interface LeaderElectionOptions {
   kubeConfig: KubeConfig;
@@ -37,21 +39,11 @@ export interface LeaderElectionOptions {
   onError?: (err: unknown) => void;
 }
 
-/** coordination.k8s.io/v1 Lease, as sent and read (raw JSON: client-node would write Date's milliseconds, not a MicroTime). */
-interface Lease extends KubernetesObject {
-  spec?: {
-    holderIdentity?: string;
-    leaseDurationSeconds?: number;
-    acquireTime?: string;
-    renewTime?: string;
-    leaseTransitions?: number;
-  };
-}
-
 type RequestOptions = ConfigurationOptions<ObservableMiddleware>;
 
 /** client-node request options that abort the request with `signal` (its fetch takes the RequestContext's signal). */
-function withSignal(signal: AbortSignal): RequestOptions {
+function withSignal(signal: AbortSignal | undefined): RequestOptions | undefined {
+  if (!signal) return undefined;
   const middleware: ObservableMiddleware = {
     pre: (request) => {
       request.setSignal(signal);
@@ -62,207 +54,52 @@ function withSignal(signal: AbortSignal): RequestOptions {
   return { middleware: [middleware], middlewareMergeStrategy: 'append' };
 }
 
-/** metav1.MicroTime: RFC 3339 with exactly six fractional digits (server-core's, as its audit events write it). */
-export const microTime: (ms: number) => string = formatMicroTime;
+/**
+ * The Lease read and written over HTTP with client-node (raw JSON through CustomObjectsApi: client-node's typed Lease
+ * would write Date's milliseconds, not a MicroTime); 404 on read is no Lease, 409 on a write a lost race.
+ */
+export function clientLeaseLock(kubeConfig: KubeConfig, namespace: string, name: string): LeaseLock {
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const coords = { group: 'coordination.k8s.io', version: 'v1', namespace, plural: 'leases', name };
+  const conflict = (err: unknown): undefined => {
+    if (statusOf(err) === 409) return undefined;
+    throw err;
+  };
+  return {
+    async get(signal) {
+      try {
+        return (await api.getNamespacedCustomObject(coords, withSignal(signal))) as LeaseRecord;
+      } catch (err) {
+        if (statusOf(err) === 404) return undefined;
+        throw err;
+      }
+    },
+    async create(body, signal) {
+      try {
+        return (await api.createNamespacedCustomObject({ ...coords, body }, withSignal(signal))) as LeaseRecord;
+      } catch (err) {
+        return conflict(err);
+      }
+    },
+    async update(body, signal) {
+      try {
+        return (await api.replaceNamespacedCustomObject({ ...coords, body }, withSignal(signal))) as LeaseRecord;
+      } catch (err) {
+        return conflict(err);
+      }
+    },
+  };
+}
 
 /**
- * client-go's leaderelection with a LeaseLock: candidates race to write a Lease; the holder renews `renewTime` every
- * `retryPeriodMs`, and the others take it over once they have seen it unchanged for `leaseDurationMs` (the time is
- * the candidate's own observation, as in client-go, not the holder's timestamp, so clock skew does not matter).
- * Every write is an update with the resourceVersion read, so two candidates never both win: the loser gets a 409.
- * A leader that cannot renew within `renewDeadlineMs` stops leading. `stop()` releases the Lease (holder emptied,
- * as client-go's ReleaseOnCancel), so a successor need not wait for it to expire.
- *
- * `run()` campaigns until leading, leads until leadership is lost, and resolves then (or when stopped); the caller
- * decides whether to campaign again (kube's controller manager exits the process instead).
+ * client-go's leaderelection with a LeaseLock, through the API with client-node: @kapi/server-core's LeaderElector
+ * (the one kapi servers use in process for their controllers) over `clientLeaseLock`. See that class for the
+ * semantics: renewals every retryPeriod, takeover after leaseDuration unchanged as this candidate observed it, the
+ * renew deadline, and the Lease released on `stop()`.
  */
-export class LeaderElector {
-  readonly #api: CustomObjectsApi;
-  readonly #o: LeaderElectionOptions & { namespace: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
-  readonly #clock: Clock;
-  #observed: Lease | undefined;
-  #observedKey = '';
-  #observedAt = 0;
-  #leading = false;
-  #stopped = false;
-  #wake: (() => void) | undefined;
-  #timer: ReturnType<Clock['setTimeout']> | undefined;
-  #reportedLeader: string | undefined;
-  /** The pending attempt's requests, aborted by stop() or the renew deadline. */
-  #attempt: AbortController | undefined;
-
+export class LeaderElector extends PackageElector {
   constructor(options: LeaderElectionOptions) {
-    this.#o = {
-      ...options,
-      namespace: options.namespace ?? 'kube-system',
-      leaseDurationMs: options.leaseDurationMs ?? 15_000,
-      renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
-      retryPeriodMs: options.retryPeriodMs ?? 2_000,
-    };
-    if (this.#o.renewDeadlineMs >= this.#o.leaseDurationMs) throw new Error('renewDeadlineMs must be less than leaseDurationMs');
-    this.#clock = options.clock ?? realClock;
-    this.#api = options.kubeConfig.makeApiClient(CustomObjectsApi);
-  }
-
-  get isLeader(): boolean {
-    return this.#leading;
-  }
-
-  /** The holder last observed ('' when released or none). */
-  get leader(): string {
-    return this.#observed?.spec?.holderIdentity ?? '';
-  }
-
-  /** Campaign, lead, and resolve when leadership ends or `stop()` is called. */
-  async run(): Promise<void> {
-    this.#stopped = false;
-    // Acquire: try every retryPeriod until this candidate holds the Lease.
-    while (!this.#stopped && !(await this.#tryAcquireOrRenew())) await this.#sleep(this.#o.retryPeriodMs);
-    if (this.#stopped) return;
-    this.#leading = true;
-    const leadership = new AbortController();
-    let leading: Promise<void> = Promise.resolve();
-    try {
-      leading = Promise.resolve(this.#o.onStartedLeading(leadership.signal)).catch((err) => this.#o.onError?.(err));
-    } catch (err) {
-      this.#o.onError?.(err);
-    }
-    // Renew: every retryPeriod; give up when no renewal succeeded for renewDeadline.
-    let renewedAt = this.#clock.now();
-    while (!this.#stopped) {
-      await this.#sleep(this.#o.retryPeriodMs);
-      if (this.#stopped) break;
-      // Like client-go's renew context: an attempt still pending at the renew deadline is aborted.
-      if (await this.#tryAcquireOrRenew(renewedAt + this.#o.renewDeadlineMs)) renewedAt = this.#clock.now();
-      else if (this.#clock.now() - renewedAt >= this.#o.renewDeadlineMs) break;
-    }
-    // The leader's work stops before the Lease is released, so the next leader never overlaps it.
-    leadership.abort(new Error(this.#stopped ? 'stopped' : 'leadership lost'));
-    await leading;
-    if (this.#stopped) await this.#release();
-    this.#leading = false;
-    this.#o.onStoppedLeading?.();
-  }
-
-  /** Stops campaigning or leading; a leader releases the Lease before `run()` resolves. */
-  stop(): void {
-    this.#stopped = true;
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#wake?.();
-    this.#attempt?.abort();
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.#wake = resolve;
-      this.#timer = this.#clock.setTimeout(() => {
-        this.#timer = undefined;
-        resolve();
-      }, ms);
-    });
-  }
-
-  #coords() {
-    return { group: 'coordination.k8s.io', version: 'v1', namespace: this.#o.namespace, plural: 'leases', name: this.#o.name };
-  }
-
-  /** client-go's tryAcquireOrRenew: true when this candidate holds the Lease after the attempt. */
-  async #tryAcquireOrRenew(deadline?: number): Promise<boolean> {
-    const attempt = new AbortController();
-    this.#attempt = attempt;
-    const timer =
-      deadline === undefined ? undefined : this.#clock.setTimeout(() => attempt.abort(), Math.max(0, deadline - this.#clock.now()));
-    try {
-      return await this.#tryAcquireOrRenewOnce(withSignal(attempt.signal));
-    } finally {
-      if (timer !== undefined) this.#clock.clearTimeout(timer);
-      this.#attempt = undefined;
-    }
-  }
-
-  async #tryAcquireOrRenewOnce(options: RequestOptions): Promise<boolean> {
-    const now = this.#clock.now();
-    const me = this.#o.identity;
-    const spec = (holder: string, acquireTime: string, transitions: number) => ({
-      holderIdentity: holder,
-      leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
-      acquireTime,
-      renewTime: microTime(now),
-      leaseTransitions: transitions,
-    });
-    let current: Lease;
-    try {
-      current = (await this.#api.getNamespacedCustomObject(this.#coords(), options)) as Lease;
-    } catch (err) {
-      if (statusOf(err) !== 404) {
-        this.#o.onError?.(err);
-        return false;
-      }
-      try {
-        const { namespace, name } = this.#coords();
-        const created = (await this.#api.createNamespacedCustomObject(
-          {
-            ...this.#coords(),
-            body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: spec(me, microTime(now), 0) },
-          },
-          options,
-        )) as Lease;
-        this.#observe(created);
-        return true;
-      } catch (createErr) {
-        if (statusOf(createErr) !== 409) this.#o.onError?.(createErr);
-        return false; // another candidate created it first
-      }
-    }
-    this.#observe(current);
-    const holder = current.spec?.holderIdentity ?? '';
-    const valid = this.#observedAt + (current.spec?.leaseDurationSeconds ?? 0) * 1000 > this.#clock.now();
-    if (holder !== '' && holder !== me && valid) return false;
-    const transitions = current.spec?.leaseTransitions ?? 0;
-    const body: Lease = {
-      ...current,
-      spec: holder === me ? spec(me, current.spec?.acquireTime ?? microTime(now), transitions) : spec(me, microTime(now), transitions + 1),
-    };
-    try {
-      this.#observe((await this.#api.replaceNamespacedCustomObject({ ...this.#coords(), body }, options)) as Lease);
-      return true;
-    } catch (err) {
-      if (statusOf(err) !== 409) this.#o.onError?.(err);
-      return false;
-    }
-  }
-
-  /** client-go's release: the holder emptied (so others acquire at once), leaseTransitions kept. */
-  async #release(): Promise<boolean> {
-    const current = this.#observed;
-    if (current?.spec?.holderIdentity !== this.#o.identity) return false;
-    const now = this.#clock.now();
-    const body: Lease = {
-      ...current,
-      spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now) },
-    };
-    try {
-      this.#observe((await this.#api.replaceNamespacedCustomObject({ ...this.#coords(), body })) as Lease);
-      return true;
-    } catch (err) {
-      this.#o.onError?.(err);
-      return false;
-    }
-  }
-
-  /** Records the Lease and, when its record changed, when this candidate saw it change (client-go's observedTime). */
-  #observe(lease: Lease): void {
-    const key = JSON.stringify(lease.spec ?? {});
-    if (key !== this.#observedKey) {
-      this.#observedKey = key;
-      this.#observedAt = this.#clock.now();
-    }
-    this.#observed = lease;
-    const holder = lease.spec?.holderIdentity ?? '';
-    if (holder !== this.#reportedLeader) {
-      this.#reportedLeader = holder;
-      if (holder !== '') this.#o.onNewLeader?.(holder);
-    }
+    const { kubeConfig, namespace = 'kube-system', ...rest } = options;
+    super({ ...rest, namespace, lock: clientLeaseLock(kubeConfig, namespace, options.name) });
   }
 }
