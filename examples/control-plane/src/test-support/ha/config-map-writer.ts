@@ -1,0 +1,71 @@
+import { type HAClient, sleep } from './ha-client.ts';
+
+/**
+ * Dev-only: the HA harness's load. A writer owns its ConfigMaps (no two writers touch one), creates each with
+ * data.seq "0" and then updates it with seq 1, 2, … — each write retried until acknowledged, and recorded with the
+ * resourceVersion the server answered. Updates are unconditional PUTs of the whole object, so a retry of one that was
+ * applied though its answer was lost changes nothing and answers the same resourceVersion; a retried create that
+ * meets AlreadyExists reads the object back (its outcome was unknown: it was applied).
+ */
+
+export interface AckedWrite {
+  readonly name: string;
+  readonly seq: number;
+  readonly rv: bigint;
+  readonly startedAt: number;
+  readonly ackedAt: number;
+  /** `read-back`: a create whose answer was lost, found applied by a GET after AlreadyExists. */
+  readonly via: 'create' | 'update' | 'read-back';
+  /** The server that answered. */
+  readonly server: string;
+}
+
+export interface WriterOptions {
+  client: HAClient;
+  namespace: string;
+  names: readonly string[];
+  /** Pause between writes (keeps the load modest on 2 cores). */
+  pauseMs: number;
+  stopped: () => boolean;
+  onAck: (w: AckedWrite) => void;
+}
+
+function configMap(name: string, seq: number) {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { seq: String(seq) } };
+}
+
+export async function runWriter(o: WriterOptions): Promise<void> {
+  const base = `/api/v1/namespaces/${o.namespace}/configmaps`;
+  const next = new Map<string, number>();
+  for (let i = 0; !o.stopped(); i++) {
+    const name = o.names[i % o.names.length] as string;
+    const seq = next.get(name) ?? 0;
+    const startedAt = Date.now();
+    let rv: string;
+    let via: AckedWrite['via'];
+    if (seq === 0) {
+      const res = await o.client.request('POST', base, configMap(name, 0));
+      if (res.status === 201) {
+        rv = res.body.metadata.resourceVersion;
+        via = 'create';
+      } else if (res.status === 409 && res.body?.reason === 'AlreadyExists') {
+        const got = await o.client.request('GET', `${base}/${name}`);
+        if (got.status !== 200 || got.body.data?.seq !== '0')
+          throw new Error(`create of ${name} met AlreadyExists, then GET answered ${got.status} ${JSON.stringify(got.body)}`);
+        rv = got.body.metadata.resourceVersion;
+        via = 'read-back';
+      } else {
+        throw new Error(`POST ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    } else {
+      const res = await o.client.request('PUT', `${base}/${name}`, configMap(name, seq));
+      if (res.status !== 200) throw new Error(`PUT ${name} seq ${seq}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.body.data?.seq !== String(seq)) throw new Error(`PUT ${name} seq ${seq} answered ${JSON.stringify(res.body)}`);
+      rv = res.body.metadata.resourceVersion;
+      via = 'update';
+    }
+    next.set(name, seq + 1);
+    o.onAck({ name, seq, rv: BigInt(rv), startedAt, ackedAt: Date.now(), via, server: o.client.server });
+    if (o.pauseMs > 0) await sleep(o.pauseMs);
+  }
+}

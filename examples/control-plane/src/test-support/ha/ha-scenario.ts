@@ -1,0 +1,151 @@
+import { type AckedWrite, runWriter } from './config-map-writer.ts';
+import { checkFinalList, checkWatcher, type FinalState, type ListFigures, type WatchFigures } from './ha-check.ts';
+import { HAClient, sleep } from './ha-client.ts';
+import type { KapiProcesses } from './kapi-processes.ts';
+import { ResumingWatcher } from './resuming-watcher.ts';
+
+/**
+ * Dev-only: one HA run. A watcher per kapi process (failing over to the next when its own dies), writers spread over
+ * the processes, faults injected on a timeline while the load runs; then every watcher must catch up with the last
+ * acknowledged write, and a final consistent LIST is compared with what was acknowledged.
+ */
+
+export interface Fault {
+  /** Milliseconds after the load started. */
+  readonly atMs: number;
+  readonly what: string;
+  run(): Promise<void>;
+}
+
+export interface ScenarioOptions {
+  readonly kapi: KapiProcesses;
+  readonly namespace: string;
+  readonly writers: number;
+  readonly namesPerWriter: number;
+  readonly pauseMs: number;
+  readonly loadMs: number;
+  readonly faults: readonly Fault[];
+  /** How long watchers may take to reach the last acknowledged write after the load stops. */
+  readonly catchUpMs: number;
+}
+
+export interface FaultFigures {
+  readonly what: string;
+  /** When it was injected, ms after the load started. */
+  readonly atMs: number;
+  /** From the fault to the first acknowledged write started after it. */
+  readonly recoveredMs: number | undefined;
+}
+
+export interface ScenarioResult {
+  readonly acked: readonly AckedWrite[];
+  /** Acknowledged writes by the server that answered them. */
+  readonly ackedByServer: ReadonlyMap<string, number>;
+  /** Retries the writers' clients made, by cause. */
+  readonly writeRetries: ReadonlyMap<string, number>;
+  /** Retries the watchers' clients made (reconnects and error answers), by cause. */
+  readonly watchRetries: ReadonlyMap<string, number>;
+  /** The slowest acknowledged write, retries included (ms). */
+  readonly slowestWriteMs: number;
+  readonly faults: readonly FaultFigures[];
+  readonly list: ListFigures;
+  readonly watchers: readonly WatchFigures[];
+  /** Watchers that reached the last acknowledged write within catchUpMs. */
+  readonly caughtUp: number;
+}
+
+function merge(into: Map<string, number>, from: ReadonlyMap<string, number>): void {
+  for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
+}
+
+export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
+  const urls = o.kapi.processes.map((p) => p.url);
+  const watchers = urls.map((_, i) => new ResumingWatcher(new HAClient(urls, o.kapi.token, o.kapi.ca, i), o.namespace));
+  const writerClients = Array.from({ length: o.writers }, (_, i) => new HAClient(urls, o.kapi.token, o.kapi.ca, i));
+  try {
+    await Promise.all(watchers.map((w) => w.start()));
+    const acked: AckedWrite[] = [];
+    let stopped = false;
+    const t0 = Date.now();
+    const writers = writerClients.map((client, i) =>
+      runWriter({
+        client,
+        namespace: o.namespace,
+        names: Array.from({ length: o.namesPerWriter }, (_, j) => `ha-w${i}-${j}`),
+        pauseMs: o.pauseMs,
+        stopped: () => stopped,
+        onAck: (w) => acked.push(w),
+      }),
+    );
+    const injected: { what: string; at: number }[] = [];
+    const faults = (async () => {
+      for (const f of o.faults) {
+        await sleep(Math.max(0, t0 + f.atMs - Date.now()));
+        injected.push({ what: f.what, at: Date.now() });
+        await f.run();
+      }
+    })();
+    // A writer that fails stops the load at once (its error is the test's).
+    const loadTimer = sleep(o.loadMs);
+    await Promise.race([loadTimer, Promise.all(writers)]);
+    await faults;
+    stopped = true;
+    await Promise.all(writers);
+
+    const maxRV = acked.reduce((m, w) => (w.rv > m ? w.rv : m), 0n);
+    const caught = await Promise.all(watchers.map((w) => w.waitFor(maxRV, o.catchUpMs)));
+
+    const lister = new HAClient(urls, o.kapi.token, o.kapi.ca, urls.length - 1);
+    const res = await lister.request('GET', `/api/v1/namespaces/${o.namespace}/configmaps`);
+    lister.close();
+    if (res.status !== 200) throw new Error(`final LIST: ${res.status} ${JSON.stringify(res.body)}`);
+    const finalItems = new Map<string, FinalState>();
+    for (const item of res.body.items)
+      finalItems.set(item.metadata.name, { rv: BigInt(item.metadata.resourceVersion), seq: Number(item.data?.seq) });
+
+    await Promise.all(watchers.map((w) => w.stop()));
+    const ackedByServer = new Map<string, number>();
+    for (const w of acked) ackedByServer.set(w.server, (ackedByServer.get(w.server) ?? 0) + 1);
+    const writeRetries = new Map<string, number>();
+    for (const c of writerClients) merge(writeRetries, c.retries);
+    const watchRetries = new Map<string, number>();
+    for (const w of watchers) merge(watchRetries, w.client.retries);
+    return {
+      acked,
+      ackedByServer,
+      writeRetries,
+      watchRetries,
+      slowestWriteMs: acked.reduce((m, w) => Math.max(m, w.ackedAt - w.startedAt), 0),
+      faults: injected.map((f) => {
+        const after = acked.filter((w) => w.startedAt >= f.at).map((w) => w.ackedAt);
+        return { what: f.what, atMs: f.at - t0, recoveredMs: after.length ? Math.min(...after) - f.at : undefined };
+      }),
+      list: checkFinalList(finalItems, acked),
+      watchers: watchers.map((w, i) => checkWatcher(urls[i] as string, w, acked)),
+      caughtUp: caught.filter(Boolean).length,
+    };
+  } finally {
+    await Promise.all(watchers.map((w) => w.stop()));
+    for (const c of [...writerClients, ...watchers.map((w) => w.client)]) c.close();
+  }
+}
+
+function counts(m: ReadonlyMap<string, number>): string {
+  let total = 0;
+  for (const v of m.values()) total += v;
+  return `${total}${m.size ? ` (${[...m].map(([k, v]) => `${k}×${v}`).join(', ')})` : ''}`;
+}
+
+/** The figures of a run, as the test prints them. */
+export function describeResult(title: string, r: ScenarioResult): string {
+  const sum = (f: (w: WatchFigures) => number) => r.watchers.reduce((s, w) => s + f(w), 0);
+  return [
+    `HA ${title}:`,
+    `  writes acknowledged ${r.acked.length} (by server: ${[...r.ackedByServer.values()].join('/')}; read back after a lost answer: ${r.acked.filter((w) => w.via === 'read-back').length}), slowest ${r.slowestWriteMs} ms`,
+    `  client retries: writers ${counts(r.writeRetries)}; watchers ${counts(r.watchRetries)}`,
+    `  lost ${r.list.lost}, final resourceVersion mismatches ${r.list.mismatched}`,
+    `  watchers ${r.watchers.length}, caught up ${r.caughtUp}: events ${sum((w) => w.events)}, gaps ${sum((w) => w.gaps)}, duplicates ${sum((w) => w.duplicates)}, out of order ${sum((w) => w.outOfOrder)}, unknown ${sum((w) => w.unknown)}, relists after 410 ${sum((w) => w.relists)}, resumes ${sum((w) => w.resumes)}`,
+    ...r.faults.map((f) => `  fault at ${f.atMs} ms: ${f.what}; first write started after it acknowledged in ${f.recoveredMs ?? '—'} ms`),
+    ...[...r.list.samples, ...r.watchers.flatMap((w) => w.samples)].map((s) => `  ! ${s}`),
+  ].join('\n');
+}

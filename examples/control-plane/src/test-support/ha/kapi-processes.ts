@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Dev-only (excluded from the build): several `npm start` processes (src/main.ts) on one backend, as kube-apiserver
+ * replicas on one etcd. They share a data directory, so one admin token and one serving CA reach all of them: the
+ * first process creates its files, the others start once it serves and reuse them.
+ */
+
+const PACKAGE_DIR = dirname(dirname(dirname(dirname(fileURLToPath(import.meta.url)))));
+const STARTUP_MS = 60_000;
+
+export interface KapiProcess {
+  readonly index: number;
+  readonly url: string;
+  readonly pid: number;
+  /** Whether the process is still running. */
+  alive(): boolean;
+  /** SIGKILL by PID, as a crash; resolves once it is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM by PID and the exit it makes (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+  output(): string;
+}
+
+export interface KapiProcesses {
+  readonly processes: readonly KapiProcess[];
+  /** The admin's bearer token and the serving CA (PEM), from the shared data directory. */
+  readonly token: string;
+  readonly ca: string;
+  stop(): Promise<void>;
+}
+
+function startOne(index: number, storage: string, dataDir: string): Promise<KapiProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--conditions=@kapi/source', 'src/main.ts', '--port', '0', '--data-dir', dataDir, '--storage', storage],
+    { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited = false;
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  const killProcess = async () => {
+    if (!exited) child.kill('SIGKILL');
+    await gone;
+  };
+  return new Promise<KapiProcess>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void killProcess();
+      reject(new Error(`kapi process ${index}: no "serving" line within ${STARTUP_MS} ms:\n${out}`));
+    }, STARTUP_MS);
+    const check = () => {
+      const m = /kapi example control plane serving (https:\/\/\S+) /.exec(out);
+      if (!m || !child.pid) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      const pid = child.pid;
+      resolve({
+        index,
+        url: m[1] as string,
+        pid,
+        alive: () => !exited,
+        kill: killProcess,
+        stop: async () => {
+          if (exited) return;
+          child.kill('SIGTERM');
+          const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await gone;
+          clearTimeout(t);
+        },
+        output: () => out,
+      });
+    };
+    child.stdout?.on('data', check);
+    gone.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`kapi process ${index} exited before serving:\n${out}`));
+    });
+  });
+}
+
+/** Starts `count` processes of src/main.ts on `storage` sharing `dataDir` (the first alone, then the rest together). */
+export async function startKapiProcesses(storage: string, count: number, dataDir: string): Promise<KapiProcesses> {
+  const processes: KapiProcess[] = [];
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  };
+  try {
+    processes.push(await startOne(0, storage, dataDir));
+    const rest = await Promise.allSettled(Array.from({ length: count - 1 }, (_, i) => startOne(i + 1, storage, dataDir)));
+    for (const r of rest) if (r.status === 'fulfilled') processes.push(r.value);
+    const failed = rest.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const token = (await readFile(join(dataDir, 'tokens.csv'), 'utf8')).split(',')[0] as string;
+    const kubeconfig = await readFile(join(dataDir, 'kubeconfig'), 'utf8');
+    const caData = /certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1];
+    if (!caData) throw new Error(`no certificate-authority-data in ${join(dataDir, 'kubeconfig')}`);
+    return { processes, token, ca: Buffer.from(caData, 'base64').toString('utf8'), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
