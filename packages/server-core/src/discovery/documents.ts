@@ -77,7 +77,7 @@ export function subresourcesIn(source: DiscoverySource, def: ResourceDefinition)
 
 /**
  * The subresources a definition declares, as a server serves them without further storages: a namespace's finalize,
- * then status and scale.
+ * then status, scale and proxy.
  */
 export function definitionSubresources(def: ResourceDefinition): SubresourceInfo[] {
   const parent = { group: def.group, resource: def.plural };
@@ -85,6 +85,8 @@ export function definitionSubresources(def: ResourceDefinition): SubresourceInfo
   if (isNamespace(def)) out.push({ ...parent, subresource: 'finalize', verbs: ['update'] });
   if (def.subresources.status) out.push({ ...parent, subresource: 'status', verbs: [...SUBRESOURCE_VERBS] });
   if (def.subresources.scale) out.push({ ...parent, subresource: 'scale', responseKind: { ...SCALE_KIND }, verbs: [...SUBRESOURCE_VERBS] });
+  // A connecter's verbs, as subresourceVerbs lists them.
+  if (def.subresources.proxy) out.push({ ...parent, subresource: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
   return out;
 }
 

@@ -22,8 +22,8 @@ import {
  */
 
 /** x-kubernetes-action. */
-export type RouteAction = 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'watch' | 'watchlist';
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
+export type RouteAction = 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'watch' | 'watchlist' | 'connect';
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
 
 export interface GroupVersionKind {
   readonly group: string;
@@ -36,6 +36,8 @@ export interface RouteResponse {
   readonly description: string;
   /** The response body's definition name; none for 401. */
   readonly schema?: string;
+  /** Or a plain type (a connect operation's answer is a string). */
+  readonly type?: 'string';
 }
 
 export interface RouteOperation {
@@ -224,6 +226,12 @@ export function routesOf(
     ].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)),
   });
   for (const sub of subresources) {
+    if (sub.subresource === 'proxy' && def.subresources.proxy) {
+      const pk = def.subresources.proxy.kind;
+      const optionsGvk = pk ? { group: pk.group, version: pk.version, kind: pk.kind } : gvk;
+      paths.push(...proxyRoutes({ kind, gvk: optionsGvk, gvId, tag, ns, item, scope }));
+      continue;
+    }
     const rk = sub.responseKind;
     const own = rk && !(rk.group === SCALE_KIND.group && rk.version === SCALE_KIND.version && rk.kind === SCALE_KIND.kind);
     const schema = !rk ? kindSchema : own ? definitionName(rk.group, rk.version, rk.kind) : SCALE;
@@ -262,6 +270,46 @@ export function routesOf(
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** The methods kube's installer routes to a connecter (its proxy methods), as its documents list them (sorted). */
+const CONNECT_METHODS: readonly HttpMethod[] = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put'];
+
+/**
+ * The proxy subresource's paths, as kube's installer publishes a connecter's (pods/proxy, services/proxy,
+ * nodes/proxy): `<item>/proxy` and `<item>/proxy/{path}`, each with a connect operation per proxy method
+ * (connect<Group><Version><Method>[Namespaced]<Kind>Proxy[WithPath]) answering a string. `gvk` is the subresource's
+ * kind (ProxySubresource.kind, e.g. kube's PodProxyOptions; default the parent's), which names the `name` parameter
+ * as kube's does. kapi reads no `?path=` (the subpath is the path's `{path}`), so the `path` query parameter kube
+ * documents with its proxy options is not listed.
+ */
+function proxyRoutes(c: {
+  kind: string;
+  gvk: GroupVersionKind;
+  gvId: string;
+  tag: string;
+  ns: string;
+  item: string;
+  scope: ParameterSpec[];
+}): RoutePath[] {
+  const name = namePath(c.gvk.kind);
+  const subpath: ParameterSpec = { name: 'path', in: 'path', type: 'string', required: true, description: 'path to the resource' };
+  const operations = (suffix: string): RouteOperation[] =>
+    CONNECT_METHODS.map((method) => ({
+      method,
+      operationId: `connect${c.gvId}${upperFirst(method)}${c.ns}${c.kind}Proxy${suffix}`,
+      tag: c.tag,
+      description: `connect ${method.toUpperCase()} requests to proxy of ${c.kind}`,
+      action: 'connect',
+      gvk: c.gvk,
+      parameters: [],
+      produces: ['*/*'],
+      responses: [{ code: '200', description: 'OK', type: 'string' }, UNAUTHORIZED],
+    }));
+  return [
+    { path: `${c.item}/proxy`, parameters: [name, ...c.scope], operations: operations('') },
+    { path: `${c.item}/proxy/{path}`, parameters: [name, ...c.scope, subpath], operations: operations('WithPath') },
+  ];
+}
 
 /**
  * The definition of a subresource storage's own kind, whose schema kapi does not know: an object of that kind that

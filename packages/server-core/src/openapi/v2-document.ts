@@ -82,7 +82,9 @@ function v2Operation(o: RouteOperation): Record<string, unknown> {
   for (const r of o.responses)
     responses[r.code] = r.schema
       ? { description: r.description, schema: { $ref: V2_REF_PREFIX + r.schema } }
-      : { description: r.description };
+      : r.type
+        ? { description: r.description, schema: { type: r.type } }
+        : { description: r.description };
   return {
     description: o.description,
     consumes: o.body ? [...o.body.contentTypes] : ['*/*'],

@@ -40,8 +40,9 @@ function v3Parameter(p: ParameterSpec): Record<string, unknown> {
 function v3Operation(o: RouteOperation): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const r of o.responses) {
-    responses[r.code] = r.schema
-      ? { description: r.description, content: Object.fromEntries(o.produces.map((ct) => [ct, { schema: ref(r.schema as string) }])) }
+    const schema = r.schema ? ref(r.schema) : r.type ? { type: r.type } : undefined;
+    responses[r.code] = schema
+      ? { description: r.description, content: Object.fromEntries(o.produces.map((ct) => [ct, { schema }])) }
       : { description: r.description };
   }
   return {
