@@ -14,6 +14,7 @@ import type {
   WatchRequest,
   WatchResponse,
 } from './messages.ts';
+import { mayRetry, outcomeUnknown, type RetryKind, retryBackoffMs, WriteOutcomeUnknownError } from './retry-policy.ts';
 
 export interface EtcdClientOptions {
   endpoints: readonly string[];
@@ -64,10 +65,22 @@ function loadMethods(): Methods {
   return methods;
 }
 
+/** Metadata asking a member to refuse a call while it has no leader (clientv3's WithRequireLeader). */
+function requireLeader(): grpc.Metadata {
+  const md = new grpc.Metadata();
+  md.set('hasleader', 'true');
+  return md;
+}
+
 /**
- * A minimal etcd v3 client: one gRPC channel, the unary calls EtcdStorage needs (each with a deadline, never waiting
- * for a connection that is not there: a down server fails the call at once with UNAVAILABLE) and raw watch streams.
- * Errors are grpc-js ServiceErrors; `etcd-errors.ts` gives them meaning.
+ * A minimal etcd v3 client: one gRPC channel over every endpoint (gRPC's pick_first walks the list, skipping members
+ * that refuse connections), the unary calls EtcdStorage needs and raw watch streams. Each call has one deadline over
+ * all its attempts and never waits for a connection that is not there: when no member can be reached it fails at once
+ * with UNAVAILABLE. A call that fails because its member died or could not serve it (no leader, leader changed) is
+ * sent again to the member the channel picks next, as clientv3 does (see retry-policy.ts): reads always, a Txn only
+ * when etcd surely did not apply it, else it fails with WriteOutcomeUnknownError. Every call requires a leader, so a
+ * member cut off from the others refuses it instead of stalling. Errors are grpc-js ServiceErrors (or
+ * WriteOutcomeUnknownError); `etcd-errors.ts` gives them meaning.
  */
 export class EtcdClient {
   readonly #client: grpc.Client;
@@ -90,50 +103,73 @@ export class EtcdClient {
   }
 
   range(req: RangeRequest): Promise<RangeResponse> {
-    return this.#unary(this.#methods.range, req);
+    return this.#call(this.#methods.range, req, 'repeatable');
   }
 
   txn(req: TxnRequest): Promise<TxnResponse> {
-    return this.#unary(this.#methods.txn, req);
+    return this.#call(this.#methods.txn, req, 'mutation');
   }
 
+  /** A compaction sent twice is harmless: the second finds the revision compacted, which EtcdStorage accepts. */
   async compact(req: CompactionRequest): Promise<void> {
-    await this.#unary(this.#methods.compact, req);
+    await this.#call(this.#methods.compact, req, 'repeatable');
   }
 
-  leaseGrant(req: LeaseGrantRequest): Promise<LeaseGrantResponse> {
-    return this.#unary(this.#methods.leaseGrant, req);
+  /**
+   * Grants a lease with the ID in `req` (it must have one): repeatable, since a grant that did happen is then refused
+   * with "lease already exists", which on a retry means the lease is ours.
+   */
+  async leaseGrant(req: LeaseGrantRequest): Promise<LeaseGrantResponse> {
+    let sent = 0;
+    try {
+      return await this.#call(this.#methods.leaseGrant, req, 'repeatable', () => sent++);
+    } catch (err) {
+      const text = String((err as { details?: unknown })?.details ?? '');
+      if (sent > 1 && text.includes('lease already exists')) return { header: { revision: 0 }, ID: req.ID, TTL: req.TTL, error: '' };
+      throw err;
+    }
   }
 
   async leaseRevoke(id: number): Promise<void> {
-    await this.#unary(this.#methods.leaseRevoke, { ID: id });
+    await this.#call(this.#methods.leaseRevoke, { ID: id }, 'repeatable');
   }
 
   /** The status of the member this channel talks to (its version). */
   status(): Promise<StatusResponse> {
-    return this.#unary(this.#methods.status, {});
+    return this.#call(this.#methods.status, {}, 'repeatable');
   }
 
-  /** A new bidirectional Watch stream (no deadline: it lives until cancelled or broken). */
+  /** A new bidirectional Watch stream (no deadline: it lives until cancelled or broken; ended by a member without a leader). */
   watch(): WatchStream {
     const m = this.#methods.watch;
-    return this.#client.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new grpc.Metadata());
+    return this.#client.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, requireLeader());
   }
 
   close(): void {
     this.#client.close();
   }
 
-  #unary<Req, Res>(m: Method<Req, Res>, req: Req): Promise<Res> {
+  /** Sends the call, again after a failure `kind` allows to retry, until it succeeds or its deadline is near. */
+  async #call<Req, Res>(m: Method<Req, Res>, req: Req, kind: RetryKind, onSend?: () => void): Promise<Res> {
+    const deadline = Date.now() + this.#timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      onSend?.();
+      try {
+        return await this.#unary(m, req, deadline);
+      } catch (err) {
+        const wait = retryBackoffMs(attempt);
+        if (!mayRetry(err, kind) || Date.now() + wait >= deadline) {
+          throw kind === 'mutation' && outcomeUnknown(err) ? new WriteOutcomeUnknownError(err) : err;
+        }
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  #unary<Req, Res>(m: Method<Req, Res>, req: Req, deadline: number): Promise<Res> {
     return new Promise((resolve, reject) => {
-      this.#client.makeUnaryRequest(
-        m.path,
-        m.requestSerialize,
-        m.responseDeserialize,
-        req,
-        new grpc.Metadata(),
-        { deadline: Date.now() + this.#timeoutMs },
-        (err, res) => (err || res === undefined ? reject(err ?? new Error(`${m.path}: empty response`)) : resolve(res)),
+      this.#client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, req, requireLeader(), { deadline }, (err, res) =>
+        err || res === undefined ? reject(err ?? new Error(`${m.path}: empty response`)) : resolve(res),
       );
     });
   }
