@@ -16,12 +16,15 @@ export interface AckedWrite {
   readonly ackedAt: number;
   /** `read-back`: a create whose answer was lost, found applied by a GET after AlreadyExists. */
   readonly via: 'create' | 'update' | 'read-back';
+  /** Which writer (index) made it. */
+  readonly writer: number;
   /** The server that answered. */
   readonly server: string;
 }
 
 export interface WriterOptions {
   client: HAClient;
+  writer: number;
   namespace: string;
   names: readonly string[];
   /** Pause between writes (keeps the load modest on 2 cores). */
@@ -65,7 +68,7 @@ export async function runWriter(o: WriterOptions): Promise<void> {
       via = 'update';
     }
     next.set(name, seq + 1);
-    o.onAck({ name, seq, rv: BigInt(rv), startedAt, ackedAt: Date.now(), via, server: o.client.server });
+    o.onAck({ name, seq, rv: BigInt(rv), startedAt, ackedAt: Date.now(), via, writer: o.writer, server: o.client.server });
     if (o.pauseMs > 0) await sleep(o.pauseMs);
   }
 }

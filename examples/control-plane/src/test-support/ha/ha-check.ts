@@ -61,7 +61,10 @@ export interface WatchFigures {
   samples: string[];
 }
 
-export function checkWatcher(server: string, w: ResumingWatcher, acked: readonly AckedWrite[]): WatchFigures {
+/** What a watcher recorded (a ResumingWatcher's fields). */
+export type WatchRecord = Pick<ResumingWatcher, 'events' | 'relists' | 'startRV' | 'lastRV' | 'outOfOrder' | 'resumes' | 'errors'>;
+
+export function checkWatcher(server: string, w: WatchRecord, acked: readonly AckedWrite[]): WatchFigures {
   const ackedKeys = new Set(acked.map((a) => `${a.name}@${a.rv}`));
   const seen = new Set<string>();
   const figures: WatchFigures = {

@@ -23,6 +23,8 @@ const REQUEST_DEADLINE_MS = 30_000;
 export class HAClient {
   /** Retries seen, by cause (`connection`, `429`, `500`, `503`, `504`, …). */
   readonly retries = new Map<string, number>();
+  /** The first few distinct messages of the answers and errors that were retried (what the figures mean). */
+  readonly samples = new Set<string>();
   /** Times the client moved to another server. */
   failovers = 0;
   private current: number;
@@ -48,8 +50,9 @@ export class HAClient {
     return n;
   }
 
-  countRetry(cause: string): void {
+  countRetry(cause: string, message?: string): void {
     this.retries.set(cause, (this.retries.get(cause) ?? 0) + 1);
+    if (message && this.samples.size < 5) this.samples.add(`${cause}: ${message.slice(0, 200)}`);
   }
 
   /** Moves to the next server (after a refused or reset connection). */
@@ -92,10 +95,10 @@ export class HAClient {
         const text = await readAll(res);
         const status = res.statusCode ?? 0;
         if (status !== 429 && status < 500) return { status, body: text ? JSON.parse(text) : undefined };
-        this.countRetry(String(status));
+        this.countRetry(String(status), messageOf(text));
         retryAfterMs = Number(res.headers['retry-after'] ?? 0) * 1000 || 100;
       } catch (err) {
-        this.countRetry('connection');
+        this.countRetry('connection', (err as Error).message);
         this.failover();
         if (Date.now() > deadline) throw err;
       }
@@ -106,6 +109,14 @@ export class HAClient {
 
   close(): void {
     this.agent.destroy();
+  }
+}
+
+function messageOf(text: string): string {
+  try {
+    return (JSON.parse(text) as { message?: string }).message ?? text;
+  } catch {
+    return text;
   }
 }
 

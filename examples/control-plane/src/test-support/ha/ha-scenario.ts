@@ -33,7 +33,7 @@ export interface FaultFigures {
   readonly what: string;
   /** When it was injected, ms after the load started. */
   readonly atMs: number;
-  /** From the fault to the first acknowledged write started after it. */
+  /** From the fault until every writer had a write acknowledged that it started after the fault. */
   readonly recoveredMs: number | undefined;
 }
 
@@ -52,6 +52,8 @@ export interface ScenarioResult {
   readonly watchers: readonly WatchFigures[];
   /** Watchers that reached the last acknowledged write within catchUpMs. */
   readonly caughtUp: number;
+  /** A few of the messages that made clients retry. */
+  readonly retrySamples: readonly string[];
 }
 
 function merge(into: Map<string, number>, from: ReadonlyMap<string, number>): void {
@@ -71,6 +73,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       runWriter({
         client,
         namespace: o.namespace,
+        writer: i,
         names: Array.from({ length: o.namesPerWriter }, (_, j) => `ha-w${i}-${j}`),
         pauseMs: o.pauseMs,
         stopped: () => stopped,
@@ -117,9 +120,14 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       watchRetries,
       slowestWriteMs: acked.reduce((m, w) => Math.max(m, w.ackedAt - w.startedAt), 0),
       faults: injected.map((f) => {
-        const after = acked.filter((w) => w.startedAt >= f.at).map((w) => w.ackedAt);
-        return { what: f.what, atMs: f.at - t0, recoveredMs: after.length ? Math.min(...after) - f.at : undefined };
+        const firstAfter = writerClients.map((_, i) => {
+          const after = acked.filter((w) => w.writer === i && w.startedAt >= f.at).map((w) => w.ackedAt);
+          return after.length ? Math.min(...after) - f.at : undefined;
+        });
+        const recovered = firstAfter.every((ms) => ms !== undefined) ? Math.max(...(firstAfter as number[])) : undefined;
+        return { what: f.what, atMs: f.at - t0, recoveredMs: recovered };
       }),
+      retrySamples: [...new Set([...writerClients, ...watchers.map((w) => w.client)].flatMap((c) => [...c.samples]))],
       list: checkFinalList(finalItems, acked),
       watchers: watchers.map((w, i) => checkWatcher(urls[i] as string, w, acked)),
       caughtUp: caught.filter(Boolean).length,
@@ -145,7 +153,8 @@ export function describeResult(title: string, r: ScenarioResult): string {
     `  client retries: writers ${counts(r.writeRetries)}; watchers ${counts(r.watchRetries)}`,
     `  lost ${r.list.lost}, final resourceVersion mismatches ${r.list.mismatched}`,
     `  watchers ${r.watchers.length}, caught up ${r.caughtUp}: events ${sum((w) => w.events)}, gaps ${sum((w) => w.gaps)}, duplicates ${sum((w) => w.duplicates)}, out of order ${sum((w) => w.outOfOrder)}, unknown ${sum((w) => w.unknown)}, relists after 410 ${sum((w) => w.relists)}, resumes ${sum((w) => w.resumes)}`,
-    ...r.faults.map((f) => `  fault at ${f.atMs} ms: ${f.what}; first write started after it acknowledged in ${f.recoveredMs ?? '—'} ms`),
+    ...r.faults.map((f) => `  fault at ${f.atMs} ms: ${f.what}; every writer acknowledged again within ${f.recoveredMs ?? '—'} ms`),
+    ...r.retrySamples.map((s) => `  retried on ${s}`),
     ...[...r.list.samples, ...r.watchers.flatMap((w) => w.samples)].map((s) => `  ! ${s}`),
   ].join('\n');
 }

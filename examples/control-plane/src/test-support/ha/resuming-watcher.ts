@@ -119,9 +119,9 @@ export class ResumingWatcher {
       let res: IncomingMessage;
       try {
         res = await this.client.open('GET', `${this.base}?watch=1&allowWatchBookmarks=true&resourceVersion=${this.lastRV}`, undefined, 0);
-      } catch {
+      } catch (err) {
         if (this.stopped) return;
-        this.client.countRetry('connection');
+        this.client.countRetry('connection', (err as Error).message);
         this.client.failover();
         await sleep(50);
         continue;
@@ -134,7 +134,7 @@ export class ResumingWatcher {
           await this.relist();
         } else {
           this.count(`${res.statusCode}`);
-          this.client.countRetry(String(res.statusCode));
+          this.client.countRetry(String(res.statusCode), text);
           await sleep(100);
         }
         if (!text && res.statusCode !== 410) this.count('empty');

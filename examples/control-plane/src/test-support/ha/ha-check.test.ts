@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { AckedWrite } from './config-map-writer.ts';
+import { checkFinalList, checkWatcher, type WatchRecord } from './ha-check.ts';
+
+// The HA test's verdicts must find what they claim to find: a "0 gaps" that could never be anything else proves nothing.
+
+function write(name: string, seq: number, rv: number): AckedWrite {
+  return { name, seq, rv: BigInt(rv), startedAt: 0, ackedAt: 0, via: seq === 0 ? 'create' : 'update', writer: 0, server: 's' };
+}
+
+const acked = [write('a', 0, 10), write('b', 0, 11), write('a', 1, 12), write('b', 1, 13), write('a', 2, 14)];
+
+function record(over: Partial<WatchRecord>): WatchRecord {
+  return { events: [], relists: [], startRV: 9n, lastRV: 14n, outOfOrder: 0, resumes: 0, errors: new Map(), ...over };
+}
+
+const ev = (name: string, rv: number) => ({ type: 'MODIFIED' as const, name, rv: BigInt(rv) });
+
+describe('checkWatcher', () => {
+  it('passes a watcher that saw every acknowledged write after its list once', () => {
+    const f = checkWatcher('s', record({ events: [ev('a', 10), ev('b', 11), ev('a', 12), ev('b', 13), ev('a', 14)] }), acked);
+    expect(f).toMatchObject({ gaps: 0, duplicates: 0, unknown: 0 });
+  });
+
+  it('counts a missed write as a gap, a repeated one as a duplicate, one nobody acknowledged as unknown', () => {
+    const f = checkWatcher('s', record({ events: [ev('a', 10), ev('b', 11), ev('b', 11), ev('b', 13), ev('a', 14), ev('c', 15)] }), acked);
+    expect(f).toMatchObject({ gaps: 1, duplicates: 1, unknown: 1 });
+    expect(f.samples).toContain('gap a seq 1 rv 12 (watcher at 14)');
+  });
+
+  it('accepts writes a relist after 410 covers, only when the list shows that write or a later one', () => {
+    const covered = record({
+      events: [ev('a', 10), ev('b', 11), ev('a', 14)],
+      relists: [
+        {
+          fromRV: 11n,
+          toRV: 13n,
+          items: new Map([
+            ['a', 12n],
+            ['b', 13n],
+          ]),
+        },
+      ],
+    });
+    expect(checkWatcher('s', covered, acked)).toMatchObject({ gaps: 0, relists: 1 });
+    const stale = record({
+      events: [ev('a', 10), ev('b', 11), ev('a', 14)],
+      relists: [
+        {
+          fromRV: 11n,
+          toRV: 13n,
+          items: new Map([
+            ['a', 12n],
+            ['b', 11n],
+          ]),
+        },
+      ],
+    });
+    expect(checkWatcher('s', stale, acked).gaps).toBe(1);
+  });
+
+  it('expects nothing from before the first list', () => {
+    expect(checkWatcher('s', record({ startRV: 13n, events: [ev('a', 14)] }), acked).gaps).toBe(0);
+  });
+});
+
+describe('checkFinalList', () => {
+  it('counts acknowledged writes the final list does not show', () => {
+    expect(
+      checkFinalList(
+        new Map([
+          ['a', { rv: 14n, seq: 2 }],
+          ['b', { rv: 13n, seq: 1 }],
+        ]),
+        acked,
+      ),
+    ).toMatchObject({ lost: 0, mismatched: 0 });
+    const lost = checkFinalList(new Map([['a', { rv: 12n, seq: 1 }]]), acked);
+    expect(lost).toMatchObject({ lost: 3, mismatched: 1 });
+  });
+});
