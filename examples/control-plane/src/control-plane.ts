@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   AdmissionControl,
@@ -40,6 +41,8 @@ import {
   instrumentedAuthorizer,
   issueClientCertificate,
   JWKS_PATH,
+  LeaderElectedControllers,
+  type LeaderElectionConfig,
   publishAuthenticationInfo,
   type Serving,
   selfSignedServingCertificate,
@@ -50,6 +53,7 @@ import {
 import type { Storage } from '@kapi/storage';
 import type { AdmissionFlagOptions } from './admission-flags.ts';
 import type { AuthorizationFlagOptions } from './authorization-flags.ts';
+import { withDataDirLock } from './data-dir-lock.ts';
 import { Endpoints } from './endpoints.ts';
 import { FRONT_PROXY_CLIENT, frontProxyCredentials } from './front-proxy.ts';
 import { Service } from './service.ts';
@@ -97,6 +101,12 @@ export interface ControlPlaneOptions
    */
   proxyClientCertFile?: string;
   proxyClientKeyFile?: string;
+  /**
+   * This process is one of several serving one etcd or Redis (kube's --leader-elect): the controllers kube runs in
+   * kube-controller-manager (namespace, serviceaccounts, garbage collector, ResourceQuota) run only while it holds the
+   * kube-system/kube-controller-manager Lease. Identity default: `<hostname>_<uuid>`, as kube's. Default: off.
+   */
+  leaderElection?: Omit<LeaderElectionConfig, 'identity'> & { identity?: string };
 }
 
 export interface ControlPlane {
@@ -111,6 +121,8 @@ export interface ControlPlane {
   readonly serving: Serving;
   /** The client certificate (PEM) the aggregator presents to aggregated servers (kube's --proxy-client-cert-file). */
   readonly proxyClient: { readonly cert: string; readonly key: string };
+  /** The leader election of the singleton controllers, when `leaderElection` was given. */
+  readonly leaderElection: LeaderElectedControllers | undefined;
   /** Drains requests, ends watches, stops the server and closes the storage. */
   stop(): Promise<void>;
 }
@@ -132,6 +144,13 @@ async function adminToken(dataDir: string): Promise<{ csv: string; token: string
   return { csv, token };
 }
 
+/** A kubeconfig written whole under its name (a temporary file renamed), so a process of the same data dir or kubectl never reads half of one. */
+async function writeKubeconfigAtomically(path: string, options: Parameters<typeof writeKubeconfig>[1]): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeKubeconfig(tmp, options);
+  await rename(tmp, path);
+}
+
 /**
  * Starts the example control plane, kube-apiserver's server chain: the aggregator (apiregistration.k8s.io APIServices,
  * a local one registered for every served group-version, remote ones proxied to aggregated servers), delegating to the
@@ -149,16 +168,22 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const bind = options.bind ?? '127.0.0.1';
   const storage = typeof options.storage === 'object' ? options.storage : storageFromFlag(options.storage ?? 'memory');
-  const { csv, token } = await adminToken(dataDir);
-  // kube's --client-ca-file: a client CA kept in the data directory, whose file is read again when it changes.
-  const clientCA = await clientCertificateAuthority({ dir: dataDir });
+  // Every credential of the data directory is made once: several processes of one control plane (--workers, or
+  // processes given the same --data-dir) share it, the first creating what is missing while the others wait.
+  const { csv, token, clientCA, signingKey, frontProxy, cert } = await withDataDirLock(dataDir, async () => ({
+    ...(await adminToken(dataDir)),
+    // kube's --client-ca-file: a client CA kept in the data directory, whose file is read again when it changes.
+    clientCA: await clientCertificateAuthority({ dir: dataDir }),
+    // Service-account tokens are signed with a key kept in the data directory (or given), so they outlive a restart.
+    signingKey: options.serviceAccountSigningKeyFile
+      ? await readFile(options.serviceAccountSigningKeyFile, 'utf8')
+      : await loadOrCreateServiceAccountKey(join(dataDir, 'sa.key')),
+    frontProxy: await frontProxyCredentials(join(dataDir, 'front-proxy')),
+    cert: options.insecureHTTP ? undefined : await selfSignedServingCertificate({ dir: dataDir, ips: bind === '0.0.0.0' ? [] : [bind] }),
+  }));
   const clientCABundle = await DynamicCABundle.fromFile(clientCA.certPath, {
     onError: (e) => console.error(`client CA file: keeping the previous bundle: ${e.message}`),
   });
-  // Service-account tokens are signed with a key kept in the data directory (or given), so they outlive a restart.
-  const signingKey = options.serviceAccountSigningKeyFile
-    ? await readFile(options.serviceAccountSigningKeyFile, 'utf8')
-    : await loadOrCreateServiceAccountKey(join(dataDir, 'sa.key'));
   const oldKeys = await Promise.all((options.serviceAccountKeyFiles ?? []).map((f) => readFile(f, 'utf8')));
   const saIssuer = new ServiceAccountTokenIssuer({
     issuer: options.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
@@ -244,7 +269,6 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const admissionProvider = admissionControl.provider();
   // kube's front proxy: the aggregator presents a client certificate (CN front-proxy-client) to aggregated servers,
   // which believe its X-Remote-* headers because the CA that issued it is published as the request-header CA.
-  const frontProxy = await frontProxyCredentials(join(dataDir, 'front-proxy'));
   const proxyClient =
     options.proxyClientCertFile && options.proxyClientKeyFile
       ? { cert: await readFile(options.proxyClientCertFile, 'utf8'), key: await readFile(options.proxyClientKeyFile, 'utf8') }
@@ -260,7 +284,17 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   // then the control plane's own kinds; requests go through one handler chain (the first server's: authentication,
   // authorization, audit, …) and on to the server serving their path. The last to shut down closes the storage they
   // share.
+  const leaderElection = options.leaderElection
+    ? new LeaderElectedControllers({
+        identity: `${hostname()}_${randomUUID()}`,
+        onError: (err, what) => console.error(`${what}: ${(err as Error).message ?? String(err)}`),
+        ...options.leaderElection,
+      })
+    : undefined;
+  // The same leader election for every server of the chain: one Lease for all their singleton controllers.
+  const elected = leaderElection ? { leaderElection } : {};
   const controlPlane = new GenericAPIServer({
+    ...elected,
     storage,
     metrics,
     resources: [Namespace, ConfigMap, Secret, ServiceAccount, Service, Endpoints, Event, EventsV1Event, Lease, Widget],
@@ -274,6 +308,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     ...(options.minRequestTimeoutSeconds ? { minRequestTimeoutSeconds: options.minRequestTimeoutSeconds } : {}),
   });
   const extensions = new GenericAPIServer({
+    ...elected,
     storage,
     closeStorage: false,
     metrics,
@@ -290,6 +325,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     onError: (err) => console.error(`aggregator: ${(err as Error).message ?? String(err)}`),
   });
   const server = new GenericAPIServer({
+    ...elected,
     storage,
     closeStorage: false,
     metrics,
@@ -326,9 +362,6 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   // aggregated servers which client CA and front-proxy settings to trust (see @kapi/server-core's delegation).
   publishAuthenticationInfo(server, { clientCA: clientCABundle, requestHeader });
   await server.start();
-  const cert = options.insecureHTTP
-    ? undefined
-    : await selfSignedServingCertificate({ dir: dataDir, ips: bind === '0.0.0.0' ? [] : [bind] });
   const serving = await serve(server.handler, {
     port: options.port ?? 6443,
     host: bind,
@@ -336,10 +369,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   url = serving.url.replace('0.0.0.0', '127.0.0.1');
-  await writeKubeconfig(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
+  await writeKubeconfigAtomically(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
   const clientCertKubeconfigPath = join(dataDir, 'admin.kubeconfig');
   const admin = await issueClientCertificate(clientCA, { user: 'kapi-admin', groups: ['system:masters'] });
-  await writeKubeconfig(clientCertKubeconfigPath, {
+  await writeKubeconfigAtomically(clientCertKubeconfigPath, {
     server: url,
     ca: cert?.ca ?? '',
     clientCertificate: admin.cert,
@@ -355,6 +388,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     server,
     serving,
     proxyClient,
+    leaderElection,
     stop: () => {
       stopping ??= server
         .shutdown({ serving, gracePeriodMs: 5000 })

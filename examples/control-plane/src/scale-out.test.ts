@@ -1,0 +1,221 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type EtcdServer, requireBinary, startEtcd } from '@kapi/test-servers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+// Several kapi processes on one etcd: separate `node main.ts` processes sharing a data directory, and --workers.
+
+const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const T = 90_000;
+/** Short leader election timings, so a takeover takes about two seconds rather than kube's fifteen. */
+const FAST_ELECTION = [
+  '--leader-elect',
+  '--leader-elect-lease-duration',
+  '2s',
+  '--leader-elect-renew-deadline',
+  '1s',
+  '--leader-elect-retry-period',
+  '100ms',
+];
+
+const children = new Set<ChildProcess>();
+const tempDirs: string[] = [];
+let etcd: EtcdServer;
+let prefix = 0;
+
+beforeAll(async () => {
+  requireBinary('kubectl', 'kubectl');
+  etcd = await startEtcd();
+}, 30_000);
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+});
+afterAll(async () => {
+  await etcd?.stop();
+  for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
+});
+
+interface Proc {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(command: string, args: string[]): Proc {
+  const child = spawn(command, args, { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+const main = (args: string[]) => run(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', '--port', '0', ...args]);
+
+interface Plane extends Proc {
+  url: string;
+  /** Its leader election identity (the Lease's holderIdentity while it leads). */
+  identity: string;
+}
+
+/** Waits for `count` "serving" lines (one per process or worker). */
+async function serving(proc: Proc, count = 1): Promise<Plane> {
+  const re =
+    /kapi example control plane serving (https:\/\/\S+) .*\n(?:.*\n){2}\s+leader election: kube-system\/kube-controller-manager as (\S+)\n/g;
+  await expect
+    .poll(
+      () => {
+        if (proc.child.exitCode !== null) throw new Error(`exited ${proc.child.exitCode}:\n${proc.stdout()}\n${proc.stderr()}`);
+        return [...proc.stdout().matchAll(re)].length;
+      },
+      { timeout: 60_000, interval: 50 },
+    )
+    .toBe(count);
+  const [m] = [...proc.stdout().matchAll(re)];
+  return { ...proc, url: m?.[1] as string, identity: m?.[2] as string };
+}
+
+async function kubectl(kubeconfig: string, server: string, args: string[]): Promise<string> {
+  const p = run('kubectl', ['--kubeconfig', kubeconfig, '--server', server, ...args]);
+  const exit = await p.exited;
+  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${p.stdout()}\n${p.stderr()}`);
+  return p.stdout();
+}
+
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'kapi-scale-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+const storage = () => `etcd://127.0.0.1:${etcd.port}/scale-${prefix++}`;
+const holder = (kubeconfig: string, server: string) =>
+  kubectl(kubeconfig, server, ['get', 'lease', '-n', 'kube-system', 'kube-controller-manager', '-o', 'jsonpath={.spec.holderIdentity}']);
+
+describe('several processes on one etcd', () => {
+  it(
+    'share the data directory; a write through one is read and watched through the other; one runs the controllers, the other takes over when it is killed',
+    async () => {
+      const dir = await dataDir();
+      const flags = ['--storage', storage(), '--data-dir', dir, ...FAST_ELECTION];
+      // Started at once: the first makes the token, CAs and certificates, the other waits and reuses them.
+      const [a, b] = await Promise.all([serving(main(flags)), serving(main(flags))]);
+      const kubeconfig = join(dir, 'kubeconfig');
+      const watch = run('kubectl', ['--kubeconfig', kubeconfig, '--server', b.url, 'get', 'configmaps', '--watch', '--no-headers']);
+      await kubectl(kubeconfig, a.url, ['create', 'configmap', 'through-a', '--from-literal=k=v']);
+      expect(await kubectl(kubeconfig, b.url, ['get', 'configmap', 'through-a', '-o', 'jsonpath={.data.k}'])).toBe('v');
+      await expect.poll(() => watch.stdout(), { timeout: 30_000 }).toMatch(/^through-a\s/m);
+
+      // One of them holds kube-controller-manager's Lease; its controllers run, the other's wait.
+      await expect.poll(() => holder(kubeconfig, a.url), { timeout: 30_000 }).toMatch(new RegExp(`^(${a.identity}|${b.identity})$`));
+      const leaderId = await holder(kubeconfig, b.url);
+      const [leader, other] = leaderId === a.identity ? [a, b] : [b, a];
+
+      // A namespace deletion begun under the leader, held by a finalizer, then the leader killed (no release).
+      await kubectl(kubeconfig, other.url, ['create', 'namespace', 'held']);
+      await kubectl(kubeconfig, other.url, ['create', 'configmap', 'c', '-n', 'held']);
+      await kubectl(kubeconfig, other.url, [
+        'patch',
+        'configmap',
+        'c',
+        '-n',
+        'held',
+        '--type=merge',
+        '-p',
+        '{"metadata":{"finalizers":["example.com/hold"]}}',
+      ]);
+      await kubectl(kubeconfig, other.url, ['delete', 'namespace', 'held', '--wait=false']);
+      await expect
+        .poll(
+          () => kubectl(kubeconfig, other.url, ['get', 'configmap', 'c', '-n', 'held', '-o', 'jsonpath={.metadata.deletionTimestamp}']),
+          {
+            timeout: 30_000,
+          },
+        )
+        .not.toBe('');
+      leader.child.kill('SIGKILL');
+      await leader.exited;
+      // The other takes the Lease once it has seen it unrenewed for its duration, and finishes the deletion.
+      await expect.poll(() => holder(kubeconfig, other.url), { timeout: 30_000, interval: 200 }).toBe(other.identity);
+      expect(
+        Number(
+          await kubectl(kubeconfig, other.url, [
+            'get',
+            'lease',
+            '-n',
+            'kube-system',
+            'kube-controller-manager',
+            '-o',
+            'jsonpath={.spec.leaseTransitions}',
+          ]),
+        ),
+      ).toBeGreaterThanOrEqual(1);
+      await kubectl(kubeconfig, other.url, [
+        'patch',
+        'configmap',
+        'c',
+        '-n',
+        'held',
+        '--type=merge',
+        '-p',
+        '{"metadata":{"finalizers":null}}',
+      ]);
+      await expect
+        .poll(() => kubectl(kubeconfig, other.url, ['get', 'namespaces', '-o', 'jsonpath={.items[*].metadata.name}']), { timeout: 30_000 })
+        .not.toMatch(/\bheld\b/);
+      other.child.kill('SIGTERM');
+      expect(await other.exited).toEqual({ code: 0, signal: null });
+    },
+    T,
+  );
+});
+
+describe('--workers', () => {
+  it('refuses the memory backend with N > 1', async () => {
+    const p = main(['--workers', '2', '--data-dir', await dataDir()]);
+    expect(await p.exited).toEqual({ code: 2, signal: null });
+    expect(p.stderr()).toContain('the memory backend is single-process; use etcd or Redis to run several workers');
+    expect(p.stdout()).not.toContain('serving');
+  });
+
+  it(
+    'forks N workers sharing one TLS port, serves kubectl, restarts a worker that dies, and stops them all on SIGTERM',
+    async () => {
+      const dir = await dataDir();
+      const primary = main(['--workers', '2', '--storage', storage(), '--data-dir', dir, ...FAST_ELECTION.slice(1)]);
+      const plane = await serving(primary, 2);
+      const urls = [...primary.stdout().matchAll(/serving (https:\/\/\S+)/g)].map((m) => m[1]);
+      expect(new Set(urls).size).toBe(1); // one port
+      const pids = [...primary.stdout().matchAll(/\(worker (\d+)\)/g)].map((m) => Number(m[1]));
+      expect(new Set(pids).size).toBe(2);
+      const kubeconfig = join(dir, 'kubeconfig');
+      for (let i = 0; i < 4; i++) await kubectl(kubeconfig, plane.url, ['create', 'configmap', `cm-${i}`]);
+      expect(await kubectl(kubeconfig, plane.url, ['get', 'configmaps', '-o', 'name'])).toContain('configmap/cm-3');
+      // A worker killed is replaced; the port keeps serving meanwhile.
+      process.kill(pids[0] as number, 'SIGKILL');
+      await expect.poll(() => primary.stdout().match(/serving https/g)?.length, { timeout: 60_000 }).toBe(3);
+      expect(primary.stderr()).toContain(`worker ${pids[0]} died (SIGKILL); starting another`);
+      expect(await kubectl(kubeconfig, plane.url, ['get', 'configmap', 'cm-0', '-o', 'name'])).toBe('configmap/cm-0\n');
+      primary.child.kill('SIGTERM');
+      expect(await primary.exited).toEqual({ code: 0, signal: null });
+      expect(primary.stdout()).toContain('SIGTERM: stopping 2 workers');
+    },
+    T,
+  );
+});
