@@ -1,1 +1,2 @@
 export { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
+export { type EtcdURL, parseEtcdURL } from './etcd-url.ts';
