@@ -218,6 +218,22 @@ describe('Cacher', () => {
     expect(ok.events.map((e) => nameOf(e))).toEqual(['w6', 'w7', 'w8', 'w9']);
   });
 
+  it('keeps history by size too: past maxBytes of objects the oldest events drop out and a watch from before them is 410', async () => {
+    const big = (name: string): KubeObject => ({ ...widget(name), data: { blob: 'x'.repeat(1000) } });
+    // Room for about three of these objects, in a history whose count would hold a hundred.
+    const { cacher } = await setup({ history: { minCapacity: 100, maxCapacity: 100, maxBytes: 3500 } });
+    for (let i = 0; i < 10; i++) await cacher.create(key(`w${i}`), big(`w${i}`));
+    await flush();
+    const r = collect(cacher.watch(PREFIX, { resourceVersion: '2' }));
+    await until(r.done);
+    expect(r.events[0]?.type).toBe('ERROR');
+    expect(r.events[0]?.object).toMatchObject({ code: 410, message: 'too old resource version: 2 (7)' });
+    const ok = collect(cacher.watch(PREFIX, { resourceVersion: '7' }));
+    await until(() => ok.events.length === 3);
+    expect(ok.events.map((e) => nameOf(e))).toEqual(['w7', 'w8', 'w9']);
+    expect(cacher.stats().historySize).toBe(3);
+  });
+
   it('compactHistory forgets its history up to the backend revision: an older watch is 410, an open one and a list go on', async () => {
     const { cacher } = await setup();
     const a = await cacher.create(key('a'), widget('a'));

@@ -79,7 +79,7 @@ export interface CacherOptions {
   watcherBufferSize?: number;
   /** The shared time budget full watchers may hold dispatch for (default max 100 ms, refilled 50 ms per second). */
   dispatchBudget?: TimeBudgetOptions;
-  /** Event history sizing (default 100 to 100·1024 events, kept while younger than 75 s). */
+  /** Event history sizing (default 100 to 100·1024 events, kept while younger than 75 s, at most 64 MiB of objects). */
   history?: EventHistoryOptions;
   /** Page size of the reflector's lists (default 10000). */
   listPageSize?: number;

@@ -1,7 +1,7 @@
 import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
 import { deepFreeze } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
-import { encodedEvent, encodedObject, onEncode } from './encoded-event.ts';
+import { encodedEvent, encodedObject, encodingMemoBytes, onEncode, setEncodingMemoLimit } from './encoded-event.ts';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -33,5 +33,37 @@ describe('encodedEvent', () => {
     off();
     encodedObject(obj);
     expect(encodes).toBe(2);
+  });
+
+  it('keeps encodings within a byte limit, forgetting the oldest first and encoding them again when asked', () => {
+    const objs = Array.from({ length: 10 }, (_, i) =>
+      deepFreeze<KubeObject>({
+        apiVersion: 'v1',
+        kind: 'Widget',
+        metadata: { name: `w-${i}`, resourceVersion: '1' },
+        data: 'x'.repeat(100),
+      }),
+    );
+    const size = encodedObject(objs[0] as KubeObject).length;
+    try {
+      setEncodingMemoLimit(0);
+      expect(encodingMemoBytes()).toBe(0);
+      setEncodingMemoLimit(4 * size);
+      let encodes = 0;
+      const off = onEncode(() => encodes++);
+      const first = objs.map((o) => encodedObject(o));
+      expect(encodes).toBe(10);
+      expect(encodingMemoBytes()).toBeLessThanOrEqual(4 * size);
+      // The newest four are still shared; the oldest were forgotten and are made again (equal bytes, a new encoding).
+      for (let i = 6; i < 10; i++) expect(encodedObject(objs[i] as KubeObject)).toBe(first[i]);
+      expect(encodes).toBe(10);
+      const again = encodedObject(objs[0] as KubeObject);
+      expect(again).not.toBe(first[0]);
+      expect(again).toEqual(first[0]);
+      expect(encodes).toBe(11);
+      off();
+    } finally {
+      setEncodingMemoLimit();
+    }
   });
 });

@@ -2,7 +2,10 @@ import { type KubeObject, type Status, stringifyJson, type WatchEvent } from '@k
 
 /**
  * Serialize once: the JSON bytes of an object version and of a watch event line, memoized on the (frozen) values
- * themselves, so every watcher and every list that sends the same object shares one encoding.
+ * themselves, so every watcher and every list that sends the same object shares one encoding. The memo is bounded by
+ * bytes (`setEncodingMemoLimit`, default 16 MiB), oldest encodings forgotten first: bytes kept for every cached object
+ * would double a cache's memory, while the sharing that matters — one event to many watchers, the same objects in
+ * lists served close together — happens within a short time of the encoding.
  */
 
 /** Told the size of every object encoding actually performed (memo misses), e.g. to prove one encode per event. */
@@ -13,13 +16,63 @@ const objectBytes = new WeakMap<object, Uint8Array>();
 const eventBytes = new WeakMap<object, Uint8Array>();
 const listeners = new Set<EncodeListener>();
 
+/** One memoized encoding, oldest first: the value it belongs to (weakly: the memo keeps nothing alive) and its size. */
+interface Remembered {
+  ref: WeakRef<object>;
+  memo: WeakMap<object, Uint8Array>;
+  bytes: number;
+}
+const DEFAULT_LIMIT = 16 * 2 ** 20;
+let limit = DEFAULT_LIMIT;
+let held = 0;
+let order: Remembered[] = [];
+let head = 0;
+
+function remember(memo: WeakMap<object, Uint8Array>, value: object, bytes: Uint8Array): void {
+  if (limit <= 0) return;
+  memo.set(value, bytes);
+  order.push({ ref: new WeakRef(value), memo, bytes: bytes.length });
+  held += bytes.length;
+  forgetOverLimit();
+}
+
+/** Forgets the oldest encodings until the memo is within its limit (a value that died meanwhile only uncounts). */
+function forgetOverLimit(): void {
+  while (held > limit && head < order.length) {
+    const r = order[head] as Remembered;
+    order[head++] = undefined as unknown as Remembered;
+    held -= r.bytes;
+    const v = r.ref.deref();
+    if (v !== undefined) r.memo.delete(v);
+  }
+  // Drop the consumed front now and then, so the queue's array does not grow without end.
+  if (head > 1024 && head * 2 > order.length) {
+    order = order.slice(head);
+    head = 0;
+  }
+}
+
+/**
+ * Bounds the bytes the encoding memo keeps (default 16 MiB; 0 memoizes nothing). Encodings past the limit are
+ * forgotten oldest first and made again if asked for.
+ */
+export function setEncodingMemoLimit(bytes: number = DEFAULT_LIMIT): void {
+  limit = Math.max(0, bytes);
+  forgetOverLimit();
+}
+
+/** Bytes of encodings the memo holds (the ones whose value is still alive, and those not yet found dead). */
+export function encodingMemoBytes(): number {
+  return held;
+}
+
 const TYPES: readonly WatchEvent['type'][] = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'];
 const HEADS = new Map(TYPES.map((t) => [t, utf8.encode(`{"type":"${t}","object":`)]));
 const TAIL = utf8.encode('}\n');
 
 /**
  * The JSON of `obj` as UTF-8 bytes. Frozen objects (everything a Cacher hands out) are encoded once and the same
- * bytes are returned on every call; a mutable object is encoded every time, since it may have changed.
+ * bytes are returned on every call while the memo holds them (see `setEncodingMemoLimit`); a mutable object is encoded every time, since it may have changed.
  * The returned bytes are shared: never modify them.
  */
 export function encodedObject(obj: KubeObject | Status): Uint8Array {
@@ -31,7 +84,7 @@ export function encodedObject(obj: KubeObject | Status): Uint8Array {
   // Not Buffer.from: its pooled slabs would be pinned by these long-lived bytes, garbage neighbours and all.
   // stringifyJson: JSON.stringify's recursion gives up on accepted objects nested deeper than about 4,500 levels.
   const bytes = utf8.encode(stringifyJson(obj));
-  if (frozen) objectBytes.set(obj, bytes);
+  if (frozen) remember(objectBytes, obj, bytes);
   for (const l of listeners) l(bytes.length);
   return bytes;
 }
@@ -53,7 +106,7 @@ export function encodedEvent(ev: WatchEvent): Uint8Array {
   line.set(head, 0);
   line.set(body, head.length);
   line.set(TAIL, head.length + body.length);
-  if (frozen) eventBytes.set(ev, line);
+  if (frozen) remember(eventBytes, ev, line);
   return line;
 }
 

@@ -96,4 +96,22 @@ describe('EventHistory', () => {
     h.forgetThrough(5);
     expect(() => h.since(5)).toThrow('too old resource version: 5 (0)');
   });
+
+  it('holds at most maxBytes of objects (their JSON size): the oldest drop out, the newest always stays', () => {
+    const sized = (rev: number, bytes: number) =>
+      new CacheEvent('ADDED', `/k/${rev}`, rev, { obj: { metadata: { name: 'x'.repeat(bytes - 24) } }, prev: null }, 0);
+    const h = new EventHistory({ minCapacity: 100, maxBytes: 300 });
+    h.reset(0);
+    expect(JSON.stringify(sized(1, 100).obj)).toHaveLength(100);
+    for (let rev = 1; rev <= 5; rev++) h.add(sized(rev, 100));
+    expect(h.size).toBe(3);
+    expect(h.bytes).toBe(300);
+    expect(h.since(2).map((e) => e.rev)).toEqual([3, 4, 5]);
+    expect(() => h.since(1)).toThrow('too old resource version: 1 (2)');
+    h.add(sized(6, 1000)); // larger than the bound on its own: only it stays
+    expect(h.since(5).map((e) => e.rev)).toEqual([6]);
+    expect(h.bytes).toBe(1000);
+    h.forgetThrough(6);
+    expect(h.bytes).toBe(0);
+  });
 });

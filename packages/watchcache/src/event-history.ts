@@ -1,5 +1,6 @@
 import { type StorageError, storageErrors } from '@kapi/storage';
 import type { CacheEvent } from './cache-event.ts';
+import { approximateJsonSize } from './json-size.ts';
 
 export interface EventHistoryOptions {
   /** Smallest capacity (default 100). */
@@ -8,18 +9,28 @@ export interface EventHistoryOptions {
   maxCapacity?: number;
   /** Events younger than this are worth keeping: the buffer grows to hold them (default 75 s). */
   freshMs?: number;
+  /**
+   * The most bytes of objects (their JSON size, about) the history holds, whatever its capacity: past it the oldest
+   * events drop out, and a watch from before them is 410 like any other too old one (default 64 MiB).
+   */
+  maxBytes?: number;
 }
 
 /**
  * The cache's recent changes, oldest first, in a ring buffer sized by event age (watch_cache.go): when full, it
  * doubles while its oldest event is younger than `freshMs`, and halves when even its newest quarter is older than
- * that. Serves watches from a past revision; one from before the buffer is 410 "too old resource version".
+ * that. Serves watches from a past revision; one from before the buffer is 410 "too old resource version". Its
+ * objects are also bounded by size (`maxBytes`): a count alone lets a history of large objects grow without measure.
  */
 export class EventHistory {
   readonly #min: number;
   readonly #max: number;
   readonly #freshMs: number;
+  readonly #maxBytes: number;
   #buf: (CacheEvent | undefined)[];
+  /** The approximate JSON size of each held event's object, beside it in the same slot. */
+  #sizes: number[];
+  #bytes = 0;
   #capacity: number;
   /** Ever-growing indexes: events live in [start, end), at index % capacity. */
   #start = 0;
@@ -34,8 +45,15 @@ export class EventHistory {
     this.#min = opts.minCapacity ?? 100;
     this.#max = Math.max(this.#min, opts.maxCapacity ?? 100 * 1024);
     this.#freshMs = opts.freshMs ?? 75_000;
+    this.#maxBytes = opts.maxBytes ?? 64 * 2 ** 20;
     this.#capacity = this.#min;
     this.#buf = new Array(this.#capacity);
+    this.#sizes = new Array(this.#capacity).fill(0);
+  }
+
+  /** About how many bytes of objects (as JSON) the held events carry. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   get capacity(): number {
@@ -49,6 +67,8 @@ export class EventHistory {
   /** Forgets every event: the cache was just listed at `rev`. */
   reset(rev: number): void {
     this.#buf = new Array(this.#capacity);
+    this.#sizes = new Array(this.#capacity).fill(0);
+    this.#bytes = 0;
     // Indexes only grow, so nothing computed from the old buffer can point into the new one.
     this.#start = this.#end;
     this.#listRev = rev;
@@ -59,12 +79,27 @@ export class EventHistory {
   add(ev: CacheEvent): void {
     this.#resize(ev.recordTime);
     if (this.size === this.#capacity) {
-      this.#buf[this.#start % this.#capacity] = undefined;
-      this.#start++;
+      this.#dropOldest();
       this.#removedSinceList = true;
     }
+    const size = approximateJsonSize(ev.obj ?? ev.deleted);
     this.#buf[this.#end % this.#capacity] = ev;
+    this.#sizes[this.#end % this.#capacity] = size;
+    this.#bytes += size;
     this.#end++;
+    // Over the byte bound: the oldest go (the newest event always stays, so a watch from just before it is served).
+    while (this.#bytes > this.#maxBytes && this.size > 1) {
+      this.#dropOldest();
+      this.#removedSinceList = true;
+    }
+  }
+
+  #dropOldest(): void {
+    const slot = this.#start % this.#capacity;
+    this.#buf[slot] = undefined;
+    this.#bytes -= this.#sizes[slot] as number;
+    this.#sizes[slot] = 0;
+    this.#start++;
   }
 
   /**
@@ -76,10 +111,7 @@ export class EventHistory {
     const oldest = this.oldestWatchable();
     if (oldest === undefined || oldest >= rev) return;
     // Every event after `oldest` is held (events leave oldest first), so every event after `rev` stays.
-    while (this.#start < this.#end && (this.#at(this.#start) as CacheEvent).rev <= rev) {
-      this.#buf[this.#start % this.#capacity] = undefined;
-      this.#start++;
-    }
+    while (this.#start < this.#end && (this.#at(this.#start) as CacheEvent).rev <= rev) this.#dropOldest();
     this.#listRev = rev;
     this.#listed = true;
     this.#removedSinceList = false;
@@ -131,12 +163,17 @@ export class EventHistory {
   #resizeTo(capacity: number): void {
     if (capacity < this.size) {
       // Shrinking drops the oldest events: the buffer's first event is now the oldest one deliverable.
-      this.#start = this.#end - capacity;
+      while (this.size > capacity) this.#dropOldest();
       this.#removedSinceList = true;
     }
     const buf: (CacheEvent | undefined)[] = new Array(capacity);
-    for (let i = this.#start; i < this.#end; i++) buf[i % capacity] = this.#buf[i % this.#capacity];
+    const sizes: number[] = new Array(capacity).fill(0);
+    for (let i = this.#start; i < this.#end; i++) {
+      buf[i % capacity] = this.#buf[i % this.#capacity];
+      sizes[i % capacity] = this.#sizes[i % this.#capacity] as number;
+    }
     this.#buf = buf;
+    this.#sizes = sizes;
     this.#capacity = capacity;
   }
 }

@@ -1,6 +1,13 @@
 export type { ChangeType } from './cache-event.ts';
 export { Cacher, type CacherOptions } from './cacher.ts';
-export { type EncodeListener, encodedEvent, encodedObject, onEncode } from './encoded-event.ts';
+export {
+  type EncodeListener,
+  encodedEvent,
+  encodedObject,
+  encodingMemoBytes,
+  onEncode,
+  setEncodingMemoLimit,
+} from './encoded-event.ts';
 export type { EventHistoryOptions } from './event-history.ts';
 export type { CacherMetrics, CacherStats } from './metrics.ts';
 export type { BackoffOptions } from './reflector.ts';
