@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { type KubeObject, type Status, toStatusError, type WatchEvent } from '@kapi/apimachinery';
+import { isStorageError, type Watch } from '@kapi/storage';
+import { type RedisServer, startRedis } from '@kapi/test-servers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisStorage } from './redis-storage.ts';
+import { DATA_LOST_MESSAGE } from './watch-hub.ts';
+
+// A real redis-server killed (SIGKILL, as a crash) and started again: with its data (an append-only file fsynced on
+// every write) or without (no persistence).
+let kept: RedisServer;
+let lost: RedisServer;
+const open: RedisStorage[] = [];
+
+beforeAll(async () => {
+  [kept, lost] = await Promise.all([startRedis({ persistent: true }), startRedis()]);
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+afterAll(async () => {
+  await Promise.all([kept?.stop(), lost?.stop()]);
+});
+
+function storage(server: RedisServer): RedisStorage {
+  const s = new RedisStorage({
+    url: server.url,
+    prefix: `restart-${randomBytes(6).toString('hex')}`,
+    watchPollBlockMs: 200,
+    requestTimeoutMs: 3000,
+    compactionIntervalMs: 0,
+  });
+  open.push(s);
+  return s;
+}
+
+const widget = (name: string): KubeObject => ({
+  apiVersion: 'example.kapi.dev/v1',
+  kind: 'Widget',
+  metadata: { name, namespace: 'ns' },
+  spec: {},
+});
+const key = (name: string) => `/registry/widgets/ns/${name}`;
+/** Stops at the event for object `name`. */
+const named = (name: string) => (e: WatchEvent) => e.type !== 'ERROR' && (e.object as KubeObject).metadata.name === name;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const brief = (e: WatchEvent) =>
+  e.type === 'ERROR' ? `ERROR ${(e.object as Status).code}` : `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`;
+
+/** Reads `watch` (skipping BOOKMARKs) until `done` accepts an event or it ends; fails after `ms`: a watch must never hang. */
+async function collect(watch: Watch, done: (e: WatchEvent) => boolean, ms = 10_000): Promise<{ events: WatchEvent[]; ended: boolean }> {
+  const it = watch[Symbol.asyncIterator]();
+  const events: WatchEvent[] = [];
+  const deadline = Date.now() + ms;
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()));
+    });
+    const r = await Promise.race([it.next(), timeout]);
+    clearTimeout(timer);
+    if (r === 'timeout') throw new Error(`watch hung after ${JSON.stringify(events.map(brief))}`);
+    if (r.done) return { events, ended: true };
+    if (r.value.type === 'BOOKMARK') continue;
+    events.push(r.value);
+    if (done(r.value)) return { events, ended: false };
+  }
+}
+
+/** Retries `op` while Redis is unreachable (a reconnect in progress). */
+async function whenReachable<T>(op: () => Promise<T>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await op();
+    } catch (err) {
+      if (!isStorageError(err, 'Unreachable') || Date.now() > deadline) throw err;
+      await sleep(25);
+    }
+  }
+}
+
+describe('RedisStorage across a redis-server restart', () => {
+  it('with its data kept: writes during the outage fail with Unreachable, the watch resumes with nothing lost or twice', async () => {
+    const s = storage(kept);
+    const watch = s.watch('/registry/widgets', { resourceVersion: await s.currentResourceVersion() });
+    const acknowledged: KubeObject[] = [];
+    for (const n of ['a', 'b', 'c']) acknowledged.push(await s.create(key(n), widget(n)));
+    expect((await collect(watch, named('c'))).events).toHaveLength(3);
+
+    await kept.kill();
+    // The outage: a clear, retryable error, at once; nothing crashes.
+    const during = await s.create(key('during'), widget('during')).catch((e: unknown) => e);
+    expect(isStorageError(during, 'Unreachable'), String(during)).toBe(true);
+    expect(toStatusError(during).code).toBe(500);
+    const read = await s.get(key('a')).catch((e: unknown) => e);
+    expect(isStorageError(read, 'Unreachable'), String(read)).toBe(true);
+
+    await kept.restart();
+    acknowledged.push(await whenReachable(() => s.create(key('d'), widget('d'))));
+    for (const n of ['e', 'f']) acknowledged.push(await s.create(key(n), widget(n)));
+    const { events, ended } = await collect(watch, (e) => e.type === 'ERROR' || named('f')(e));
+    expect(ended).toBe(false);
+    expect(events.map(brief)).toEqual(acknowledged.slice(3).map((o) => `ADDED ${o.metadata.name} ${o.metadata.resourceVersion}`));
+    const listed = await s.list('/registry/widgets');
+    expect(listed.items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    watch.stop();
+  });
+
+  it('without its data: an idle watch ends with one clean 410 (no write needed to notice), and a relist and rewatch work', async () => {
+    const s = storage(lost);
+    const watch = s.watch('/registry/widgets', { resourceVersion: await s.currentResourceVersion() });
+    const a = await s.create(key('a'), widget('a'));
+    expect((await collect(watch, named('a'))).events).toHaveLength(1);
+    // Nobody writes after the restart: the watch reader itself finds the store's epoch gone when it reconnects.
+    await lost.kill();
+    await lost.restart();
+    const { events, ended } = await collect(watch, () => false);
+    expect(ended).toBe(true);
+    expect(events.map(brief)).toEqual(['ERROR 410']);
+    expect((events[0]?.object as Status).reason).toBe('Expired');
+    expect((events[0]?.object as Status).message).toBe(DATA_LOST_MESSAGE);
+
+    // What a reflector (or the Cacher) does after a 410: list again, then watch from the list's resourceVersion.
+    const listed = await whenReachable(() => s.list('/registry/widgets'));
+    expect(listed.items).toEqual([]);
+    expect(Number(listed.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(a.metadata.resourceVersion));
+    const again = s.watch('/registry/widgets', { resourceVersion: listed.metadata.resourceVersion });
+    const b = await s.create(key('b'), widget('b'));
+    expect((await collect(again, named('b'))).events.map(brief)).toEqual([`ADDED b ${b.metadata.resourceVersion}`]);
+    again.stop();
+  });
+});
