@@ -16,6 +16,7 @@ export type {
   WatchProgressRequester,
 } from './interfaces.ts';
 export { hasPromptWatchProgress, supports } from './interfaces.ts';
+export { approximateJsonSize } from './json-size.ts';
 export { nameOfKey, normalizeKey, prefixOf } from './keys.ts';
 export { continueAfter, type ListPlan, listExpiredError, planList, resolveReadRevision } from './list-plan.ts';
 export { type MemoryCompactionPolicy, MemoryStorage, type MemoryStorageOptions } from './memory/memory-storage.ts';

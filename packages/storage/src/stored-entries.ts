@@ -1,4 +1,5 @@
 import { type KubeObject, stringifyJson } from '@kapi/apimachinery';
+import { approximateJsonSize } from './json-size.ts';
 
 /**
  * metadata.managedFields entries of objects a storage committed: private, deep-frozen JSON it made itself. A write
@@ -8,21 +9,41 @@ import { type KubeObject, stringifyJson } from '@kapi/apimachinery';
  * built is copied like the rest of the object.
  */
 // A module-private symbol, set (non-enumerable) before the copy is frozen: JSON, spreads and walks over own keys never
-// see or copy it, and no caller can forge it. Cheaper than a WeakSet of every stored entry.
+// see or copy it, and no caller can forge it. Cheaper than a WeakSet of every stored entry. Its value is the entry's
+// JSON size, so a revision sharing it knows its own size without encoding it.
 const STORED = Symbol('kapi.storedManagedFieldsEntry');
 
-const isStored = (e: unknown): e is object =>
-  typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[STORED] === true && Object.isFrozen(e);
+const storedSize = (e: unknown): number | undefined => {
+  if (typeof e !== 'object' || e === null || !Object.isFrozen(e)) return undefined;
+  const size = (e as Record<symbol, unknown>)[STORED];
+  return typeof size === 'number' ? size : undefined;
+};
+const isStored = (e: unknown): e is object => storedSize(e) !== undefined;
 
-/** A private JSON copy of `obj` (JSON.stringify's rules) in which the stored entries it carries are shared, not copied. */
-export function copyForStorage(obj: KubeObject): unknown {
+/**
+ * A private JSON copy of `obj` (JSON.stringify's rules) in which the stored entries it carries are shared, not copied;
+ * `size.bytes` is set to about how many bytes the copy takes as JSON (UTF-16 units of its encoding).
+ */
+export function copyForStorage(obj: KubeObject, size?: { bytes: number }): unknown {
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
   const entries: unknown = meta?.managedFields;
-  if (!Array.isArray(entries) || !entries.some(isStored)) return JSON.parse(stringifyJson(obj));
+  if (!Array.isArray(entries) || !entries.some(isStored)) {
+    const json = stringifyJson(obj);
+    if (size) size.bytes = json.length;
+    return JSON.parse(json);
+  }
   // The stored entries stand in as nulls while the rest is encoded, then come back in their places.
-  const copy = JSON.parse(stringifyJson({ ...obj, metadata: { ...meta, managedFields: entries.map((e) => (isStored(e) ? null : e)) } }));
+  const json = stringifyJson({ ...obj, metadata: { ...meta, managedFields: entries.map((e) => (isStored(e) ? null : e)) } });
+  const copy = JSON.parse(json);
+  let bytes = json.length;
   const list = copy.metadata.managedFields as unknown[];
-  for (let i = 0; i < entries.length; i++) if (isStored(entries[i])) list[i] = entries[i];
+  for (let i = 0; i < entries.length; i++) {
+    const shared = storedSize(entries[i]);
+    if (shared === undefined) continue;
+    list[i] = entries[i];
+    bytes += shared - 4; // in place of the "null"
+  }
+  if (size) size.bytes = bytes;
   return copy;
 }
 
@@ -31,5 +52,6 @@ export function markStoredEntries(copy: KubeObject): void {
   const entries: unknown = copy.metadata?.managedFields;
   if (!Array.isArray(entries)) return;
   for (const e of entries)
-    if (typeof e === 'object' && e !== null && !Array.isArray(e) && !Object.isFrozen(e)) Object.defineProperty(e, STORED, { value: true });
+    if (typeof e === 'object' && e !== null && !Array.isArray(e) && !Object.isFrozen(e))
+      Object.defineProperty(e, STORED, { value: approximateJsonSize(e) });
 }

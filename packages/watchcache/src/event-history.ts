@@ -1,6 +1,5 @@
-import { type StorageError, storageErrors } from '@kapi/storage';
+import { approximateJsonSize, type StorageError, storageErrors } from '@kapi/storage';
 import type { CacheEvent } from './cache-event.ts';
-import { approximateJsonSize } from './json-size.ts';
 
 export interface EventHistoryOptions {
   /** Smallest capacity (default 100). */

@@ -68,6 +68,30 @@ describe('MemoryStorage (memory-specific)', () => {
     expect((await s.list(P)).items.map((o) => o.metadata.name)).toEqual(['mid', 'old']);
   });
 
+  it('compaction policy maxHistoryBytes: past it a write compacts from the oldest change on; creates alone are no history', async () => {
+    const clock = new FakeClock();
+    // Each version is about 1,100 bytes of JSON; the bound holds about four superseded ones.
+    const s = new MemoryStorage({ clock, compaction: { keepSeconds: 3600, maxHistoryBytes: 4500 } });
+    const big = (name: string, v: number) => obj(name, { data: `${v}`.padEnd(1000, '.') });
+    for (let i = 0; i < 10; i++) await s.create(`${P}/o${i}`, big(`o${i}`, 0)); // revs 1..10
+    expect(s.compactedRevision).toBe(0);
+    for (let v = 1; v <= 4; v++) await s.guaranteedUpdate(`${P}/o0`, async () => big('o0', v)); // revs 11..14
+    expect(s.compactedRevision).toBe(0);
+    await s.guaranteedUpdate(`${P}/o0`, async () => big('o0', 5)); // rev 15: five superseded versions, over the bound
+    // Compacted down to three quarters of the bound: the versions replaced at 11 and 12 are gone.
+    expect(s.compactedRevision).toBe(12);
+    await expect(s.list(P, { resourceVersion: '11', resourceVersionMatch: 'Exact' })).rejects.toSatisfy((e) =>
+      isStorageError(e, 'Expired'),
+    );
+    const at12 = await s.list(P, { resourceVersion: '12', resourceVersionMatch: 'Exact' });
+    expect(at12.items.find((o) => o.metadata.name === 'o0')?.data).toBe('2'.padEnd(1000, '.'));
+    const w = s.watch(P, { resourceVersion: '10' });
+    const first = await w[Symbol.asyncIterator]().next();
+    expect(first.value).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
+    expect((await s.get(`${P}/o0`))?.data).toBe('5'.padEnd(1000, '.'));
+    expect(await s.count(P)).toBe(10);
+  });
+
   it('with both rules, history is kept while either rule wants it', async () => {
     const clock = new FakeClock();
     const s = new MemoryStorage({ clock, compaction: { keepRevisions: 1, keepSeconds: 3600, intervalMs: 1000 } });

@@ -39,6 +39,12 @@ export interface MemoryCompactionPolicy {
   keepSeconds?: number;
   /** How often the policy runs (default 60 s). */
   intervalMs?: number;
+  /**
+   * Whatever the rules above keep, history (the superseded versions, weighed by their JSON size) never holds more
+   * than this: a write that takes it past compacts at once from the oldest change on, down to three quarters of it
+   * (default 64 MiB). A count or an age alone lets a history of large objects grow without measure.
+   */
+  maxHistoryBytes?: number;
 }
 
 export interface MemoryStorageOptions {
@@ -47,8 +53,9 @@ export interface MemoryStorageOptions {
   /** How often idle watchers that asked for progressNotify get a BOOKMARK (default 5000 ms, kube-apiserver's etcd setting). */
   progressNotifyIntervalMs?: number;
   /**
-   * Automatic compaction: history is kept while within `keepRevisions` of the head OR younger than `keepSeconds`.
-   * Default: 5 minutes, checked every minute (kube-apiserver compacts etcd every 5 minutes). `false` keeps all history.
+   * Automatic compaction: history is kept while within `keepRevisions` of the head OR younger than `keepSeconds`, and
+   * never past `maxHistoryBytes`. Default: 5 minutes, checked every minute (kube-apiserver compacts etcd every 5
+   * minutes), at most 64 MiB. `false` keeps all history.
    */
   compaction?: MemoryCompactionPolicy | false;
   /** Events held for a watcher that is not reading before it is ended (default 100,000). */
@@ -67,6 +74,7 @@ interface Watcher {
 }
 
 const DEFAULT_COMPACTION: MemoryCompactionPolicy = { keepSeconds: 300, intervalMs: 60_000 };
+const DEFAULT_MAX_HISTORY_BYTES = 64 * 2 ** 20;
 
 /**
  * The in-memory Storage: one store-wide revision, MVCC history until compaction, Exact reads and snapshot
@@ -85,6 +93,9 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
   readonly #progressMs: number;
   readonly #queueLimit: number;
   readonly #policy: MemoryCompactionPolicy | false;
+  readonly #maxHistoryBytes: number;
+  /** Reused out-parameter of copyForStorage (one write at a time). */
+  readonly #size = { bytes: 0 };
   #progressTimer: TimerHandle | undefined;
   #compactionTimer: TimerHandle | undefined;
   #closed = false;
@@ -94,6 +105,7 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     this.#progressMs = options.progressNotifyIntervalMs ?? 5000;
     this.#queueLimit = options.watchQueueLimit ?? 100_000;
     this.#policy = options.compaction === undefined ? DEFAULT_COMPACTION : options.compaction;
+    this.#maxHistoryBytes = this.#policy ? (this.#policy.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES) : Number.POSITIVE_INFINITY;
     this.#scheduleCompaction();
   }
 
@@ -327,7 +339,7 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     let copy: KubeObject;
     try {
       // stringifyJson, not JSON.stringify: an accepted object may nest deeper than the native encoder's recursion reaches.
-      copy = copyForStorage(obj) as KubeObject;
+      copy = copyForStorage(obj, this.#size) as KubeObject;
     } catch (err) {
       throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
     }
@@ -338,15 +350,25 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     deepFreeze(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
-    const change = this.#store.write(key, copy, this.#clock.now());
+    const change = this.#store.write(key, copy, this.#clock.now(), this.#size.bytes);
     this.#dispatch(change);
+    this.#boundHistory();
     return copy;
+  }
+
+  /** Past maxHistoryBytes of history: compacts from the oldest change on, down to three quarters of the bound. */
+  #boundHistory(): void {
+    const store = this.#store;
+    if (store.historyBytes <= this.#maxHistoryBytes) return;
+    const target = store.revisionForHistoryBytes(Math.floor(this.#maxHistoryBytes * 0.75));
+    if (target > store.compacted) store.compact(target);
   }
 
   /** Writes a tombstone at `key`; returns the last state at the deletion's revision. */
   #remove(key: string): KubeObject {
     const change = this.#store.write(key, null, this.#clock.now());
     this.#dispatch(change);
+    this.#boundHistory();
     return lastStateAt(change.prev as KubeObject, change.rev);
   }
 

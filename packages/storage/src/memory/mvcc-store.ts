@@ -7,6 +7,8 @@ export interface Version {
   obj: KubeObject | null;
   /** Wall-clock time of the write (for time-based compaction). */
   at: number;
+  /** About how many bytes the object takes as JSON (0 for a tombstone): what history is weighed by. */
+  bytes: number;
 }
 
 /** One change, as watchers replay it: the new state and the state it replaced. */
@@ -16,6 +18,8 @@ export interface Change {
   obj: KubeObject | null;
   prev: KubeObject | null;
   at: number;
+  /** The JSON size of `prev`: the bytes this change moved into history. */
+  prevBytes: number;
 }
 
 /**
@@ -34,6 +38,12 @@ export class MvccStore {
   /** Keys holding more than their live version (old versions or a tombstone): what compaction must visit. */
   #dirty = new Set<string>();
   #live = 0;
+  #historyBytes = 0;
+
+  /** The JSON size of the versions kept only as history (superseded ones), summed. */
+  get historyBytes(): number {
+    return this.#historyBytes;
+  }
 
   /** Objects alive at the latest revision. */
   get size(): number {
@@ -64,7 +74,7 @@ export class MvccStore {
   }
 
   /** Records a write at the next revision; `obj` must already carry that revision as its resourceVersion. */
-  write(key: string, obj: KubeObject | null, at: number): Change {
+  write(key: string, obj: KubeObject | null, at: number, bytes = 0): Change {
     const rev = ++this.rev;
     let vs = this.#versions.get(key);
     if (!vs) {
@@ -72,12 +82,15 @@ export class MvccStore {
       this.#versions.set(key, vs);
       this.#sorted.set(key, undefined);
     }
-    const prev = vs[vs.length - 1]?.obj ?? null;
-    vs.push({ rev, obj, at });
+    const last = vs[vs.length - 1];
+    const prev = last?.obj ?? null;
+    const prevBytes = last?.bytes ?? 0;
+    this.#historyBytes += prevBytes;
+    vs.push({ rev, obj, at, bytes: obj === null ? 0 : bytes });
     if (vs.length > 1 || obj === null) this.#dirty.add(key);
     if (prev === null && obj !== null) this.#live++;
     else if (prev !== null && obj === null) this.#live--;
-    const change: Change = { rev, key, obj, prev, at };
+    const change: Change = { rev, key, obj, prev, at, prevBytes };
     this.#log.push(change);
     return change;
   }
@@ -119,6 +132,20 @@ export class MvccStore {
   }
 
   /**
+   * The revision to compact at so that at most `maxBytes` of history stays: the oldest changes' superseded versions
+   * go first (compacting at a change's revision drops the version it replaced). 0 when history is within bounds.
+   */
+  revisionForHistoryBytes(maxBytes: number): number {
+    let over = this.#historyBytes - maxBytes;
+    if (over <= 0) return 0;
+    for (const c of this.#log) {
+      over -= c.prevBytes;
+      if (over <= 0) return c.rev;
+    }
+    return this.rev;
+  }
+
+  /**
    * Drops history below `rev`: for each key, versions superseded by one at or below `rev`, and tombstones at or
    * below `rev`; the change log below `rev`. State at `rev` and later stays readable.
    */
@@ -136,6 +163,8 @@ export class MvccStore {
       }
       let kept = keepFrom > 0 ? vs.slice(keepFrom) : vs;
       if (kept[0]?.obj === null && kept[0].rev <= rev) kept = kept.slice(1);
+      // Every dropped version was superseded (a dropped tombstone weighs nothing), so all of it was history.
+      for (let i = 0; i < vs.length - kept.length; i++) this.#historyBytes -= (vs[i] as Version).bytes;
       if (kept.length === 0) {
         this.#versions.delete(key);
         this.#dirty.delete(key);

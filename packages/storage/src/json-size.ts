@@ -1,6 +1,6 @@
 /**
  * About how many bytes `value` takes as JSON, without encoding it: string lengths (UTF-16 units, not UTF-8 bytes) and
- * digits of numbers plus the punctuation around them. Close enough to weigh what a history holds by size, at a
+ * digits of numbers plus the punctuation around them. Close enough to weigh what a history or a cache holds by size, at a
  * fraction of an encode's cost; exact for ASCII strings without escapes.
  */
 export function approximateJsonSize(value: unknown): number {
