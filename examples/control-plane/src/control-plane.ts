@@ -12,7 +12,7 @@ import {
 } from '@kapi/admission';
 import { aggregatorProvider } from '@kapi/aggregator';
 import { APIExtensions, kindCelTypes } from '@kapi/apiextensions';
-import type { KubeObject } from '@kapi/apimachinery';
+import { isAlreadyExists, type KubeObject } from '@kapi/apimachinery';
 import {
   DynamicCABundle,
   loadOrCreateServiceAccountKey,
@@ -322,7 +322,12 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     serviceResolver: services.resolver,
     proxyClientCert: proxyClient.cert,
     proxyClientKey: proxyClient.key,
-    onError: (err) => console.error(`aggregator: ${(err as Error).message ?? String(err)}`),
+    onError: (err) => {
+      // Another process of this control plane (--workers, or one more on the same backend) registered it first: the
+      // autoregister's retry finds it there, as kube-apiserver replicas do.
+      if (isAlreadyExists(err)) return;
+      console.error(`aggregator: ${(err as Error).message ?? String(err)}`);
+    },
   });
   const server = new GenericAPIServer({
     ...elected,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type EtcdServer, requireBinary, startEtcd } from '@kapi/test-servers';
+import { requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // Several kapi processes on one etcd: separate `node main.ts` processes sharing a data directory, and --workers.
@@ -23,19 +23,20 @@ const FAST_ELECTION = [
 
 const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
-let etcd: EtcdServer;
+let etcd: { port: number; stop(): Promise<void> };
+let redis: { url: string; stop(): Promise<void> };
 let prefix = 0;
 
 beforeAll(async () => {
   requireBinary('kubectl', 'kubectl');
-  etcd = await startEtcd();
+  [etcd, redis] = await Promise.all([startEtcd(), startRedis()]);
 }, 30_000);
 afterEach(() => {
   for (const child of children) child.kill('SIGKILL');
   children.clear();
 });
 afterAll(async () => {
-  await etcd?.stop();
+  await Promise.all([etcd?.stop(), redis?.stop()]);
   for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
 });
 
@@ -105,15 +106,20 @@ async function dataDir(): Promise<string> {
 }
 
 const storage = () => `etcd://127.0.0.1:${etcd.port}/scale-${prefix++}`;
+/** Each --storage on a keyspace of its own: etcd under a prefix, Redis in a database of its own. */
+const backends: Record<string, () => string> = {
+  etcd: storage,
+  redis: () => `${redis.url}/${++prefix % 16}`,
+};
 const holder = (kubeconfig: string, server: string) =>
   kubectl(kubeconfig, server, ['get', 'lease', '-n', 'kube-system', 'kube-controller-manager', '-o', 'jsonpath={.spec.holderIdentity}']);
 
-describe('several processes on one etcd', () => {
+describe.each(['etcd', 'redis'])('several processes on one %s', (backend) => {
   it(
     'share the data directory; a write through one is read and watched through the other; one runs the controllers, the other takes over when it is killed',
     async () => {
       const dir = await dataDir();
-      const flags = ['--storage', storage(), '--data-dir', dir, ...FAST_ELECTION];
+      const flags = ['--storage', (backends[backend] as () => string)(), '--data-dir', dir, ...FAST_ELECTION];
       // Started at once: the first makes the token, CAs and certificates, the other waits and reuses them.
       const [a, b] = await Promise.all([serving(main(flags)), serving(main(flags))]);
       const kubeconfig = join(dir, 'kubeconfig');
@@ -181,6 +187,7 @@ describe('several processes on one etcd', () => {
         .not.toMatch(/\bheld\b/);
       other.child.kill('SIGTERM');
       expect(await other.exited).toEqual({ code: 0, signal: null });
+      expect(other.stderr()).toBe('');
     },
     T,
   );
@@ -215,6 +222,7 @@ describe('--workers', () => {
       primary.child.kill('SIGTERM');
       expect(await primary.exited).toEqual({ code: 0, signal: null });
       expect(primary.stdout()).toContain('SIGTERM: stopping 2 workers');
+      expect(primary.stderr()).toBe(`worker ${pids[0]} died (SIGKILL); starting another\n`);
     },
     T,
   );
