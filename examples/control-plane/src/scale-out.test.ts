@@ -185,6 +185,13 @@ describe.each(['etcd', 'redis'])('several processes on one %s', (backend) => {
       await expect
         .poll(() => kubectl(kubeconfig, other.url, ['get', 'namespaces', '-o', 'jsonpath={.items[*].metadata.name}']), { timeout: 30_000 })
         .not.toMatch(/\bheld\b/);
+      // The quota controller runs in the new leader too: status.used is kept.
+      await kubectl(kubeconfig, other.url, ['create', 'quota', 'q', '--hard=count/configmaps=10']);
+      await expect
+        .poll(() => kubectl(kubeconfig, other.url, ['get', 'quota', 'q', '-o', 'jsonpath={.status.used.count/configmaps}']), {
+          timeout: 30_000,
+        })
+        .toMatch(/^\d+$/);
       other.child.kill('SIGTERM');
       expect(await other.exited).toEqual({ code: 0, signal: null });
       expect(other.stderr()).toBe('');
