@@ -7,7 +7,8 @@ import {
   realClock,
   type TimerHandle,
 } from '@kapi/apimachinery';
-import { deepFreeze, sameStoredObject } from '../deep-equal.ts';
+import { sameStoredObject } from '../deep-equal.ts';
+import { freezeForStorage } from '../freeze-for-storage.ts';
 import type {
   Compactable,
   CreateOptions,
@@ -347,7 +348,7 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
     copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
     markStoredEntries(copy);
-    deepFreeze(copy);
+    freezeForStorage(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
     const change = this.#store.write(key, copy, this.#clock.now(), this.#size.bytes);
