@@ -22,9 +22,10 @@ afterAll(async () => {
 
 const dir = '/registry/widgets/failover';
 
-/** A storage whose channel talks to `first` first (gRPC's pick_first takes the endpoints in order). */
-function storage(first: EtcdMember): EtcdStorage {
-  const endpoints = [first.clientURL, ...cluster.endpoints.filter((e) => e !== first.clientURL)];
+/** A storage that talks to `first` first (members are tried in the order given); `byName`: endpoints as localhost. */
+function storage(first: EtcdMember, byName = false): EtcdStorage {
+  const ordered = [first.clientURL, ...cluster.endpoints.filter((e) => e !== first.clientURL)];
+  const endpoints = byName ? ordered.map((e) => e.replace('127.0.0.1', 'localhost')) : ordered;
   const s = new EtcdStorage({ endpoints, prefix: `/kapi-failover-${randomBytes(6).toString('hex')}` });
   open.push(s);
   return s;
@@ -134,13 +135,13 @@ describe('EtcdStorage on a 3-member cluster', () => {
     expect(await s.get(`${dir}/after-restart`)).toMatchObject({ metadata: { name: 'after-restart' } });
   });
 
-  it('skips a member that is down from the start, and leases granted through it outlive a failover', async () => {
+  it('skips a member that is down from the start (endpoints named by host name), and leases outlive a failover', async () => {
     const [down, ...rest] = cluster.members as [EtcdMember, ...EtcdMember[]];
     await down.kill();
-    const s = storage(down);
+    const s = storage(down, true);
     const a = await s.create(`${dir}/ttl-a`, widget('ttl-a'), { ttlSeconds: 1 });
     expect(a.metadata.resourceVersion).toBeTruthy();
-    // Kill the member the channel went on to; the next grant and the expiry go through the last one.
+    // Kill the member the storage went on to; the next grant and the expiry go through the last one.
     await down.start();
     const next = rest[0] as EtcdMember;
     await next.kill();

@@ -34,7 +34,7 @@ import { EtcdWatch, type WatchContext } from './watch/etcd-watch.ts';
 import { WatchMux } from './watch/watch-mux.ts';
 
 export interface EtcdStorageOptions {
-  /** etcd client URLs, e.g. ['http://127.0.0.1:2379']; several must be IP addresses (gRPC fails over between them). */
+  /** etcd client URLs, e.g. ['http://127.0.0.1:2379'] (kube-apiserver's --etcd-servers); several are failed over between. */
   endpoints: string[];
   /** Prepended to every key, so several stores can share one etcd (default ''). */
   prefix?: string;

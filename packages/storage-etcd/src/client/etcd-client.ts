@@ -14,7 +14,7 @@ import type {
   WatchRequest,
   WatchResponse,
 } from './messages.ts';
-import { mayRetry, outcomeUnknown, type RetryKind, retryBackoffMs, WriteOutcomeUnknownError } from './retry-policy.ts';
+import { mayRetry, noMemberReachable, outcomeUnknown, type RetryKind, retryBackoffMs, WriteOutcomeUnknownError } from './retry-policy.ts';
 
 export interface EtcdClientOptions {
   endpoints: readonly string[];
@@ -72,34 +72,42 @@ function requireLeader(): grpc.Metadata {
   return md;
 }
 
+/** Channel options of every member's connection. */
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  // A list may be far larger than gRPC's 4 MiB default (etcd itself sends up to 2 GiB).
+  'grpc.max_receive_message_length': -1,
+  // Reconnect soon after a restart instead of backing off to gRPC's 2-minute ceiling.
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 1000,
+  // Notice a peer that vanished without closing the connection (etcd's server allows pings every 5 s).
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+};
+
 /**
- * A minimal etcd v3 client: one gRPC channel over every endpoint (gRPC's pick_first walks the list, skipping members
- * that refuse connections), the unary calls EtcdStorage needs and raw watch streams. Each call has one deadline over
- * all its attempts and never waits for a connection that is not there: when no member can be reached it fails at once
- * with UNAVAILABLE. A call that fails because its member died or could not serve it (no leader, leader changed) is
- * sent again to the member the channel picks next, as clientv3 does (see retry-policy.ts): reads always, a Txn only
- * when etcd surely did not apply it, else it fails with WriteOutcomeUnknownError. Every call requires a leader, so a
- * member cut off from the others refuses it instead of stalling. Errors are grpc-js ServiceErrors (or
+ * A minimal etcd v3 client: the unary calls EtcdStorage needs and raw watch streams, over one gRPC channel per
+ * endpoint (kube-apiserver's --etcd-servers; each a name or an address, resolved by gRPC). Calls go to one member
+ * until it fails them, then to the next in the list. Each call has one deadline over all its attempts and never waits
+ * for a connection that is not there: a member that cannot be reached is skipped at once, and when none can the call
+ * fails at once with UNAVAILABLE. A call that fails because its member died or could not serve it (no leader, leader
+ * changed) is sent again to the next member, as clientv3 does (see retry-policy.ts): reads always, a Txn only when
+ * etcd surely did not apply it, else it fails with WriteOutcomeUnknownError. Every call and watch requires a leader,
+ * so a member cut off from the others refuses it instead of stalling. Errors are grpc-js ServiceErrors (or
  * WriteOutcomeUnknownError); `etcd-errors.ts` gives them meaning.
  */
 export class EtcdClient {
-  readonly #client: grpc.Client;
+  readonly #channels: grpc.Client[];
   readonly #methods: Methods;
   readonly #timeoutMs: number;
+  /** The member calls go to now. */
+  #current = 0;
 
   constructor(options: EtcdClientOptions) {
+    if (options.endpoints.length === 0) throw new Error('EtcdStorage: at least one endpoint is required');
+    const targets = options.endpoints.map(grpcTarget);
     this.#methods = loadMethods();
     this.#timeoutMs = options.requestTimeoutMs;
-    this.#client = new grpc.Client(grpcTarget(options.endpoints), grpc.credentials.createInsecure(), {
-      // A list may be far larger than gRPC's 4 MiB default (etcd itself sends up to 2 GiB).
-      'grpc.max_receive_message_length': -1,
-      // Reconnect soon after a restart instead of backing off to gRPC's 2-minute ceiling.
-      'grpc.initial_reconnect_backoff_ms': 100,
-      'grpc.max_reconnect_backoff_ms': 1000,
-      // Notice a peer that vanished without closing the connection (etcd's server allows pings every 5 s).
-      'grpc.keepalive_time_ms': 30_000,
-      'grpc.keepalive_timeout_ms': 10_000,
-    });
+    this.#channels = targets.map((t) => new grpc.Client(t, grpc.credentials.createInsecure(), CHANNEL_OPTIONS));
   }
 
   range(req: RangeRequest): Promise<RangeResponse> {
@@ -134,7 +142,7 @@ export class EtcdClient {
     await this.#call(this.#methods.leaseRevoke, { ID: id }, 'repeatable');
   }
 
-  /** The status of the member this channel talks to (its version). */
+  /** The status of the member calls go to now (its version). */
   status(): Promise<StatusResponse> {
     return this.#call(this.#methods.status, {}, 'repeatable');
   }
@@ -142,33 +150,60 @@ export class EtcdClient {
   /** A new bidirectional Watch stream (no deadline: it lives until cancelled or broken; ended by a member without a leader). */
   watch(): WatchStream {
     const m = this.#methods.watch;
-    return this.#client.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, requireLeader());
+    const member = this.#current;
+    const stream = (this.#channels[member] as grpc.Client).makeBidiStreamRequest(
+      m.path,
+      m.requestSerialize,
+      m.responseDeserialize,
+      requireLeader(),
+    );
+    // A stream its member broke (gone, or without a leader): the watcher re-opens it on the next member.
+    if (this.#channels.length > 1)
+      stream.on('error', (err) => (err as { code?: unknown }).code === grpc.status.UNAVAILABLE && this.#leave(member));
+    return stream;
   }
 
   close(): void {
-    this.#client.close();
+    for (const c of this.#channels) c.close();
+  }
+
+  /** Calls go to the next member after `member` failed one (unless another call already moved them on). */
+  #leave(member: number): void {
+    if (this.#current === member) this.#current = (member + 1) % this.#channels.length;
   }
 
   /** Sends the call, again after a failure `kind` allows to retry, until it succeeds or its deadline is near. */
   async #call<Req, Res>(m: Method<Req, Res>, req: Req, kind: RetryKind, onSend?: () => void): Promise<Res> {
     const deadline = Date.now() + this.#timeoutMs;
+    const members = this.#channels.length;
+    // Members in a row found unreachable by this call: when that is all of them, it fails at once.
+    let unreachable = 0;
     for (let attempt = 0; ; attempt++) {
+      const member = this.#current;
       onSend?.();
       try {
-        return await this.#unary(m, req, deadline);
+        return await this.#unary(this.#channels[member] as grpc.Client, m, req, deadline);
       } catch (err) {
+        if (noMemberReachable(err)) {
+          // Never sent, so safe to send elsewhere, whatever the call.
+          if (++unreachable >= members) throw err;
+          this.#leave(member);
+          continue;
+        }
+        unreachable = 0;
         const wait = retryBackoffMs(attempt);
         if (!mayRetry(err, kind) || Date.now() + wait >= deadline) {
           throw kind === 'mutation' && outcomeUnknown(err) ? new WriteOutcomeUnknownError(err) : err;
         }
+        if (members > 1) this.#leave(member);
         await new Promise((r) => setTimeout(r, wait));
       }
     }
   }
 
-  #unary<Req, Res>(m: Method<Req, Res>, req: Req, deadline: number): Promise<Res> {
+  #unary<Req, Res>(channel: grpc.Client, m: Method<Req, Res>, req: Req, deadline: number): Promise<Res> {
     return new Promise((resolve, reject) => {
-      this.#client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, req, requireLeader(), { deadline }, (err, res) =>
+      channel.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, req, requireLeader(), { deadline }, (err, res) =>
         err || res === undefined ? reject(err ?? new Error(`${m.path}: empty response`)) : resolve(res),
       );
     });

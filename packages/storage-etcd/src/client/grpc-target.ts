@@ -1,30 +1,17 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 
 const DEFAULT_PORT = '2379';
 
 /**
- * The gRPC target for a list of etcd client URLs ("http://host:port"). One endpoint: its host and port (names are
- * resolved by DNS). Several: an `ipv4:` / `ipv6:` address list, which gRPC's pick_first walks when a member is down;
- * names cannot be listed that way, so several endpoints must be IP addresses of one family.
+ * The gRPC target of one etcd client URL ("http://host:port", port 2379 when left out): its host and port, a name
+ * resolved by gRPC's DNS resolver (which resolves it again when the connection is lost).
  */
-export function grpcTarget(endpoints: readonly string[]): string {
-  if (endpoints.length === 0) throw new Error('EtcdStorage: at least one endpoint is required');
-  const hosts = endpoints.map(parseEndpoint);
-  if (hosts.length === 1) {
-    const [h] = hosts as [Endpoint];
-    return `dns:${isIPv6(h.host) ? `[${h.host}]` : h.host}:${h.port}`;
-  }
-  if (hosts.every((h) => isIPv4(h.host))) return `ipv4:${hosts.map((h) => `${h.host}:${h.port}`).join(',')}`;
-  if (hosts.every((h) => isIPv6(h.host))) return `ipv6:${hosts.map((h) => `[${h.host}]:${h.port}`).join(',')}`;
-  throw new Error(`EtcdStorage: several endpoints must all be IPv4 or all IPv6 addresses, got ${endpoints.join(', ')}`);
+export function grpcTarget(endpoint: string): string {
+  const { host, port } = parseEndpoint(endpoint);
+  return `dns:${isIPv6(host) ? `[${host}]` : host}:${port}`;
 }
 
-interface Endpoint {
-  host: string;
-  port: string;
-}
-
-function parseEndpoint(endpoint: string): Endpoint {
+function parseEndpoint(endpoint: string): { host: string; port: string } {
   let url: URL;
   try {
     url = new URL(endpoint.includes('://') ? endpoint : `http://${endpoint}`);
