@@ -5,8 +5,6 @@ import { SortedMap } from '../sorted-map.ts';
 export interface Version {
   rev: number;
   obj: KubeObject | null;
-  /** Wall-clock time of the write (for time-based compaction). */
-  at: number;
   /** About how many bytes the object takes as JSON (0 for a tombstone): what history is weighed by. */
   bytes: number;
 }
@@ -31,7 +29,8 @@ export class MvccStore {
   rev = 0;
   /** Revisions below this are gone (compact(R) keeps R readable). */
   compacted = 0;
-  #versions = new Map<string, Version[]>();
+  /** A key's versions, oldest first; a key with one version (most keys, most of the time) holds it without an array. */
+  #versions = new Map<string, Version | Version[]>();
   /** Every key with retained history, in order (the values are unused: versions live in `#versions`). */
   readonly #sorted = new SortedMap<undefined>();
   #log: Change[] = [];
@@ -52,13 +51,14 @@ export class MvccStore {
 
   latest(key: string): Version | undefined {
     const vs = this.#versions.get(key);
-    return vs?.[vs.length - 1];
+    return Array.isArray(vs) ? vs[vs.length - 1] : vs;
   }
 
   /** The object at `key` as of revision `rev` (null if absent then). */
   at(key: string, rev: number): KubeObject | null {
     const vs = this.#versions.get(key);
     if (!vs) return null;
+    if (!Array.isArray(vs)) return vs.rev <= rev ? vs.obj : null;
     let lo = 0;
     let hi = vs.length - 1;
     let found: Version | undefined;
@@ -76,18 +76,23 @@ export class MvccStore {
   /** Records a write at the next revision; `obj` must already carry that revision as its resourceVersion. */
   write(key: string, obj: KubeObject | null, at: number, bytes = 0): Change {
     const rev = ++this.rev;
-    let vs = this.#versions.get(key);
-    if (!vs) {
-      vs = [];
-      this.#versions.set(key, vs);
+    const vs = this.#versions.get(key);
+    const version: Version = { rev, obj, bytes: obj === null ? 0 : bytes };
+    let last: Version | undefined;
+    if (vs === undefined) {
+      this.#versions.set(key, version);
       this.#sorted.set(key, undefined);
+    } else if (Array.isArray(vs)) {
+      last = vs[vs.length - 1];
+      vs.push(version);
+    } else {
+      last = vs;
+      this.#versions.set(key, [vs, version]);
     }
-    const last = vs[vs.length - 1];
     const prev = last?.obj ?? null;
     const prevBytes = last?.bytes ?? 0;
     this.#historyBytes += prevBytes;
-    vs.push({ rev, obj, at, bytes: obj === null ? 0 : bytes });
-    if (vs.length > 1 || obj === null) this.#dirty.add(key);
+    if (last !== undefined || obj === null) this.#dirty.add(key);
     if (prev === null && obj !== null) this.#live++;
     else if (prev !== null && obj === null) this.#live--;
     const change: Change = { rev, key, obj, prev, at, prevBytes };
@@ -153,7 +158,8 @@ export class MvccStore {
     if (rev <= this.compacted) return;
     this.compacted = rev;
     for (const key of this.#dirty) {
-      const vs = this.#versions.get(key) as Version[];
+      const held = this.#versions.get(key) as Version | Version[];
+      const vs = Array.isArray(held) ? held : [held];
       let keepFrom = 0;
       for (let i = vs.length - 1; i >= 0; i--) {
         if ((vs[i] as Version).rev <= rev) {
@@ -171,7 +177,8 @@ export class MvccStore {
         this.#sorted.delete(key);
         continue;
       }
-      if (kept !== vs) this.#versions.set(key, kept);
+      if (kept.length === 1) this.#versions.set(key, kept[0] as Version);
+      else if (kept !== vs) this.#versions.set(key, kept);
       if (kept.length === 1 && kept[0]?.obj !== null) this.#dirty.delete(key);
     }
     let drop = 0;
