@@ -16,6 +16,8 @@ export interface AckedWrite {
   readonly ackedAt: number;
   /** `read-back`: a create whose answer was lost, found applied by a GET after AlreadyExists. */
   readonly via: 'create' | 'update' | 'read-back';
+  /** Retries its client made for it. */
+  readonly retries: number;
   /** Which writer (index) made it. */
   readonly writer: number;
   /** The server that answered. */
@@ -44,6 +46,7 @@ export async function runWriter(o: WriterOptions): Promise<void> {
     const name = o.names[i % o.names.length] as string;
     const seq = next.get(name) ?? 0;
     const startedAt = Date.now();
+    const retriesBefore = o.client.retryCount();
     let rv: string;
     let via: AckedWrite['via'];
     if (seq === 0) {
@@ -68,7 +71,17 @@ export async function runWriter(o: WriterOptions): Promise<void> {
       via = 'update';
     }
     next.set(name, seq + 1);
-    o.onAck({ name, seq, rv: BigInt(rv), startedAt, ackedAt: Date.now(), via, writer: o.writer, server: o.client.server });
+    o.onAck({
+      name,
+      seq,
+      rv: BigInt(rv),
+      startedAt,
+      ackedAt: Date.now(),
+      via,
+      retries: o.client.retryCount() - retriesBefore,
+      writer: o.writer,
+      server: o.client.server,
+    });
     if (o.pauseMs > 0) await sleep(o.pauseMs);
   }
 }

@@ -5,7 +5,7 @@ import { checkFinalList, checkWatcher, type WatchRecord } from './ha-check.ts';
 // The HA test's verdicts must find what they claim to find: a "0 gaps" that could never be anything else proves nothing.
 
 function write(name: string, seq: number, rv: number): AckedWrite {
-  return { name, seq, rv: BigInt(rv), startedAt: 0, ackedAt: 0, via: seq === 0 ? 'create' : 'update', writer: 0, server: 's' };
+  return { name, seq, rv: BigInt(rv), startedAt: 0, ackedAt: 0, via: seq === 0 ? 'create' : 'update', retries: 0, writer: 0, server: 's' };
 }
 
 const acked = [write('a', 0, 10), write('b', 0, 11), write('a', 1, 12), write('b', 1, 13), write('a', 2, 14)];

@@ -52,6 +52,8 @@ export interface ScenarioResult {
   readonly watchers: readonly WatchFigures[];
   /** Watchers that reached the last acknowledged write within catchUpMs. */
   readonly caughtUp: number;
+  /** When the load started (ms since the epoch). */
+  readonly startedAt: number;
   /** A few of the messages that made clients retry. */
   readonly retrySamples: readonly string[];
 }
@@ -127,6 +129,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
         const recovered = firstAfter.every((ms) => ms !== undefined) ? Math.max(...(firstAfter as number[])) : undefined;
         return { what: f.what, atMs: f.at - t0, recoveredMs: recovered };
       }),
+      startedAt: t0,
       retrySamples: [...new Set([...writerClients, ...watchers.map((w) => w.client)].flatMap((c) => [...c.samples]))],
       list: checkFinalList(finalItems, acked),
       watchers: watchers.map((w, i) => checkWatcher(urls[i] as string, w, acked)),
@@ -155,6 +158,13 @@ export function describeResult(title: string, r: ScenarioResult): string {
     `  watchers ${r.watchers.length}, caught up ${r.caughtUp}: events ${sum((w) => w.events)}, gaps ${sum((w) => w.gaps)}, duplicates ${sum((w) => w.duplicates)}, out of order ${sum((w) => w.outOfOrder)}, unknown ${sum((w) => w.unknown)}, relists after 410 ${sum((w) => w.relists)}, resumes ${sum((w) => w.resumes)}`,
     ...r.faults.map((f) => `  fault at ${f.atMs} ms: ${f.what}; every writer acknowledged again within ${f.recoveredMs ?? '—'} ms`),
     ...r.retrySamples.map((s) => `  retried on ${s}`),
+    ...[...r.acked]
+      .sort((a, b) => b.ackedAt - b.startedAt - (a.ackedAt - a.startedAt))
+      .slice(0, 3)
+      .map(
+        (w) =>
+          `  slow write: ${w.name} seq ${w.seq} ${w.ackedAt - w.startedAt} ms from ${w.startedAt - r.startedAt} ms, ${w.retries} retries, answered by ${w.server}`,
+      ),
     ...[...r.list.samples, ...r.watchers.flatMap((w) => w.samples)].map((s) => `  ! ${s}`),
   ].join('\n');
 }
