@@ -153,6 +153,22 @@ describe('EtcdStorage faults', () => {
     expect(ms).toBeLessThan(3000);
   });
 
+  it('a shared lease etcd no longer knows (revoked) is replaced: the TTL create still succeeds', async () => {
+    const s = storage();
+    await s.create(`${dir}/ttl-a`, widget('ttl-a'), { ttlSeconds: 300 });
+    const gateway = (path: string, body: unknown) =>
+      fetch(`${etcd.endpoint}${path}`, { method: 'POST', body: JSON.stringify(body) }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
+    const leases = ((await gateway('/v3/lease/leases', {})).leases ?? []) as { ID: string }[];
+    expect(leases.length).toBeGreaterThan(0);
+    for (const l of leases) await gateway('/v3/lease/revoke', { ID: l.ID });
+    // The storage would reuse the revoked lease for this key: etcd refuses it, and the create goes on with a new one.
+    const b = await s.create(`${dir}/ttl-b`, widget('ttl-b'), { ttlSeconds: 300 });
+    expect(await s.get(`${dir}/ttl-b`)).toMatchObject({ metadata: { name: 'ttl-b', resourceVersion: b.metadata.resourceVersion } });
+    expect(await s.get(`${dir}/ttl-a`, { ignoreNotFound: true })).toBeNull();
+  });
+
   it('50 concurrent writers on 5 clients incrementing one key lose no update', async () => {
     const prefix = `/kapi-faults-shared-${randomBytes(6).toString('hex')}`;
     const shared = Array.from({ length: 5 }, () => storage({ prefix }));

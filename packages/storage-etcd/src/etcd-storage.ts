@@ -129,15 +129,29 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
     const data = encodeObject(k, obj);
     this.#checkSize(k, ek, data);
     const ttl = opts.ttlSeconds ?? 0;
-    const lease = ttl > 0 ? await this.#leaseFor(k, Math.ceil(ttl)) : 0;
-    const res = await this.#txn(
-      k,
-      {
-        compare: [{ key: ek, target: 'CREATE', result: 'EQUAL', create_revision: 0 }],
-        success: [{ request_put: { key: ek, value: data, lease } }],
-      },
-      data.length,
-    );
+    const put = async (lease: number) =>
+      this.#txn(
+        k,
+        {
+          compare: [{ key: ek, target: 'CREATE', result: 'EQUAL', create_revision: 0 }],
+          success: [{ request_put: { key: ek, value: data, lease } }],
+        },
+        data.length,
+      );
+    let res: TxnResponse;
+    if (ttl > 0) {
+      const lease = await this.#leaseFor(k, Math.ceil(ttl));
+      try {
+        res = await put(lease);
+      } catch (err) {
+        // The shared lease is gone from etcd (revoked, a restored backup): the txn failed whole; once on a new lease.
+        if (!String((err as Error)?.message).includes('requested lease not found')) throw err;
+        this.#leases.forget(lease);
+        res = await put(await this.#leaseFor(k, Math.ceil(ttl)));
+      }
+    } else {
+      res = await put(0);
+    }
     if (!res.succeeded) throw storageErrors.keyExists(k);
     return decodeObject(k, data, res.header.revision);
   }

@@ -33,6 +33,11 @@ export class LeaseManager {
     this.#now = options.now ?? Date.now;
   }
 
+  /** Stops handing out lease `id` (etcd no longer knows it: revoked, or the cluster restored from a backup). */
+  forget(id: number): void {
+    if (this.#prev?.id === id) this.#prev = undefined;
+  }
+
   /** A lease ID for a key that should live `ttlSeconds` (whole seconds, > 0). */
   async leaseFor(ttlSeconds: number): Promise<number> {
     const now = this.#now();

@@ -191,11 +191,12 @@ export class EtcdClient {
           continue;
         }
         unreachable = 0;
+        // The member died or could not serve it: whether or not this call is sent again, the next goes elsewhere.
+        if (members > 1 && (err as { code?: unknown }).code === grpc.status.UNAVAILABLE) this.#leave(member);
         const wait = retryBackoffMs(attempt);
         if (!mayRetry(err, kind) || Date.now() + wait >= deadline) {
           throw kind === 'mutation' && outcomeUnknown(err) ? new WriteOutcomeUnknownError(err) : err;
         }
-        if (members > 1) this.#leave(member);
         await new Promise((r) => setTimeout(r, wait));
       }
     }
