@@ -2,7 +2,8 @@
  * The Cacher against the backend it fronts, in one run: LIST of 10,000 objects from the cache vs from the backend
  * (MemoryStorage, and a real etcd started for the run); one write delivered to 1,000 watchers (p50/p99 latency from
  * the write to each watcher holding the event's encoded bytes, and encodes per event) vs the same watchers on the
- * backend, each encoding for itself as a server would; memory per cached object vs its JSON size; the cache's store
+ * backend, each encoding for itself as a server would; memory per cached object vs its JSON size, and the Cacher over
+ * MemoryStorage in one process holding ConfigMaps (storage, cache, bounded encoding memo, history bounded by bytes); the cache's store
  * taking watch events into a cache of 100,000 objects vs the splice-based sorted array it used before.
  * Run: `npm run bench` in packages/watchcache (node --expose-gc).
  */
@@ -12,7 +13,7 @@ import { EtcdStorage } from '@kapi/storage-etcd';
 import { startEtcd } from '@kapi/test-servers';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { benchWidget, bestOfAlternating, printTable, rateWithConcurrency, timeOps } from '../../../scripts/bench-kit.ts';
-import { Cacher, encodedEvent, onEncode } from '../src/index.ts';
+import { Cacher, encodedEvent, encodedObject, encodingMemoBytes, onEncode, setEncodingMemoLimit } from '../src/index.ts';
 import { type StoreEntry, WatchCacheStore } from '../src/watch-cache-store.ts';
 
 const PREFIX = '/registry/widgets';
@@ -179,6 +180,73 @@ row('+ its JSON bytes, once served (memoized with the object)', bytesMemo);
 for (const c of [memCacher, measured, shared]) await c.close();
 await memory.close();
 await copying.close();
+
+// ---- memory per object: the Cacher over MemoryStorage in one process, ConfigMaps as a server stores them ----
+{
+  /** A ConfigMap of about 1 KB of JSON as the example server stores it: uid, timestamps, labels, one managedFields entry. */
+  const configMap = (i: number, gen: number): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: `cm-${i}`,
+      namespace: 'default',
+      uid: `6c0a6a5e-1b7e-4c8e-9a2f-${String(i).padStart(12, '0')}`,
+      creationTimestamp: '2026-11-28T20:30:00Z',
+      labels: { app: 'memory-bench', shard: String(i % 10) },
+      managedFields: [
+        {
+          manager: 'node',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: `2026-11-28T20:3${gen}:00Z`,
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:data': { '.': {}, 'f:config.yaml': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:shard': {} } } },
+        },
+      ],
+    },
+    data: { 'config.yaml': `${gen}-${i}-`.padEnd(560, 'abcdefghijklmnopqrstuvwxyz0123456789') },
+  });
+  const CM = '/registry/configmaps';
+  const cmKey = (i: number) => `${CM}/default/cm-${i}`;
+  const cmJson = utf8.encode(
+    JSON.stringify({ ...configMap(0, 0), metadata: { ...configMap(0, 0).metadata, resourceVersion: '12345' } }),
+  ).length;
+  const perObject = (from: number) => (heap() - from) / N;
+  const lines: [string, number][] = [];
+  const zero = heap();
+  // Bounds small enough for N objects to pass them, so the bench shows history held by size: 4 MiB of history each.
+  const storage = new MemoryStorage({ compaction: { keepSeconds: 300, maxHistoryBytes: 4 * 2 ** 20 } });
+  for (let i = 0; i < N; i++) await storage.create(cmKey(i), configMap(i, 0));
+  lines.push(['MemoryStorage: the object and its MVCC entry', perObject(zero)]);
+  const cacher = new Cacher({ storage, resourcePrefix: CM, history: { maxBytes: 4 * 2 ** 20 } });
+  await cacher.ready();
+  lines.push(['+ the Cacher (store, indexes; objects shared with the storage)', perObject(zero)]);
+  /** Per object once the memo forgot every encoding: what stays is what grows with the objects. */
+  const withoutMemo = () => {
+    setEncodingMemoLimit(0);
+    const bytes = perObject(zero);
+    setEncodingMemoLimit();
+    return bytes;
+  };
+  for (const o of (await cacher.list(CM, { resourceVersion: '0' })).items) encodedObject(o);
+  lines.push([`+ served once: encodings in the bounded memo (${(encodingMemoBytes() / 2 ** 20).toFixed(1)} MiB held)`, perObject(zero)]);
+  lines.push(['  the same with the memo emptied (it is a constant: at most 16 MiB)', withoutMemo()]);
+  for (let i = 0; i < N; i++) await cacher.guaranteedUpdate(cmKey(i), () => configMap(i, 1));
+  await new Promise((r) => setTimeout(r, 50));
+  lines.push(['after one update each: both histories bounded at 4 MiB', perObject(zero)]);
+  lines.push(['  the same with the memo emptied', withoutMemo()]);
+  await storage.compact(Number(await storage.currentResourceVersion()));
+  await cacher.compactHistory();
+  lines.push(['  … and history compacted to the head (one revision of each)', withoutMemo()]);
+  console.log('');
+  console.log(
+    `memory per object: Cacher over MemoryStorage in one process, ${N} ConfigMaps of ${cmJson} bytes of JSON; heap + array buffers after gc, bytes`,
+  );
+  for (const [name, bytes] of lines)
+    console.log(`${name.padEnd(66)}${Math.round(bytes).toString().padStart(8)}${`${(bytes / cmJson).toFixed(2)}× JSON`.padStart(13)}`);
+  await cacher.close();
+  await storage.close();
+}
 
 // ---- the cache's store: watch events into a cache of 100,000 objects with random names ----
 

@@ -1,0 +1,105 @@
+/**
+ * Memory per object of the whole example server: the control plane `npm start` runs (startControlPlane over
+ * MemoryStorage, watch caches in front) after N ConfigMaps of about 700 bytes of JSON are created over HTTP and then
+ * updated once each. Figures are heap + array buffers after gc (node --expose-gc), per ConfigMap, next to the JSON
+ * size of the ConfigMap as the server returns it; then the same after the storage's history is compacted to the head
+ * (what history costs), and with the encoding memo emptied (a constant: it holds at most 16 MiB, whatever the count).
+ * The registry's StoredManagedFieldsCache (decoded managedFields of up to 10,000 objects per resource) is another
+ * constant that N = 10,000 fills. Run: `npm run bench` in examples/control-plane, or
+ * `node --expose-gc --conditions=@kapi/source bench/memory.bench.ts [N]`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+import { MemoryStorage } from '@kapi/storage';
+import { encodingMemoBytes, setEncodingMemoLimit } from '@kapi/watchcache';
+import { startControlPlane } from '../src/control-plane.ts';
+
+const N = Number(process.argv[2] ?? 10_000);
+const CONCURRENCY = 16;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) console.log('(no --expose-gc: figures are rough)');
+
+const heap = async (): Promise<number> => {
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+const dataDir = await mkdtemp(join(tmpdir(), 'kapi-memory-bench-'));
+const storage = new MemoryStorage();
+const plane = await startControlPlane({ storage, port: 0, dataDir, insecureHTTP: true });
+const headers = { authorization: `Bearer ${plane.token}`, 'content-type': 'application/json' };
+const base = `${plane.url}/api/v1/namespaces/default/configmaps`;
+const value = (i: number, gen: number) => `${gen}-${i}-`.padEnd(560, 'abcdefghijklmnopqrstuvwxyz0123456789');
+const configMap = (i: number, gen: number) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: `cm-${i}`, labels: { app: 'memory-bench', shard: String(Math.abs(i) % 10) } },
+  data: { 'config.yaml': value(i, gen) },
+});
+
+async function each(n: number, f: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < n; i = next++) await f(i);
+    }),
+  );
+}
+async function send(method: string, url: string, body: unknown): Promise<string> {
+  const res = await fetch(url, { method, headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text;
+}
+
+let jsonBytes = 0;
+try {
+  await send('POST', base, configMap(99_999_999, 0)); // warm every path once
+  await fetch(`${base}/cm-99999999`, { method: 'DELETE', headers });
+  const before = await heap();
+  await each(N, async (i) => {
+    await send('POST', base, configMap(i, 0));
+  });
+  const created = await heap();
+  await each(N, async (i) => {
+    const text = await send('PUT', `${base}/cm-${i}`, configMap(i, 1));
+    jsonBytes += Buffer.byteLength(text);
+  });
+  jsonBytes /= N;
+  const updated = await heap();
+  // Lists and a watch from the start of the cache's window: what serving them memoizes.
+  const list = await fetch(`${base}?resourceVersion=0`, { headers });
+  await list.arrayBuffer();
+  const listed = await heap();
+  await storage.compact(Number(await storage.currentResourceVersion()));
+  const compacted = await heap();
+  const memo = encodingMemoBytes();
+  setEncodingMemoLimit(0);
+  const noMemo = await heap();
+  setEncodingMemoLimit();
+  if (process.env.SNAPSHOT) console.log('snapshot', writeHeapSnapshot(process.env.SNAPSHOT));
+
+  const row = (name: string, bytes: number) =>
+    console.log(`${name.padEnd(64)}${Math.round(bytes).toString().padStart(8)}${(bytes / jsonBytes).toFixed(2).padStart(8)}×`);
+  console.log(
+    `\nthe example server on MemoryStorage, ${N} ConfigMaps over HTTP, node ${process.version}; bytes per ConfigMap, heap + array buffers after gc`,
+  );
+  row('JSON size of the ConfigMap (as the server returns it)', jsonBytes);
+  row('after the creates', (created - before) / N);
+  row('after one update each (two revisions in history)', (updated - before) / N);
+  row('… and a LIST of them all from the watch cache', (listed - before) / N);
+  row("… after the storage's history is compacted to the head", (compacted - before) / N);
+  row(`… and the encoding memo emptied (it held ${(memo / 2 ** 20).toFixed(1)} MiB)`, (noMemo - before) / N);
+  console.log(
+    `server heap + array buffers: ${((await heap()) / 2 ** 20).toFixed(0)} MiB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+  );
+} finally {
+  await plane.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
