@@ -29,6 +29,7 @@ function expectClean(r: ScenarioResult, watchers: number): void {
   expect(r.acked.length).toBeGreaterThan(50);
   expect(r.list).toMatchObject({ lost: 0, mismatched: 0 });
   expect(r.caughtUp).toBe(watchers);
+  expect(r.cacheMismatches).toEqual([]);
   for (const w of r.watchers) expect(w, w.samples.join('\n')).toMatchObject({ gaps: 0, duplicates: 0, outOfOrder: 0, unknown: 0 });
 }
 
@@ -147,6 +148,15 @@ describe('HA on Redis', () => {
     const rv = BigInt(created.body.metadata.resourceVersion);
     const caught = await Promise.all(watchers.map((w) => w.waitFor(rv, 15_000)));
     const listed = await writer.request('GET', '/api/v1/namespaces/default/configmaps');
+    // No process's watch cache still serves what the data loss took.
+    const cachedNames = await Promise.all(
+      kapi.processes.map(async (p) => {
+        const c = new HAClient([p.url], kapi.token, kapi.ca);
+        const res = await c.request('GET', `/api/v1/namespaces/default/configmaps?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`);
+        c.close();
+        return res.body.items.map((i: { metadata: { name: string } }) => i.metadata.name);
+      }),
+    );
     writer.close();
     await Promise.all(watchers.map((w) => w.stop()));
     for (const w of watchers) w.client.close();
@@ -161,6 +171,8 @@ describe('HA on Redis', () => {
         `per watcher: ${figures.map((f) => `410s ${f.expired}, relists ${f.relists}, saw the next write ${f.sawNewWrite}${f.errors ? `, errors ${f.errors}` : ''}`).join('; ')}`,
     );
     expect(caught).toEqual(watchers.map(() => true));
+    expect(listed.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['after-loss']);
+    expect(cachedNames).toEqual(kapi.processes.map(() => ['after-loss']));
     for (const f of figures) {
       expect(f.expired).toBeGreaterThanOrEqual(1);
       expect(f.relists).toBeGreaterThanOrEqual(1);

@@ -29,6 +29,10 @@ export interface ScenarioOptions {
   readonly catchUpMs: number;
 }
 
+interface KubeItem {
+  metadata: { name: string; resourceVersion: string };
+}
+
 export interface FaultFigures {
   readonly what: string;
   /** When it was injected, ms after the load started. */
@@ -52,6 +56,8 @@ export interface ScenarioResult {
   readonly watchers: readonly WatchFigures[];
   /** Watchers that reached the last acknowledged write within catchUpMs. */
   readonly caughtUp: number;
+  /** Objects a live process's watch cache holds at another resourceVersion than the final consistent list. */
+  readonly cacheMismatches: readonly string[];
   /** When the load started (ms since the epoch). */
   readonly startedAt: number;
   /** A few of the messages that made clients retry. */
@@ -107,6 +113,22 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     const finalItems = new Map<string, FinalState>();
     for (const item of res.body.items)
       finalItems.set(item.metadata.name, { rv: BigInt(item.metadata.resourceVersion), seq: Number(item.data?.seq) });
+    // Every live process's watch cache, read at the last acknowledged write or later, holds the same objects.
+    const cacheMismatches: string[] = [];
+    for (const p of o.kapi.processes) {
+      if (!p.alive()) continue;
+      const c = new HAClient([p.url], o.kapi.token, o.kapi.ca);
+      const cached = await c.request(
+        'GET',
+        `/api/v1/namespaces/${o.namespace}/configmaps?resourceVersion=${maxRV}&resourceVersionMatch=NotOlderThan`,
+      );
+      c.close();
+      if (cached.status !== 200) throw new Error(`LIST from the cache of ${p.url}: ${cached.status} ${JSON.stringify(cached.body)}`);
+      const got = new Map<string, string>(cached.body.items.map((i: KubeItem) => [i.metadata.name, i.metadata.resourceVersion]));
+      for (const [name, f] of finalItems)
+        if (got.get(name) !== String(f.rv)) cacheMismatches.push(`${p.url}: ${name} at ${got.get(name) ?? 'absent'}, not ${f.rv}`);
+      for (const name of got.keys()) if (!finalItems.has(name)) cacheMismatches.push(`${p.url}: ${name} should not be there`);
+    }
 
     await Promise.all(watchers.map((w) => w.stop()));
     const ackedByServer = new Map<string, number>();
@@ -132,6 +154,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       startedAt: t0,
       retrySamples: [...new Set([...writerClients, ...watchers.map((w) => w.client)].flatMap((c) => [...c.samples]))],
       list: checkFinalList(finalItems, acked),
+      cacheMismatches,
       watchers: watchers.map((w, i) => checkWatcher(urls[i] as string, w, acked)),
       caughtUp: caught.filter(Boolean).length,
     };
@@ -154,7 +177,7 @@ export function describeResult(title: string, r: ScenarioResult): string {
     `HA ${title}:`,
     `  writes acknowledged ${r.acked.length} (by server: ${[...r.ackedByServer.values()].join('/')}; read back after a lost answer: ${r.acked.filter((w) => w.via === 'read-back').length}), slowest ${r.slowestWriteMs} ms`,
     `  client retries: writers ${counts(r.writeRetries)}; watchers ${counts(r.watchRetries)}`,
-    `  lost ${r.list.lost}, final resourceVersion mismatches ${r.list.mismatched}`,
+    `  lost ${r.list.lost}, final resourceVersion mismatches ${r.list.mismatched}, watch caches differing from the final list ${r.cacheMismatches.length}`,
     `  watchers ${r.watchers.length}, caught up ${r.caughtUp}: events ${sum((w) => w.events)}, gaps ${sum((w) => w.gaps)}, duplicates ${sum((w) => w.duplicates)}, out of order ${sum((w) => w.outOfOrder)}, unknown ${sum((w) => w.unknown)}, relists after 410 ${sum((w) => w.relists)}, resumes ${sum((w) => w.resumes)}`,
     ...r.faults.map((f) => `  fault at ${f.atMs} ms: ${f.what}; every writer acknowledged again within ${f.recoveredMs ?? '—'} ms`),
     ...r.retrySamples.map((s) => `  retried on ${s}`),
@@ -165,6 +188,6 @@ export function describeResult(title: string, r: ScenarioResult): string {
         (w) =>
           `  slow write: ${w.name} seq ${w.seq} ${w.ackedAt - w.startedAt} ms from ${w.startedAt - r.startedAt} ms, ${w.retries} retries, answered by ${w.server}`,
       ),
-    ...[...r.list.samples, ...r.watchers.flatMap((w) => w.samples)].map((s) => `  ! ${s}`),
+    ...[...r.list.samples, ...r.cacheMismatches.slice(0, 5), ...r.watchers.flatMap((w) => w.samples)].map((s) => `  ! ${s}`),
   ].join('\n');
 }
