@@ -27,9 +27,10 @@ export function apiServiceName(group: string, version: string): string {
  */
 export function validateAPIService(obj: APIService): FieldError[] {
   const errs: FieldError[] = [];
-  const spec = obj.spec ?? {};
-  const group = spec.group ?? '';
-  const version = spec.version ?? '';
+  // The Store reports fields of the wrong type from the schema beside these rules: here they count as unset.
+  const spec = typeof obj.spec === 'object' && obj.spec !== null ? obj.spec : {};
+  const group = stringOr(spec.group);
+  const version = stringOr(spec.version);
   const name = obj.metadata.name ?? '';
   const required = apiServiceName(group, version);
   if (name !== '' && name !== required)
@@ -41,16 +42,17 @@ export function validateAPIService(obj: APIService): FieldError[] {
   if (group.length > 0) for (const msg of isDNS1123Subdomain(group)) errs.push(fieldErrors.invalid('spec.group', group, msg));
   for (const msg of isDNS1035Label(version)) errs.push(fieldErrors.invalid('spec.version', version, msg));
 
-  const groupPriority = spec.groupPriorityMinimum ?? 0;
+  const groupPriority = numberOr(spec.groupPriorityMinimum);
   if (groupPriority <= 0 || groupPriority > 20000)
     errs.push(fieldErrors.invalid('spec.groupPriorityMinimum', groupPriority, 'must be positive and less than 20000'));
-  const versionPriority = spec.versionPriority ?? 0;
+  const versionPriority = numberOr(spec.versionPriority);
   if (versionPriority <= 0 || versionPriority > 1000)
     errs.push(fieldErrors.invalid('spec.versionPriority', versionPriority, 'must be positive and less than 1000'));
 
-  const caBytes = spec.caBundle ? Buffer.from(spec.caBundle, 'base64').length : 0;
+  const caBundle = stringOr(spec.caBundle);
+  const caBytes = caBundle ? Buffer.from(caBundle, 'base64').length : 0;
   const insecure = spec.insecureSkipTLSVerify === true;
-  const service = spec.service;
+  const service = typeof spec.service === 'object' && spec.service !== null ? spec.service : undefined;
   if (!service) {
     if (caBytes !== 0) errs.push(fieldErrors.invalid('spec.caBundle', `${caBytes} bytes`, 'local APIServices may not have a caBundle'));
     if (insecure)
@@ -60,18 +62,22 @@ export function validateAPIService(obj: APIService): FieldError[] {
   if (!service.namespace) errs.push(fieldErrors.required('spec.service.namespace', ''));
   if (!service.name) errs.push(fieldErrors.required('spec.service.name', ''));
   // The port's range is checked by kube's v1 validation of the ServiceReference (as webhooks' is).
-  const port = service.port ?? 443;
+  const port = numberOr(service.port, 443);
   if (port < 1 || port > 65535)
     errs.push(fieldErrors.invalid('spec.service.port', port, 'port is not valid: must be between 1 and 65535, inclusive'));
   if (insecure && caBytes > 0) errs.push(fieldErrors.invalid('spec.insecureSkipTLSVerify', true, 'may not be true if caBundle is present'));
   return errs;
 }
 
+const stringOr = (v: unknown): string => (typeof v === 'string' ? v : '');
+const numberOr = (v: unknown, otherwise = 0): number => (typeof v === 'number' ? v : otherwise);
+
 /** ValidateAPIServiceStatus: every condition's status is True, False or Unknown. */
 export function validateAPIServiceStatus(status: APIServiceStatus | undefined): FieldError[] {
   const errs: FieldError[] = [];
-  (status?.conditions ?? []).forEach((c, i) => {
-    if (c.status !== 'True' && c.status !== 'False' && c.status !== 'Unknown')
+  const conditions = Array.isArray(status?.conditions) ? status.conditions : [];
+  conditions.forEach((c, i) => {
+    if (typeof c === 'object' && c !== null && c.status !== 'True' && c.status !== 'False' && c.status !== 'Unknown')
       errs.push(fieldErrors.notSupported(`status.conditions[${i}].status`, c.status, ['True', 'False', 'Unknown']));
   });
   return errs;
