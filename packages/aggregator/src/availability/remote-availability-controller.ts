@@ -1,10 +1,10 @@
 import type { Agent } from 'node:https';
-import { request } from 'node:https';
 import { type Clock, copyJson, jsonEqual, realClock, type TimerHandle } from '@kapi/apimachinery';
 import { type ListWatchSource, listAndWatch, type Store } from '@kapi/registry';
 import { type APIService, type APIServiceCondition, AVAILABLE_CONDITION } from '../apiservice/types.ts';
 import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
+import { remoteGet } from '../remote/remote-get.ts';
 import { RemoteServiceError } from '../remote/remote-transport.ts';
 import { setAPIServiceCondition } from './local-availability-controller.ts';
 
@@ -37,9 +37,9 @@ export interface RemoteAvailabilityControllerOptions {
 const RESYNC_MS = 30_000;
 /** kube's rate limiter for this queue: 5 ms doubling to at most 30 s ("a fairly tight requeue time"). */
 const MAX_BACKOFF_MS = 30_000;
-/** kube's check: five concurrent GETs, each with a 5 s client timeout; one success is enough. */
+/** kube's check: five concurrent GETs (each with a 5 s client timeout); one success is enough. */
 const ATTEMPTS = 5;
-const TIMEOUT_MS = 5_000;
+const CHECK_HEADERS = { 'X-Remote-User': 'system:kube-aggregator', 'X-Remote-Group': 'system:masters' };
 
 /** The outcome of one check: the Available condition without its time. */
 interface Verdict {
@@ -173,7 +173,7 @@ export class RemoteAvailabilityController {
         return err instanceof Error ? err.message : String(err);
       }
       const url = `${base.origin}${path}`;
-      const failure = await get(url, this.#transport.discoveryAgent());
+      const failure = await check(url, this.#transport.discoveryAgent());
       return failure === undefined ? undefined : `failing or missing response from ${url}: ${failure}`;
     };
     let results: (string | undefined)[];
@@ -189,48 +189,14 @@ export class RemoteAvailabilityController {
 }
 
 /**
- * GET `url` as kube's check does (no redirects followed, 5 s timeout, the aggregator's identity in the front-proxy
- * headers); undefined for a 2xx, else Go's text of what went wrong.
+ * GET `url` as kube's check does (no redirects followed, 5 s for the whole exchange, the aggregator's identity in the
+ * front-proxy headers); undefined for a 2xx, else Go's text of what went wrong.
  */
-function get(url: string, agent: Agent): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const u = new URL(url);
-    const req = request(
-      url,
-      {
-        agent,
-        method: 'GET',
-        headers: { 'X-Remote-User': 'system:kube-aggregator', 'X-Remote-Group': 'system:masters' },
-        timeout: TIMEOUT_MS,
-      },
-      (res) => {
-        res.resume();
-        const status = res.statusCode ?? 0;
-        resolve(status >= 200 && status < 300 ? undefined : `bad status from ${url}: ${status}`);
-      },
-    );
-    req.on('timeout', () => {
-      req.destroy();
-      resolve(`Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve(`Get ${JSON.stringify(url)}: ${goNetError(err, u)}`));
-    req.end();
-  });
-}
-
-/** Go's net/http words for the common dial and read failures; Node's message otherwise. */
-function goNetError(err: NodeJS.ErrnoException, url: URL): string {
-  const addr = `${url.hostname}:${url.port || '443'}`;
-  switch (err.code) {
-    case 'ECONNREFUSED':
-      return `dial tcp ${addr}: connect: connection refused`;
-    case 'ECONNRESET':
-      return 'EOF';
-    case 'EHOSTUNREACH':
-      return `dial tcp ${addr}: connect: no route to host`;
-    case 'ENETUNREACH':
-      return `dial tcp ${addr}: connect: network is unreachable`;
-    default:
-      return err.message;
+async function check(url: string, agent: Agent): Promise<string | undefined> {
+  try {
+    const res = await remoteGet(new URL(url), agent, CHECK_HEADERS, { headOnly: true });
+    return res.status >= 200 && res.status < 300 ? undefined : `bad status from ${url}: ${res.status}`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
 }

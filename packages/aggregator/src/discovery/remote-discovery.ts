@@ -1,11 +1,8 @@
-import type { Agent } from 'node:https';
-import { request } from 'node:https';
 import { type Clock, realClock, type TimerHandle } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import type {
   APIResource,
   APIResourceDiscovery,
-  APIResourceList,
   APIVersionDiscovery,
   ExternalDiscovery,
   ExternalGroupVersion,
@@ -15,7 +12,9 @@ import { APIREGISTRATION_GROUP, type APIService } from '../apiservice/types.ts';
 import { availableCondition } from '../apiservice/validation.ts';
 import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
+import { remoteGet } from '../remote/remote-get.ts';
 import type { RemoteTarget } from '../remote/remote-transport.ts';
+import { decodeGroupDiscoveryList, decodeResourceList } from './decode-discovery.ts';
 
 /** What the discovery manager needs of the aggregator's RemoteTransport. */
 export interface RemoteDiscoveryTransport {
@@ -39,8 +38,6 @@ const ACCEPT = [
   'application/json',
 ].join(',');
 const REFRESH_MS = 60_000;
-/** kube's TimeoutHandler around each fetch. */
-const TIMEOUT_MS = 5_000;
 
 /** The documents last fetched from one Service (kube caches per Service: APIServices may share one). */
 interface Fetched {
@@ -196,27 +193,25 @@ export class RemoteDiscovery implements ExternalDiscovery {
     const cached = this.#fetched.get(key);
     const headers: Record<string, string> = { Accept: ACCEPT, 'X-Remote-User': 'system:kube-aggregator' };
     if (cached?.etag) headers['If-None-Match'] = cached.etag;
-    const res = await get(new URL('/apis', target.url), target.agent, headers);
+    const res = await remoteGet(new URL('/apis', target.url), target.agent, headers);
     if (res.status === 304 && cached) return cached;
     if (res.status === 200 && /as=APIGroupDiscoveryList/.test(res.contentType)) {
-      const list = JSON.parse(res.body) as { items?: { metadata?: { name?: string }; versions?: APIVersionDiscovery[] }[] };
-      const versions = new Map<string, APIVersionDiscovery>();
-      for (const g of list.items ?? []) for (const v of g.versions ?? []) versions.set(`${g.metadata?.name ?? ''}/${v.version}`, v);
-      const fetched: Fetched = { versions, ...(res.etag ? { etag: res.etag } : {}) };
+      const fetched: Fetched = { versions: decodeGroupDiscoveryList(res.body), ...(res.etag ? { etag: res.etag } : {}) };
       this.#fetched.set(key, fetched);
       return fetched;
     }
     // No aggregated discovery there: the group-version's legacy document.
     const path = gv.startsWith('/') ? `/api/${gv.slice(1)}` : `/apis/${gv}`;
-    const legacy = await get(new URL(path, target.url), target.agent, {
+    const legacy = await remoteGet(new URL(path, target.url), target.agent, {
       Accept: 'application/json',
       'X-Remote-User': 'system:kube-aggregator',
     });
     if (legacy.status !== 200)
-      throw new Error(`failed to download discovery for ${path}: ResponseCode: ${legacy.status}, Body: ${legacy.body}`);
-    const parsed = JSON.parse(legacy.body) as APIResourceList;
+      throw new Error(`failed to download discovery for ${path}: ResponseCode: ${legacy.status}, Body: ${legacy.body.toString('utf8')}`);
     const fetched: Fetched = {
-      versions: new Map([[gv, { version: gv.slice(gv.indexOf('/') + 1), resources: resourcesToDiscovery(parsed.resources ?? []) }]]),
+      versions: new Map([
+        [gv, { version: gv.slice(gv.indexOf('/') + 1), resources: resourcesToDiscovery(decodeResourceList(legacy.body)) }],
+      ]),
     };
     this.#fetched.set(key, fetched);
     return fetched;
@@ -261,32 +256,4 @@ export function resourcesToDiscovery(list: readonly APIResource[]): APIResourceD
     });
   }
   return out;
-}
-
-interface Response {
-  status: number;
-  contentType: string;
-  etag: string | undefined;
-  body: string;
-}
-
-function get(url: URL, agent: Agent, headers: Record<string, string>): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, method: 'GET', headers, timeout: TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          contentType: res.headers['content-type'] ?? '',
-          etag: res.headers.etag,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
-    req.on('timeout', () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end();
-  });
 }

@@ -1,5 +1,3 @@
-import type { Agent } from 'node:https';
-import { request } from 'node:https';
 import { type Clock, realClock, type TimerHandle } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import type { ExternalOpenAPI, ExternalSwagger } from '@kapi/server-core';
@@ -7,7 +5,9 @@ import type { APIService } from '../apiservice/types.ts';
 import { availableCondition } from '../apiservice/validation.ts';
 import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
 import { WorkQueue } from '../controller/work-queue.ts';
+import { remoteGet } from '../remote/remote-get.ts';
 import type { RemoteTarget } from '../remote/remote-transport.ts';
+import { decodeSwagger, decodeV3Index } from './decode-openapi.ts';
 
 /** What the OpenAPI controller needs of the aggregator's RemoteTransport. */
 export interface RemoteOpenAPITransport {
@@ -24,7 +24,6 @@ export interface RemoteOpenAPIOptions {
 }
 
 const REFRESH_MS = 60_000;
-const TIMEOUT_MS = 5_000;
 
 /** One APIService's specs as last fetched, with the ETags sent back as If-None-Match. */
 interface Specs {
@@ -136,28 +135,28 @@ export class RemoteOpenAPI implements ExternalOpenAPI {
     const errors: unknown[] = [];
 
     try {
-      const v2 = await get(new URL('/openapi/v2', target.url), target.agent, {
+      const v2 = await remoteGet(new URL('/openapi/v2', target.url), target.agent, {
         ...headers,
         ...(had.v2?.etag ? { 'If-None-Match': had.v2.etag } : {}),
       });
-      if (v2.status === 200)
-        next.v2 = { spec: JSON.parse(v2.body.toString('utf8')) as ExternalSwagger, ...(v2.etag ? { etag: v2.etag } : {}) };
+      if (v2.status === 200) next.v2 = { spec: decodeSwagger(v2.body), ...(v2.etag ? { etag: v2.etag } : {}) };
       else if (v2.status !== 304) throw new Error(`failed to download /openapi/v2: ${v2.status}`);
     } catch (err) {
       errors.push(err);
     }
 
     try {
-      const index = await get(new URL('/openapi/v3', target.url), target.agent, headers);
+      const index = await remoteGet(new URL('/openapi/v3', target.url), target.agent, headers);
       if (index.status !== 200) throw new Error(`failed to download /openapi/v3: ${index.status}`);
-      const paths = (JSON.parse(index.body.toString('utf8')) as { paths?: Record<string, { serverRelativeURL?: string }> }).paths ?? {};
       const key = `apis/${apiService.spec.group ?? ''}/${apiService.spec.version ?? ''}`;
-      const url = paths[key]?.serverRelativeURL;
+      const url = decodeV3Index(index.body).get(key);
       if (!url) {
         delete next.v3;
       } else if (url !== had.v3?.url) {
         // The URL carries the document's hash: a new one means a new document.
-        const doc = await get(new URL(url, target.url), target.agent, headers);
+        // kube asks its proxy for the URL's path and query: always of this APIService's server, whatever host it names.
+        const at = new URL(url, target.url);
+        const doc = await remoteGet(new URL(`${at.pathname}${at.search}`, target.url), target.agent, headers);
         if (doc.status !== 200) throw new Error(`failed to download ${url}: ${doc.status}`);
         next.v3 = { bytes: doc.body, url };
       }
@@ -174,17 +173,3 @@ export class RemoteOpenAPI implements ExternalOpenAPI {
 }
 
 const sameSpecs = (a: Specs, b: Specs): boolean => a.v2?.spec === b.v2?.spec && a.v3?.url === b.v3?.url && a.v3?.bytes === b.v3?.bytes;
-
-function get(url: URL, agent: Agent, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, method: 'GET', headers, timeout: TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: Buffer.concat(chunks) }));
-    });
-    req.on('timeout', () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
