@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
-import type { Watch } from '@kapi/storage';
+import { isStorageError, type Watch } from '@kapi/storage';
 import { type EtcdCluster, type EtcdMember, startEtcdCluster } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdStorage } from './etcd-storage.ts';
 
-// Failover on a real 3-member etcd cluster (leases, compaction): members are killed (SIGKILL) and started again.
+// Failover on a real 3-member etcd cluster: members are killed (SIGKILL) and started again, or paused (SIGSTOP).
 let cluster: EtcdCluster;
 const open: EtcdStorage[] = [];
 
@@ -23,10 +23,10 @@ afterAll(async () => {
 const dir = '/registry/widgets/failover';
 
 /** A storage that talks to `first` first (members are tried in the order given); `byName`: endpoints as localhost. */
-function storage(first: EtcdMember, byName = false): EtcdStorage {
+function storage(first: EtcdMember, byName = false, requestTimeoutMs?: number): EtcdStorage {
   const ordered = [first.clientURL, ...cluster.endpoints.filter((e) => e !== first.clientURL)];
   const endpoints = byName ? ordered.map((e) => e.replace('127.0.0.1', 'localhost')) : ordered;
-  const s = new EtcdStorage({ endpoints, prefix: `/kapi-failover-${randomBytes(6).toString('hex')}` });
+  const s = new EtcdStorage({ endpoints, prefix: `/kapi-failover-${randomBytes(6).toString('hex')}`, requestTimeoutMs });
   open.push(s);
   return s;
 }
@@ -58,7 +58,7 @@ async function readUntil(w: Watch, stop: (e: WatchEvent) => boolean, ms = 15_000
   }
 }
 
-describe('EtcdStorage on a 3-member cluster: leases and compaction across a failover', () => {
+describe('EtcdStorage on a 3-member cluster: leases, compaction and a hung member', () => {
   it('skips a member that is down from the start (endpoints named by host name), and leases outlive a failover', async () => {
     const [down, ...rest] = cluster.members as [EtcdMember, ...EtcdMember[]];
     await down.kill();
@@ -90,5 +90,21 @@ describe('EtcdStorage on a 3-member cluster: leases and compaction across a fail
     const events = await readUntil(w, () => false);
     expect(events.map(brief)).toEqual(['ERROR 410']);
     expect((events[0]?.object as Status | undefined)?.reason).toBe('Expired');
+  });
+
+  it('a member that hangs (SIGSTOP) fails the calls in flight at their deadline; the next ones go to another member', async () => {
+    const leader = await cluster.leader();
+    const follower = cluster.members.find((m) => m !== leader) as EtcdMember;
+    const s = storage(follower, false, 1000);
+    await s.create(`${dir}/h`, widget('h'));
+    process.kill(follower.pid as number, 'SIGSTOP');
+    try {
+      const stuck = await s.get(`${dir}/h`).catch((e: unknown) => e);
+      expect(isStorageError(stuck, 'Unreachable'), String(stuck)).toBe(true);
+      expect(await s.get(`${dir}/h`)).toMatchObject({ metadata: { name: 'h' } });
+      await s.create(`${dir}/h2`, widget('h2'));
+    } finally {
+      process.kill(follower.pid as number, 'SIGCONT');
+    }
   });
 });

@@ -191,8 +191,9 @@ export class EtcdClient {
           continue;
         }
         unreachable = 0;
-        // The member died or could not serve it: whether or not this call is sent again, the next goes elsewhere.
-        if (members > 1 && (err as { code?: unknown }).code === grpc.status.UNAVAILABLE) this.#leave(member);
+        // The member died, hung or could not serve it: whether or not this call is sent again, the next goes elsewhere.
+        const code = (err as { code?: unknown }).code;
+        if (members > 1 && (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED)) this.#leave(member);
         const wait = retryBackoffMs(attempt);
         if (!mayRetry(err, kind) || Date.now() + wait >= deadline) {
           throw kind === 'mutation' && outcomeUnknown(err) ? new WriteOutcomeUnknownError(err) : err;
