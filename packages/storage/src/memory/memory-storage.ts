@@ -26,6 +26,7 @@ import { normalizeKey, prefixOf } from '../keys.ts';
 import { continueAfter, planList, resolveReadRevision } from '../list-plan.ts';
 import { checkPreconditions } from '../preconditions.ts';
 import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
+import { shareUnchanged } from '../share-unchanged.ts';
 import { MESSAGES, storageErrors } from '../storage-error.ts';
 import { recordStorageKey } from '../storage-key.ts';
 import { copyForStorage, markStoredEntries } from '../stored-entries.ts';
@@ -347,6 +348,9 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     if (typeof copy !== 'object' || copy === null || Array.isArray(copy))
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
     copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
+    // What did not change is shared with the version this one replaces: history then holds only what changed.
+    const prev = this.#store.latest(key)?.obj;
+    if (prev) shareUnchanged(copy, prev);
     markStoredEntries(copy);
     freezeForStorage(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
