@@ -6,7 +6,7 @@ import { type EtcdCluster, type EtcdMember, type RedisServer, startEtcdCluster, 
 import { afterAll, describe, expect, it } from 'vitest';
 import { HAClient } from './test-support/ha/ha-client.ts';
 import { describeResult, runScenario, type ScenarioResult } from './test-support/ha/ha-scenario.ts';
-import { type KapiProcesses, startKapiProcesses } from './test-support/ha/kapi-processes.ts';
+import { type KapiProcess, startKapiProcesses } from './test-support/ha/kapi-processes.ts';
 import { ResumingWatcher } from './test-support/ha/resuming-watcher.ts';
 
 // High availability on loopback: several `npm start` processes (src/main.ts) on one backend, load through all of
@@ -34,7 +34,7 @@ function expectClean(r: ScenarioResult, watchers: number): void {
 }
 
 describe('HA on a 3-member etcd cluster', () => {
-  it('keeps every acknowledged write and every watch whole when the etcd leader and a kapi process are killed', async () => {
+  it('keeps every acknowledged write and every watch whole when the etcd leader and kapi processes are killed', async () => {
     const cluster: EtcdCluster = await startEtcdCluster({ members: 3 });
     cleanups.push(() => cluster.stop());
     // kube-apiserver's --etcd-servers: every member, failed over between.
@@ -49,8 +49,8 @@ describe('HA on a 3-member etcd cluster', () => {
       namesPerWriter: 10,
       pauseMs: 15,
       // Writes in flight when the leader dies wait for etcd's own request timeout (5 s + 2 × election timeout) before
-      // failing, so the kapi process dies after that, on its own.
-      loadMs: 11_000,
+      // failing, so the kapi processes are killed after that, on their own.
+      loadMs: 13_500,
       catchUpMs: 15_000,
       faults: [
         {
@@ -62,13 +62,18 @@ describe('HA on a 3-member etcd cluster', () => {
           },
         },
         { atMs: 4000, what: 'the killed etcd member restarted', run: async () => killedLeader?.start() },
-        { atMs: 8500, what: 'kapi process 1 SIGKILLed', run: () => (kapi.processes[1] as KapiProcesses['processes'][number]).kill() },
+        { atMs: 8500, what: 'kapi process 1 SIGKILLed', run: () => (kapi.processes[1] as KapiProcess).kill() },
+        // A rolling restart: process 1 comes back (fresh watch caches) on its port, then process 0 dies, so process
+        // 0's clients and watcher move to the restarted one and resume there from their last resourceVersion.
+        { atMs: 9500, what: 'kapi process 1 restarted', run: async () => void (await kapi.restart(1)) },
+        { atMs: 12_000, what: 'kapi process 0 SIGKILLed', run: () => (kapi.processes[0] as KapiProcess).kill() },
       ],
     });
     console.log(describeResult(`etcd (3 members, ${kapi.processes.length} kapi processes)`, result));
     expectClean(result, 3);
-    // The killed process's watcher went on from its last resourceVersion on another process.
+    // The killed processes' watchers went on from its last resourceVersion on another process.
     expect(result.watchers[1]?.resumes).toBeGreaterThanOrEqual(1);
+    expect(result.watchers[0]?.resumes).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });
 

@@ -30,13 +30,15 @@ export interface KapiProcesses {
   /** The admin's bearer token and the serving CA (PEM), from the shared data directory. */
   readonly token: string;
   readonly ca: string;
+  /** Starts process `index` again (killing it first if it runs) on the same port, with a new PID and fresh caches. */
+  restart(index: number): Promise<KapiProcess>;
   stop(): Promise<void>;
 }
 
-function startOne(index: number, storage: string, dataDir: string): Promise<KapiProcess> {
+function startOne(index: number, storage: string, dataDir: string, port = 0): Promise<KapiProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--conditions=@kapi/source', 'src/main.ts', '--port', '0', '--data-dir', dataDir, '--storage', storage],
+    ['--conditions=@kapi/source', 'src/main.ts', '--port', String(port), '--data-dir', dataDir, '--storage', storage],
     { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -107,7 +109,15 @@ export async function startKapiProcesses(storage: string, count: number, dataDir
     const kubeconfig = await readFile(join(dataDir, 'kubeconfig'), 'utf8');
     const caData = /certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1];
     if (!caData) throw new Error(`no certificate-authority-data in ${join(dataDir, 'kubeconfig')}`);
-    return { processes, token, ca: Buffer.from(caData, 'base64').toString('utf8'), stop };
+    const restart = async (index: number) => {
+      const old = processes[index];
+      if (!old) throw new Error(`no kapi process ${index}`);
+      await old.kill();
+      const started = await startOne(index, storage, dataDir, Number(new URL(old.url).port));
+      processes[index] = started;
+      return started;
+    };
+    return { processes, token, ca: Buffer.from(caData, 'base64').toString('utf8'), restart, stop };
   } catch (err) {
     await stop();
     throw err;
