@@ -23,9 +23,14 @@ const MiB = 1024 * 1024;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** The good remote's port and the paths it was asked for. */
+let goodPort = 0;
+const goodSeen: string[] = [];
+
 /** A remote whose availability check passes (its /apis/<g>/v1 answers 200) and whose other documents are `bad`. */
 const remotes: Record<string, Handler> = {
   good: (req, res) => {
+    goodSeen.push(req.url ?? '');
     res.setHeader('Content-Type', 'application/json');
     if (req.url === '/apis/good.bad.example/v1')
       res.end(
@@ -84,8 +89,8 @@ const remotes: Record<string, Handler> = {
       );
     } else if (req.url === '/openapi/v2') res.end('null');
     else if (req.url === '/openapi/v3')
-      // A document elsewhere than on this remote: the aggregator must not go there (with its proxy client certificate).
-      res.end(JSON.stringify({ paths: { 'apis/types2.bad.example/v1': { serverRelativeURL: '//127.0.0.1:1/x' } } }));
+      // A document on another server: the aggregator must not go there (with its proxy client certificate).
+      res.end(JSON.stringify({ paths: { 'apis/types2.bad.example/v1': { serverRelativeURL: `//127.0.0.1:${goodPort}/stolen?hash=1` } } }));
     else res.end('{}');
   },
   huge: (req, res) => {
@@ -176,6 +181,7 @@ beforeAll(async () => {
     const server = createServer({ cert: cert.cert, key: cert.key }, handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
+    if (name === 'good') goodPort = (server.address() as AddressInfo).port;
     addresses[`bad/${name}`] = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
   const storage = new MemoryStorage();
@@ -234,7 +240,7 @@ describe('remote servers answering garbage', () => {
     expect((await send('GET', `${serving.url}/apis/types.bad.example`, undefined, bearer)).status).toBe(200);
   });
 
-  it('leave OpenAPI v2 and v3 serving, with the good remote merged', { timeout: 60_000 }, async () => {
+  it('leave OpenAPI v2 and v3 serving, with the good remote merged', async () => {
     await untilDiscovered('good.bad.example');
     for (;;) {
       const v2 = await send('GET', `${serving.url}/openapi/v2`, undefined, bearer);
@@ -248,6 +254,12 @@ describe('remote servers answering garbage', () => {
     expect(proto.status).toBe(200);
     const v3 = await send('GET', `${serving.url}/openapi/v3`, undefined, bearer);
     expect(v3.status).toBe(200);
+    // The v3 document of types2 is asked of its own server, whatever host its index names (kube asks its proxy).
+    while (!v3.body.paths['apis/types2.bad.example/v1']) {
+      await new Promise((res) => setTimeout(res, 10));
+      v3.body = (await send('GET', `${serving.url}/openapi/v3`, undefined, bearer)).body;
+    }
+    expect(goodSeen).not.toContain('/stolen?hash=1');
     for (const [key, entry] of Object.entries(v3.body.paths as Record<string, Json>))
       expect(
         (
