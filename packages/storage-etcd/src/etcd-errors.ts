@@ -9,6 +9,7 @@ import { storageErrors } from '@kapi/storage';
  *   etcd's receive limit (that limit plus 512 KiB);
  * - `unavailable`: no answer: the server is down or unreachable, the deadline passed, the call was cancelled because
  *   the client closed, or etcd could not serve it now (no leader, leader changed, request timed out, too many requests);
+ *   also a write whose outcome is unknown (WriteOutcomeUnknownError keeps the gRPC code);
  * - `other`: anything else (a bug, or an etcd refusal this package does not expect).
  */
 export type EtcdErrorKind = 'compacted' | 'futureRevision' | 'requestTooLarge' | 'unavailable' | 'other';
