@@ -2,8 +2,7 @@ import { type Clock, copyJson, jsonEqual, realClock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import { localAvailableCondition } from '../apiservice/apiservice-resource.ts';
 import type { APIService, APIServiceCondition } from '../apiservice/types.ts';
-import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
-import { WorkQueue } from '../controller/work-queue.ts';
+import { APIServiceControllerLoop } from '../controller/apiservice-controller-loop.ts';
 
 export interface LocalAvailabilityControllerOptions {
   /** The APIService kind's Store. */
@@ -43,50 +42,51 @@ export function setAPIServiceCondition(apiService: APIService, condition: APISer
 export class LocalAvailabilityController {
   readonly #store: Store<APIService>;
   readonly #clock: Clock;
-  readonly #onError: (err: unknown) => void;
-  readonly #current = new Map<string, APIService>();
-  readonly #queue: WorkQueue;
-  #abort: AbortController | undefined;
+  readonly #loop: APIServiceControllerLoop;
 
   constructor(options: LocalAvailabilityControllerOptions) {
     this.#store = options.apiServices;
     this.#clock = options.clock ?? realClock;
-    this.#onError = options.onError ?? (() => {});
-    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError);
+    // A deleted APIService has no status left to keep: the loop queues only present ones.
+    this.#loop = new APIServiceControllerLoop({
+      sync: (name) => this.#sync(name),
+      clock: this.#clock,
+      onError: options.onError ?? (() => {}),
+    });
   }
 
   /** Starts the informer and the worker; resolves once the first list is in. */
-  async start(): Promise<void> {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    await runAPIServiceInformer(this.#store, this.#current, {
-      signal: abort.signal,
-      clock: this.#clock,
-      onError: this.#onError,
-      // A deleted APIService has no status left to keep.
-      onChange: (name, present) => present && this.#queue.add(name),
-    });
-    this.#queue.start();
+  start(): Promise<void> {
+    return this.#loop.start(this.#store);
   }
 
   stop(): void {
-    this.#queue.stop();
-    this.#abort?.abort();
+    this.#loop.stop();
   }
 
   async #sync(name: string): Promise<void> {
-    const current = this.#current.get(name);
+    const current = this.#loop.current.get(name);
     if (!current || current.spec?.service) return;
-    const updated = copyJson(current);
-    setAPIServiceCondition(updated, localAvailableCondition(this.#clock.now()));
-    if (jsonEqual(updated.status ?? {}, current.status ?? {})) return;
-    try {
-      await this.#store.update({}, name, updated, { subresource: 'status' });
-    } catch (err) {
-      // A newer version was written (its event brings the name back) or the object is gone.
-      const code = (err as { code?: number }).code;
-      if (code !== 409 && code !== 404) throw err;
-    }
+    await writeAPIServiceCondition(this.#store, current, localAvailableCondition(this.#clock.now()));
+  }
+}
+
+/**
+ * Writes `condition` into the status of `current` (setAPIServiceCondition) when that changes it. A conflict or a
+ * missing object is not an error: a newer version was written (its event brings the name back) or it is gone.
+ */
+export async function writeAPIServiceCondition(
+  store: Store<APIService>,
+  current: APIService,
+  condition: APIServiceCondition,
+): Promise<void> {
+  const updated = copyJson(current);
+  setAPIServiceCondition(updated, condition);
+  if (jsonEqual(updated.status ?? {}, current.status ?? {})) return;
+  try {
+    await store.update({}, current.metadata.name ?? '', updated, { subresource: 'status' });
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    if (code !== 409 && code !== 404) throw err;
   }
 }

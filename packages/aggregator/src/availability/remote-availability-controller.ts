@@ -1,12 +1,11 @@
 import type { Agent } from 'node:https';
-import { type Clock, copyJson, jsonEqual, realClock, type TimerHandle } from '@kapi/apimachinery';
+import { type Clock, realClock } from '@kapi/apimachinery';
 import { type ListWatchSource, listAndWatch, type Store } from '@kapi/registry';
-import { type APIService, type APIServiceCondition, AVAILABLE_CONDITION } from '../apiservice/types.ts';
-import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
-import { WorkQueue } from '../controller/work-queue.ts';
+import { type APIService, AVAILABLE_CONDITION } from '../apiservice/types.ts';
+import { APIServiceControllerLoop } from '../controller/apiservice-controller-loop.ts';
 import { remoteGet } from '../remote/remote-get.ts';
 import { RemoteServiceError } from '../remote/remote-transport.ts';
-import { setAPIServiceCondition } from './local-availability-controller.ts';
+import { writeAPIServiceCondition } from './local-availability-controller.ts';
 
 /** What the controller needs of the aggregator's RemoteTransport: where a Service is, and kube's check transport. */
 export interface RemoteAvailabilityTransport {
@@ -67,94 +66,67 @@ export class RemoteAvailabilityController {
   readonly #store: Store<APIService>;
   readonly #transport: RemoteAvailabilityTransport;
   readonly #clock: Clock;
-  readonly #resyncMs: number;
   readonly #onError: (err: unknown) => void;
   readonly #serviceSources: ListWatchSource[];
-  readonly #current = new Map<string, APIService>();
-  readonly #queue: WorkQueue;
-  #abort: AbortController | undefined;
-  #resync: TimerHandle | undefined;
+  readonly #loop: APIServiceControllerLoop;
+  #started = false;
 
   constructor(options: RemoteAvailabilityControllerOptions) {
     this.#store = options.apiServices;
     this.#transport = options.transport;
     this.#clock = options.clock ?? realClock;
-    this.#resyncMs = options.resyncMs ?? RESYNC_MS;
     this.#onError = options.onError ?? (() => {});
     this.#serviceSources = [options.services, options.endpoints].filter((s): s is ListWatchSource => s !== undefined);
-    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError, MAX_BACKOFF_MS);
+    this.#loop = new APIServiceControllerLoop({
+      sync: (name) => this.#sync(name),
+      clock: this.#clock,
+      onError: this.#onError,
+      resyncRemoteMs: options.resyncMs ?? RESYNC_MS,
+      maxBackoffMs: MAX_BACKOFF_MS,
+    });
   }
 
   /** Starts the informer, the worker and the resync; resolves once the first list is in. */
   async start(): Promise<void> {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    await runAPIServiceInformer(this.#store, this.#current, {
-      signal: abort.signal,
-      clock: this.#clock,
-      onError: this.#onError,
-      onChange: (name, present) => present && this.#queue.add(name),
-    });
-    this.#queue.start();
-    this.#scheduleResync();
-    for (const source of this.#serviceSources)
-      void listAndWatch(source, {
-        signal: abort.signal,
-        clock: this.#clock,
-        retryAfterMs: 1000,
-        onError: this.#onError,
-        onEvent: (_type, obj) => this.#serviceChanged(obj.metadata.namespace ?? '', obj.metadata.name ?? ''),
-      });
+    if (this.#started) return;
+    this.#started = true;
+    await this.#loop.start(this.#store);
+    const signal = this.#loop.signal;
+    if (signal)
+      for (const source of this.#serviceSources)
+        void listAndWatch(source, {
+          signal,
+          clock: this.#clock,
+          retryAfterMs: 1000,
+          onError: this.#onError,
+          onEvent: (_type, obj) => this.#serviceChanged(obj.metadata.namespace ?? '', obj.metadata.name ?? ''),
+        });
   }
 
   /** kube's addService/addEndpoints handlers: the APIServices naming that Service are checked again. */
   #serviceChanged(namespace: string, name: string): void {
-    for (const [apiService, s] of this.#current) {
+    for (const [apiService, s] of this.#loop.current) {
       const service = s.spec?.service;
-      if (service && (service.namespace ?? '') === namespace && (service.name ?? '') === name) this.#queue.add(apiService);
+      if (service && (service.namespace ?? '') === namespace && (service.name ?? '') === name) this.#loop.add(apiService);
     }
   }
 
   stop(): void {
-    this.#queue.stop();
-    this.#abort?.abort();
-    if (this.#resync) this.#clock.clearTimeout(this.#resync);
-    this.#resync = undefined;
-  }
-
-  #scheduleResync(): void {
-    if (this.#abort?.signal.aborted) return;
-    this.#resync = this.#clock.setTimeout(() => {
-      for (const [name, s] of this.#current) if (s.spec?.service) this.#queue.add(name);
-      this.#scheduleResync();
-    }, this.#resyncMs);
-    this.#resync.unref?.();
+    this.#loop.stop();
   }
 
   async #sync(name: string): Promise<void> {
-    const current = this.#current.get(name);
+    const current = this.#loop.current.get(name);
     // Local APIServices are the local controller's.
     if (!current?.spec?.service) return;
     const verdict = await this.check(current);
-    const updated = copyJson(current);
-    const condition: APIServiceCondition = {
+    await writeAPIServiceCondition(this.#store, current, {
       type: AVAILABLE_CONDITION,
       status: verdict.status,
       lastTransitionTime: new Date(this.#clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
       reason: verdict.reason,
       message: verdict.message,
-    };
-    setAPIServiceCondition(updated, condition);
-    if (!jsonEqual(updated.status ?? {}, current.status ?? {})) {
-      try {
-        await this.#store.update({}, name, updated, { subresource: 'status' });
-      } catch (err) {
-        // A newer version was written (its event brings the name back) or the object is gone.
-        const code = (err as { code?: number }).code;
-        if (code !== 409 && code !== 404) throw err;
-      }
-    }
+    });
     // Requeued with the backoff, as kube returns the discovery error from sync.
     if (verdict.retry) throw new DiscoveryCheckError(`${name}: ${verdict.message}`);
   }

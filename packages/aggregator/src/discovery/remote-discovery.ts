@@ -1,4 +1,4 @@
-import { type Clock, realClock, type TimerHandle } from '@kapi/apimachinery';
+import { type Clock, realClock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import type {
   APIResource,
@@ -10,8 +10,7 @@ import type {
 } from '@kapi/server-core';
 import { APIREGISTRATION_GROUP, type APIService } from '../apiservice/types.ts';
 import { availableCondition } from '../apiservice/validation.ts';
-import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
-import { WorkQueue } from '../controller/work-queue.ts';
+import { APIServiceControllerLoop } from '../controller/apiservice-controller-loop.ts';
 import { remoteGet } from '../remote/remote-get.ts';
 import type { RemoteTarget } from '../remote/remote-transport.ts';
 import { decodeGroupDiscoveryList, decodeResourceList } from './decode-discovery.ts';
@@ -62,27 +61,28 @@ interface Entry {
  */
 export class RemoteDiscovery implements ExternalDiscovery {
   readonly #transport: RemoteDiscoveryTransport | undefined;
-  readonly #clock: Clock;
-  readonly #refreshMs: number;
-  readonly #onError: (err: unknown) => void;
-  readonly #current = new Map<string, APIService>();
+  readonly #loop: APIServiceControllerLoop;
   /** By Service key (namespace/name:port). */
   readonly #fetched = new Map<string, Fetched>();
   /** By APIService name. */
   readonly #entries = new Map<string, Entry>();
-  readonly #queue: WorkQueue;
   #generation = 0;
   #list: ExternalGroupVersion[] | undefined;
-  #abort: AbortController | undefined;
-  #refresh: TimerHandle | undefined;
 
   constructor(options: RemoteDiscoveryOptions = {}) {
     this.#transport = options.transport;
-    this.#clock = options.clock ?? realClock;
-    this.#refreshMs = options.refreshMs ?? REFRESH_MS;
-    this.#onError = options.onError ?? (() => {});
     // kube: the default controller rate limiter (5 ms doubling to 1000 s); the minute's refresh comes anyway.
-    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError);
+    this.#loop = new APIServiceControllerLoop({
+      sync: (name) => this.#sync(name),
+      clock: options.clock ?? realClock,
+      onError: options.onError ?? (() => {}),
+      resyncRemoteMs: options.refreshMs ?? REFRESH_MS,
+      onChange: (name, present) => {
+        // Priorities or the set of remote group-versions may have changed.
+        this.#changed();
+        if (!present) this.#entries.delete(name);
+      },
+    });
   }
 
   generation(): number {
@@ -92,7 +92,7 @@ export class RemoteDiscovery implements ExternalDiscovery {
   groupVersions(): readonly ExternalGroupVersion[] {
     if (this.#list) return this.#list;
     const list: ExternalGroupVersion[] = [];
-    for (const [name, s] of this.#current) {
+    for (const [name, s] of this.#loop.current) {
       if (!s.spec?.service) continue;
       const entry = this.#entries.get(name) ?? { resources: [], freshness: 'Stale' as const };
       list.push({ group: s.spec.group ?? '', version: s.spec.version ?? '', ...entry });
@@ -102,7 +102,7 @@ export class RemoteDiscovery implements ExternalDiscovery {
   }
 
   priority(group: string, version: string): GroupVersionPriority | undefined {
-    const spec = this.#current.get(`${version}.${group}`)?.spec;
+    const spec = this.#loop.current.get(`${version}.${group}`)?.spec;
     // kube's aggregator lists its own group first ("It's good to be king"), whatever its APIService says.
     if (group === APIREGISTRATION_GROUP)
       return { groupPriorityMinimum: Number.MAX_SAFE_INTEGER, versionPriority: spec?.versionPriority ?? 0 };
@@ -114,44 +114,17 @@ export class RemoteDiscovery implements ExternalDiscovery {
    * Starts the informer over `apiServices`, the fetches and the refresh; resolves once the first list is in. Until
    * then nothing is listed (the provider hands this object to its server before the store exists).
    */
-  async start(apiServices: Store<APIService>): Promise<void> {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    await runAPIServiceInformer(apiServices, this.#current, {
-      signal: abort.signal,
-      clock: this.#clock,
-      onError: this.#onError,
-      onChange: (name, present) => {
-        // Priorities or the set of remote group-versions may have changed.
-        this.#changed();
-        if (present) this.#queue.add(name);
-        else this.#entries.delete(name);
-      },
-    });
-    this.#queue.start();
-    this.#scheduleRefresh();
+  start(apiServices: Store<APIService>): Promise<void> {
+    return this.#loop.start(apiServices);
   }
 
   stop(): void {
-    this.#queue.stop();
-    this.#abort?.abort();
-    if (this.#refresh) this.#clock.clearTimeout(this.#refresh);
-    this.#refresh = undefined;
+    this.#loop.stop();
   }
 
   #changed(): void {
     this.#generation++;
     this.#list = undefined;
-  }
-
-  #scheduleRefresh(): void {
-    if (this.#abort?.signal.aborted) return;
-    this.#refresh = this.#clock.setTimeout(() => {
-      for (const [name, s] of this.#current) if (s.spec?.service) this.#queue.add(name);
-      this.#scheduleRefresh();
-    }, this.#refreshMs);
-    this.#refresh.unref?.();
   }
 
   #set(name: string, entry: Entry): void {
@@ -162,7 +135,7 @@ export class RemoteDiscovery implements ExternalDiscovery {
   }
 
   async #sync(name: string): Promise<void> {
-    const apiService = this.#current.get(name);
+    const apiService = this.#loop.current.get(name);
     if (!apiService?.spec?.service) {
       if (this.#entries.delete(name)) this.#changed();
       return;

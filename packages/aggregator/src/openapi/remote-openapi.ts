@@ -1,10 +1,9 @@
-import { type Clock, realClock, type TimerHandle } from '@kapi/apimachinery';
+import { type Clock, realClock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import type { ExternalOpenAPI, ExternalSwagger } from '@kapi/server-core';
 import type { APIService } from '../apiservice/types.ts';
 import { availableCondition } from '../apiservice/validation.ts';
-import { runAPIServiceInformer } from '../controller/apiservice-informer.ts';
-import { WorkQueue } from '../controller/work-queue.ts';
+import { APIServiceControllerLoop } from '../controller/apiservice-controller-loop.ts';
 import { remoteGet } from '../remote/remote-get.ts';
 import type { RemoteTarget } from '../remote/remote-transport.ts';
 import { decodeSwagger, decodeV3Index } from './decode-openapi.ts';
@@ -40,24 +39,23 @@ interface Specs {
  */
 export class RemoteOpenAPI implements ExternalOpenAPI {
   readonly #transport: RemoteOpenAPITransport | undefined;
-  readonly #clock: Clock;
-  readonly #refreshMs: number;
-  readonly #onError: (err: unknown) => void;
-  readonly #current = new Map<string, APIService>();
+  readonly #loop: APIServiceControllerLoop;
   /** By APIService name. */
   readonly #specs = new Map<string, Specs>();
-  readonly #queue: WorkQueue;
   #generation = 0;
-  #abort: AbortController | undefined;
-  #refresh: TimerHandle | undefined;
 
   constructor(options: RemoteOpenAPIOptions = {}) {
     this.#transport = options.transport;
-    this.#clock = options.clock ?? realClock;
-    this.#refreshMs = options.refreshMs ?? REFRESH_MS;
-    this.#onError = options.onError ?? (() => {});
     // kube: the default controller rate limiter (5 ms doubling to 1000 s); the minute's refresh comes anyway.
-    this.#queue = new WorkQueue((name) => this.#sync(name), this.#clock, this.#onError);
+    this.#loop = new APIServiceControllerLoop({
+      sync: (name) => this.#sync(name),
+      clock: options.clock ?? realClock,
+      onError: options.onError ?? (() => {}),
+      resyncRemoteMs: options.refreshMs ?? REFRESH_MS,
+      onChange: (name, present) => {
+        if (!present && this.#specs.delete(name)) this.#generation++;
+      },
+    });
   }
 
   generation(): number {
@@ -67,8 +65,8 @@ export class RemoteOpenAPI implements ExternalOpenAPI {
   v2Specs(): readonly ExternalSwagger[] {
     // kube merges in SortedByGroupAndVersion's order: groupPriorityMinimum highest first, then name.
     const names = [...this.#specs.keys()].sort((a, b) => {
-      const pa = this.#current.get(a)?.spec?.groupPriorityMinimum ?? 0;
-      const pb = this.#current.get(b)?.spec?.groupPriorityMinimum ?? 0;
+      const pa = this.#loop.current.get(a)?.spec?.groupPriorityMinimum ?? 0;
+      const pb = this.#loop.current.get(b)?.spec?.groupPriorityMinimum ?? 0;
       return pb - pa || (a < b ? -1 : a > b ? 1 : 0);
     });
     return names.flatMap((n) => {
@@ -80,48 +78,23 @@ export class RemoteOpenAPI implements ExternalOpenAPI {
   v3Documents(): ReadonlyMap<string, Buffer> {
     const out = new Map<string, Buffer>();
     for (const [name, specs] of this.#specs) {
-      const spec = this.#current.get(name)?.spec;
+      const spec = this.#loop.current.get(name)?.spec;
       if (specs.v3 && spec) out.set(`apis/${spec.group ?? ''}/${spec.version ?? ''}`, specs.v3.bytes);
     }
     return out;
   }
 
   /** Starts the informer over `apiServices`, the fetches and the refresh; resolves once the first list is in. */
-  async start(apiServices: Store<APIService>): Promise<void> {
-    if (this.#abort) return;
-    const abort = new AbortController();
-    this.#abort = abort;
-    await runAPIServiceInformer(apiServices, this.#current, {
-      signal: abort.signal,
-      clock: this.#clock,
-      onError: this.#onError,
-      onChange: (name, present) => {
-        if (present) this.#queue.add(name);
-        else if (this.#specs.delete(name)) this.#generation++;
-      },
-    });
-    this.#queue.start();
-    this.#scheduleRefresh();
+  start(apiServices: Store<APIService>): Promise<void> {
+    return this.#loop.start(apiServices);
   }
 
   stop(): void {
-    this.#queue.stop();
-    this.#abort?.abort();
-    if (this.#refresh) this.#clock.clearTimeout(this.#refresh);
-    this.#refresh = undefined;
-  }
-
-  #scheduleRefresh(): void {
-    if (this.#abort?.signal.aborted) return;
-    this.#refresh = this.#clock.setTimeout(() => {
-      for (const [name, s] of this.#current) if (s.spec?.service) this.#queue.add(name);
-      this.#scheduleRefresh();
-    }, this.#refreshMs);
-    this.#refresh.unref?.();
+    this.#loop.stop();
   }
 
   async #sync(name: string): Promise<void> {
-    const apiService = this.#current.get(name);
+    const apiService = this.#loop.current.get(name);
     if (!apiService?.spec?.service) {
       if (this.#specs.delete(name)) this.#generation++;
       return;
