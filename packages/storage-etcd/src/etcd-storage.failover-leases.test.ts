@@ -92,17 +92,22 @@ describe('EtcdStorage on a 3-member cluster: leases, compaction and a hung membe
     expect((events[0]?.object as Status | undefined)?.reason).toBe('Expired');
   });
 
-  it('a member that hangs (SIGSTOP) fails the calls in flight at their deadline; the next ones go to another member', async () => {
+  it('a member that hangs (SIGSTOP) fails the calls in flight at their deadline; the next calls and the watch go to another', async () => {
     const leader = await cluster.leader();
     const follower = cluster.members.find((m) => m !== leader) as EtcdMember;
     const s = storage(follower, false, 1000);
-    await s.create(`${dir}/h`, widget('h'));
+    const h = await s.create(`${dir}/h`, widget('h'));
+    const w = s.watch(dir, { resourceVersion: h.metadata.resourceVersion });
     process.kill(follower.pid as number, 'SIGSTOP');
     try {
       const stuck = await s.get(`${dir}/h`).catch((e: unknown) => e);
       expect(isStorageError(stuck, 'Unreachable'), String(stuck)).toBe(true);
       expect(await s.get(`${dir}/h`)).toMatchObject({ metadata: { name: 'h' } });
-      await s.create(`${dir}/h2`, widget('h2'));
+      const h2 = await s.create(`${dir}/h2`, widget('h2'));
+      // The watch left the hung member with the calls (not after keepalive's 40 s): the write arrives within seconds.
+      const events = await readUntil(w, () => true, 5000);
+      expect(events.map(brief)).toEqual([`ADDED h2@${h2.metadata.resourceVersion}`]);
+      w.stop();
     } finally {
       process.kill(follower.pid as number, 'SIGCONT');
     }

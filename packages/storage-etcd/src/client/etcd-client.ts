@@ -101,6 +101,8 @@ export class EtcdClient {
   readonly #timeoutMs: number;
   /** The member calls go to now. */
   #current = 0;
+  /** Open watch streams and the member each is on (only with several members). */
+  readonly #streams = new Map<WatchStream, number>();
 
   constructor(options: EtcdClientOptions) {
     if (options.endpoints.length === 0) throw new Error('EtcdStorage: at least one endpoint is required');
@@ -157,10 +159,25 @@ export class EtcdClient {
       m.responseDeserialize,
       requireLeader(),
     );
-    // A stream its member broke (gone, or without a leader): the watcher re-opens it on the next member.
-    if (this.#channels.length > 1)
+    if (this.#channels.length > 1) {
+      // A stream its member broke (gone, or without a leader): the watcher re-opens it on the next member.
       stream.on('error', (err) => (err as { code?: unknown }).code === grpc.status.UNAVAILABLE && this.#leave(member));
+      this.#streams.set(stream, member);
+      stream.on('status', () => this.#streams.delete(stream));
+    }
     return stream;
+  }
+
+  /**
+   * Cancels the watch streams on `member`, which let a call pass its deadline (hung, or cut off without the connection
+   * closing): their watchers re-open them on the member calls go to now instead of waiting for keepalive to notice.
+   */
+  #abandon(member: number): void {
+    for (const [stream, on] of this.#streams) {
+      if (on !== member) continue;
+      this.#streams.delete(stream);
+      stream.cancel();
+    }
   }
 
   close(): void {
@@ -194,6 +211,7 @@ export class EtcdClient {
         // The member died, hung or could not serve it: whether or not this call is sent again, the next goes elsewhere.
         const code = (err as { code?: unknown }).code;
         if (members > 1 && (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED)) this.#leave(member);
+        if (members > 1 && code === grpc.status.DEADLINE_EXCEEDED) this.#abandon(member);
         const wait = retryBackoffMs(attempt);
         if (!mayRetry(err, kind) || Date.now() + wait >= deadline) {
           throw kind === 'mutation' && outcomeUnknown(err) ? new WriteOutcomeUnknownError(err) : err;
