@@ -47,7 +47,7 @@ describe('HA on a 3-member etcd cluster', () => {
       namespace: 'default',
       writers: 4,
       namesPerWriter: 10,
-      pauseMs: 15,
+      pauseMs: 25,
       // Writes in flight when the leader dies wait for etcd's own request timeout (5 s + 2 × election timeout) before
       // failing, so the kapi processes are killed after that, on their own.
       loadMs: 13_500,

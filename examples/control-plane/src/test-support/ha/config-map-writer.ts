@@ -28,7 +28,11 @@ export interface WriterOptions {
   client: HAClient;
   writer: number;
   namespace: string;
-  names: readonly string[];
+  /** The writer's objects are `<namePrefix><n>`; it starts with `objects` of them. */
+  namePrefix: string;
+  objects: number;
+  /** Every this many writes, one is the create of a new object (so creates, too, meet the faults). */
+  createEvery: number;
   /** Pause between writes (keeps the load modest on 2 cores). */
   pauseMs: number;
   stopped: () => boolean;
@@ -42,8 +46,16 @@ function configMap(name: string, seq: number) {
 export async function runWriter(o: WriterOptions): Promise<void> {
   const base = `/api/v1/namespaces/${o.namespace}/configmaps`;
   const next = new Map<string, number>();
+  const names = Array.from({ length: o.objects }, (_, n) => `${o.namePrefix}${n}`);
+  let turn = 0;
   for (let i = 0; !o.stopped(); i++) {
-    const name = o.names[i % o.names.length] as string;
+    let name: string;
+    if (i >= names.length && i % o.createEvery === 0) {
+      name = `${o.namePrefix}${names.length}`;
+      names.push(name);
+    } else {
+      name = names[turn++ % names.length] as string;
+    }
     const seq = next.get(name) ?? 0;
     const startedAt = Date.now();
     const retriesBefore = o.client.retryCount();
