@@ -192,6 +192,20 @@ describe('the proxy subresource', () => {
     expect(got).toBe('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho:hi');
   });
 
+  it('answers odd names and paths without a 5xx: a bad [scheme:]name[:port] is 400, a traversal stays on the address', async () => {
+    const status = async (path: string) => (await fetch(`${serving.url}${backends}/${path}`)).status;
+    expect(await status('a:b:c/proxy/')).toBe(400);
+    expect(await status('ftp:b1:80/proxy/')).toBe(400);
+    expect(await status(':80/proxy/')).toBe(400);
+    expect(await status('a:b:c:d/proxy/')).toBe(400);
+    expect(await status('https:nope:/proxy/')).toBe(404);
+    seen.length = 0;
+    expect(await status('b1/proxy/..%2F..%2Fsecret')).toBe(200);
+    expect(await status('b1:notaport/proxy/x')).toBe(200);
+    // Only the remote of the object's address is ever asked.
+    expect(seen.map((s) => s.url)).toEqual(['/base/..%2F..%2Fsecret', '/base/x']);
+  });
+
   it("splits kube's [scheme:]name[:port]", () => {
     expect(splitSchemeNamePort('a')).toEqual({ scheme: '', name: 'a', port: '' });
     expect(splitSchemeNamePort('a:80')).toEqual({ scheme: '', name: 'a', port: '80' });
