@@ -321,6 +321,17 @@ describe('APIServices of wrong types and sizes', () => {
 });
 
 describe('requests through the proxy', () => {
+  it("go without the client's own X-Remote-* headers, whatever their case", async () => {
+    const r = await send('GET', `${serving.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, {
+      ...bearer,
+      'X-REMOTE-USER': 'mallory',
+      'x-remote-uid': '0',
+      'X-Remote-Extra-Scopes': 'admin',
+      'X-Remote-Extra-': 'x',
+    });
+    expect(r).toEqual({ status: 200, body: { url: '/apis/good.bad.example/v1/namespaces/a/things', user: 'alice' } });
+  });
+
   it('go with odd paths to the remote, never answered 500', async () => {
     for (const path of ['/apis/good.bad.example/v1/a:b:c', '/apis/good.bad.example/v1/..%2F..%2Fx', '/apis/good.bad.example/v1/%00%ff']) {
       const r = await fetch(`${serving.url}${path}`, { headers: bearer });
