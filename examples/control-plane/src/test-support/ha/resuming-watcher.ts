@@ -84,10 +84,13 @@ export class ResumingWatcher {
   }
 
   private advance(rv: bigint): void {
-    if (rv <= this.lastRV) return;
-    this.lastRV = rv;
+    if (rv > this.lastRV) this.lastRV = rv;
+    this.notify();
+  }
+
+  private notify(): void {
     this.waiters = this.waiters.filter((w) => {
-      if (w.rv > rv) return true;
+      if (w.rv > this.lastRV) return true;
       w.resolve();
       return false;
     });
@@ -111,7 +114,7 @@ export class ResumingWatcher {
     this.relists.push({ fromRV, toRV: rv, items });
     // A list may answer below lastRV on another server's cache; the watch still starts from the list's own RV.
     this.lastRV = rv;
-    this.advance(rv);
+    this.notify();
   }
 
   private async run(): Promise<void> {
