@@ -1,5 +1,6 @@
 export { deepFreeze, jsonEqual, sameStoredObject } from './deep-equal.ts';
 export { Fifo } from './fifo.ts';
+export { freezeForStorage } from './freeze-for-storage.ts';
 export type {
   Compactable,
   CreateOptions,
@@ -29,6 +30,7 @@ export {
   predicateMatches,
   type SelectionPredicate,
 } from './selection-predicate.ts';
+export { shareUnchanged } from './share-unchanged.ts';
 export { SortedMap } from './sorted-map.ts';
 export {
   isStorageError,
