@@ -93,6 +93,18 @@ const remotes: Record<string, Handler> = {
       res.end(JSON.stringify({ paths: { 'apis/types2.bad.example/v1': { serverRelativeURL: `//127.0.0.1:${goodPort}/stolen?hash=1` } } }));
     else res.end('{}');
   },
+  deep: (req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    if (req.url === '/openapi/v2')
+      res.end(
+        JSON.stringify({
+          swagger: '2.0',
+          paths: { '/apis/deep.bad.example/v1/x': { get: 5, parameters: 'x', put: { responses: 7, parameters: [null, 3] } } },
+          definitions: { 'deep.X': { type: 5, properties: 'x', required: 'y', items: [1], $ref: 9 } },
+        }),
+      );
+    else res.end('{}');
+  },
   huge: (req, res) => {
     res.setHeader('Content-Type', req.url === '/apis' ? AGGREGATED : 'application/json');
     if (req.url === '/apis/huge.bad.example/v1') res.end('{}');

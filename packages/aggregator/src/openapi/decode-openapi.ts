@@ -1,4 +1,4 @@
-import type { ExternalSwagger } from '@kapi/server-core';
+import { type ExternalSwagger, encodeSwaggerProtobuf } from '@kapi/server-core';
 import { z } from 'zod';
 import { decodeRemoteJSON } from '../remote/decode-remote-json.ts';
 
@@ -21,10 +21,20 @@ const v3Index = z.object({
     .transform((v) => v ?? {}),
 });
 
-/** /openapi/v2 as the paths and definitions merged (everything else of it is not used). */
+/**
+ * /openapi/v2 as the paths and definitions merged (everything else of it is not used). Deeper than this schema, what
+ * kube's typed decoding would refuse is found by encoding it as the server's protobuf /openapi/v2 will: a spec that
+ * does not encode is refused here, so it never fails the merged document for every client.
+ */
 export function decodeSwagger(body: Buffer): ExternalSwagger {
   const { paths, definitions } = decodeRemoteJSON(swagger, body, '/openapi/v2');
-  return { ...(paths ? { paths } : {}), ...(definitions ? { definitions } : {}) };
+  const spec = { ...(paths ? { paths } : {}), ...(definitions ? { definitions } : {}) };
+  try {
+    encodeSwaggerProtobuf({ swagger: '2.0', ...spec });
+  } catch (err) {
+    throw new Error(`failed to decode /openapi/v2: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return spec;
 }
 
 /** /openapi/v3's index: each group-version's serverRelativeURL by its key (`apis/<group>/<version>`). */
