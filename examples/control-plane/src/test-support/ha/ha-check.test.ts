@@ -14,7 +14,8 @@ function record(over: Partial<WatchRecord>): WatchRecord {
   return { events: [], relists: [], startRV: 9n, lastRV: 14n, outOfOrder: 0, resumes: 0, errors: new Map(), ...over };
 }
 
-const ev = (name: string, rv: number) => ({ type: 'MODIFIED' as const, name, rv: BigInt(rv) });
+const seqOf = new Map(acked.map((a) => [`${a.name}@${a.rv}`, String(a.seq)]));
+const ev = (name: string, rv: number, seq = seqOf.get(`${name}@${rv}`)) => ({ type: 'MODIFIED' as const, name, rv: BigInt(rv), seq });
 
 describe('checkWatcher', () => {
   it('passes a watcher that saw every acknowledged write after its list once', () => {
@@ -26,6 +27,11 @@ describe('checkWatcher', () => {
     const f = checkWatcher('s', record({ events: [ev('a', 10), ev('b', 11), ev('b', 11), ev('b', 13), ev('a', 14), ev('c', 15)] }), acked);
     expect(f).toMatchObject({ gaps: 1, duplicates: 1, unknown: 1 });
     expect(f.samples).toContain('gap a seq 1 rv 12 (watcher at 14)');
+  });
+
+  it('counts an event whose content is not the write of its resourceVersion as unknown', () => {
+    const f = checkWatcher('s', record({ events: [ev('a', 10), ev('b', 11), ev('a', 12, '2'), ev('b', 13), ev('a', 14)] }), acked);
+    expect(f).toMatchObject({ gaps: 0, unknown: 1 });
   });
 
   it('accepts writes a relist after 410 covers, only when the list shows that write or a later one', () => {

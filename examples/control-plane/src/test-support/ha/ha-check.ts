@@ -53,7 +53,7 @@ export interface WatchFigures {
   duplicates: number;
   /** Events not above the one before. */
   outOfOrder: number;
-  /** Events of no acknowledged write. */
+  /** Events of no acknowledged write (or showing another write's content). */
   unknown: number;
   relists: number;
   resumes: number;
@@ -65,7 +65,8 @@ export interface WatchFigures {
 export type WatchRecord = Pick<ResumingWatcher, 'events' | 'relists' | 'startRV' | 'lastRV' | 'outOfOrder' | 'resumes' | 'errors'>;
 
 export function checkWatcher(server: string, w: WatchRecord, acked: readonly AckedWrite[]): WatchFigures {
-  const ackedKeys = new Set(acked.map((a) => `${a.name}@${a.rv}`));
+  // An event must show the acknowledged write of its resourceVersion: the same object, the same content.
+  const ackedSeq = new Map(acked.map((a) => [`${a.name}@${a.rv}`, String(a.seq)]));
   const seen = new Set<string>();
   const figures: WatchFigures = {
     server,
@@ -86,7 +87,7 @@ export function checkWatcher(server: string, w: WatchRecord, acked: readonly Ack
       if (figures.samples.length < 10) figures.samples.push(`duplicate ${e.type} ${key}`);
     }
     seen.add(key);
-    if (!ackedKeys.has(key)) {
+    if (!ackedSeq.has(key) || ackedSeq.get(key) !== e.seq) {
       figures.unknown++;
       if (figures.samples.length < 10) figures.samples.push(`unknown ${e.type} ${key}`);
     }

@@ -12,6 +12,8 @@ export interface SeenEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly name: string;
   readonly rv: bigint;
+  /** The object's data.seq (which write of the object it shows). */
+  readonly seq: string | undefined;
 }
 
 /** A list the watcher made after a 410: the changes in (fromRV, toRV] reach it through `items` instead of events. */
@@ -172,7 +174,10 @@ export class ResumingWatcher {
           const line = buf.slice(0, nl).trim();
           buf = buf.slice(nl + 1);
           if (!line || done) continue;
-          const ev = JSON.parse(line) as { type: string; object: { code?: number; metadata?: { name: string; resourceVersion: string } } };
+          const ev = JSON.parse(line) as {
+            type: string;
+            object: { code?: number; metadata?: { name: string; resourceVersion: string }; data?: { seq?: string } };
+          };
           if (ev.type === 'ERROR') {
             if (ev.object.code === 410) outcome = 'expired';
             else this.count(`ERROR ${ev.object.code}`);
@@ -186,7 +191,7 @@ export class ResumingWatcher {
             continue;
           }
           if (rv <= this.lastRV) this.outOfOrder++;
-          this.events.push({ type: ev.type as SeenEvent['type'], name: ev.object.metadata?.name ?? '', rv });
+          this.events.push({ type: ev.type as SeenEvent['type'], name: ev.object.metadata?.name ?? '', rv, seq: ev.object.data?.seq });
           this.advance(rv);
         }
       });
