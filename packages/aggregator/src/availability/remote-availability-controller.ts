@@ -83,6 +83,8 @@ export class RemoteAvailabilityController {
       onError: this.#onError,
       resyncRemoteMs: options.resyncMs ?? RESYNC_MS,
       maxBackoffMs: MAX_BACKOFF_MS,
+      // kube runs this controller with 5 workers: a remote slow to answer does not hold the others' checks.
+      workers: 5,
     });
   }
 

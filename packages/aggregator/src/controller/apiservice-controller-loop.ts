@@ -15,6 +15,8 @@ export interface APIServiceControllerLoopOptions {
   resyncRemoteMs?: number;
   /** The longest backoff of a failing name (kube's default 1000 s). */
   maxBackoffMs?: number;
+  /** How many APIServices are synced at once (kube's worker count for the controller); default 1. */
+  workers?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export class APIServiceControllerLoop {
 
   constructor(options: APIServiceControllerLoopOptions) {
     this.#options = options;
-    this.#queue = new WorkQueue(options.sync, options.clock, options.onError, options.maxBackoffMs);
+    this.#queue = new WorkQueue(options.sync, options.clock, options.onError, options.maxBackoffMs, options.workers);
   }
 
   /** Queues `name` for sync. */

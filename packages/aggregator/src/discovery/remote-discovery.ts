@@ -77,6 +77,8 @@ export class RemoteDiscovery implements ExternalDiscovery {
       clock: options.clock ?? realClock,
       onError: options.onError ?? (() => {}),
       resyncRemoteMs: options.refreshMs ?? REFRESH_MS,
+      // kube's discovery manager runs 2 workers.
+      workers: 2,
       onChange: (name, present) => {
         // Priorities or the set of remote group-versions may have changed.
         this.#changed();
