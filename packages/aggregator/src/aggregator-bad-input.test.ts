@@ -32,7 +32,8 @@ const remotes: Record<string, Handler> = {
   good: (req, res) => {
     goodSeen.push(req.url ?? '');
     res.setHeader('Content-Type', 'application/json');
-    if (req.url === '/apis/good.bad.example/v1')
+    if (req.url === '/apis/gone.bad.example/v1') res.end('{}');
+    else if (req.url === '/apis/good.bad.example/v1')
       res.end(
         JSON.stringify({
           kind: 'APIResourceList',
@@ -130,6 +131,8 @@ const remotes: Record<string, Handler> = {
   },
 };
 
+/** The resolver's Services: the tests may take one away. */
+const addresses: Record<string, string> = {};
 let aggregator: GenericAPIServer;
 let provider: AggregatorProvider;
 let serving: Serving;
@@ -188,7 +191,6 @@ function raw(request: string): Promise<string> {
 
 beforeAll(async () => {
   const cert = await selfSignedServingCertificate({ hosts: ['localhost'] });
-  const addresses: Record<string, string> = {};
   for (const [name, handler] of Object.entries(remotes)) {
     const server = createServer({ cert: cert.cert, key: cert.key }, handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -286,6 +288,19 @@ describe('remote servers answering garbage', () => {
     const r = await send('GET', `${serving.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, bearer);
     expect(r).toEqual({ status: 200, body: { url: '/apis/good.bad.example/v1/namespaces/a/things', user: 'alice' } });
     expect((await send('GET', `${serving.url}/api/v1/namespaces`, undefined, bearer)).status).toBe(200);
+  });
+});
+
+describe('the proxy, in the order kube checks', () => {
+  it('answers a caBundle that makes no transport 500 before it resolves the Service', async () => {
+    addresses['bad/gone'] = addresses['bad/good'] as string;
+    const spec = { insecureSkipTLSVerify: false, caBundle: Buffer.from('not a pem').toString('base64') };
+    expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('gone.bad.example', spec), bearer)).status).toBe(201);
+    await untilAvailable('v1.gone.bad.example');
+    delete addresses['bad/gone'];
+    const r = await fetch(`${serving.url}/apis/gone.bad.example/v1/things`, { headers: bearer });
+    expect(r.status).toBe(500);
+    expect(await r.text()).toBe('unable to load root certificates: unable to parse bytes as PEM block\n');
   });
 });
 

@@ -178,8 +178,9 @@ export class RemoteTransport {
 
   /** Both at once: where to send a request for `apiService` and with which agent. */
   target(apiService: APIService): RemoteTarget {
-    const url = this.resolve(apiService);
-    return { url, agent: this.agent(apiService), servername: serviceOf(apiService).servername };
+    // The transport first, as kube's proxy: its building error is answered before the Service is resolved.
+    const agent = this.agent(apiService);
+    return { url: this.resolve(apiService), agent, servername: serviceOf(apiService).servername };
   }
 
   /**
