@@ -85,6 +85,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
         namePrefix: `ha-w${i}-`,
         objects: o.namesPerWriter,
         createEvery: 5,
+        deleteEvery: 7,
         pauseMs: o.pauseMs,
         stopped: () => stopped,
         onAck: (w) => acked.push(w),
@@ -105,7 +106,30 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     stopped = true;
     await Promise.all(writers);
 
-    const maxRV = acked.reduce((m, w) => (w.rv > m ? w.rv : m), 0n);
+    // A last write after all the others, whose resourceVersion every watcher must reach (a delete's is not answered).
+    const fencer = new HAClient(urls, o.kapi.token, o.kapi.ca, urls.length - 1);
+    const fenceStarted = Date.now();
+    const fence = await fencer.request('POST', `/api/v1/namespaces/${o.namespace}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'ha-fence' },
+      data: { seq: '0' },
+    });
+    fencer.close();
+    if (fence.status !== 201) throw new Error(`the fence write: ${fence.status} ${JSON.stringify(fence.body)}`);
+    const maxRV = BigInt(fence.body.metadata.resourceVersion);
+    acked.push({
+      name: 'ha-fence',
+      seq: 0,
+      rv: maxRV,
+      shows: '0',
+      startedAt: fenceStarted,
+      ackedAt: Date.now(),
+      via: 'create',
+      retries: 0,
+      writer: -1,
+      server: urls[urls.length - 1] as string,
+    });
     const caught = await Promise.all(watchers.map((w) => w.waitFor(maxRV, o.catchUpMs)));
 
     const lister = new HAClient(urls, o.kapi.token, o.kapi.ca, urls.length - 1);
@@ -177,7 +201,7 @@ export function describeResult(title: string, r: ScenarioResult): string {
   const sum = (f: (w: WatchFigures) => number) => r.watchers.reduce((s, w) => s + f(w), 0);
   return [
     `HA ${title}:`,
-    `  writes acknowledged ${r.acked.length} (by server: ${[...r.ackedByServer.values()].join('/')}; read back after a lost answer: ${r.acked.filter((w) => w.via === 'read-back').length}), slowest ${r.slowestWriteMs} ms`,
+    `  writes acknowledged ${r.acked.length} (${r.acked.filter((w) => w.via === 'create' || w.via === 'read-back').length} creates, ${r.acked.filter((w) => w.via === 'update').length} updates, ${r.acked.filter((w) => w.rv === undefined).length} deletes; by server: ${[...r.ackedByServer.values()].join('/')}; found applied after a lost answer: ${r.acked.filter((w) => w.via === 'read-back' || w.via === 'delete-again').length}), slowest ${r.slowestWriteMs} ms`,
     `  client retries: writers ${counts(r.writeRetries)}; watchers ${counts(r.watchRetries)}`,
     `  lost ${r.list.lost}, final resourceVersion mismatches ${r.list.mismatched}, watch caches differing from the final list ${r.cacheMismatches.length}`,
     `  watchers ${r.watchers.length}, caught up ${r.caughtUp}: events ${sum((w) => w.events)}, gaps ${sum((w) => w.gaps)}, duplicates ${sum((w) => w.duplicates)}, out of order ${sum((w) => w.outOfOrder)}, unknown ${sum((w) => w.unknown)}, relists after 410 ${sum((w) => w.relists)}, resumes ${sum((w) => w.resumes)}`,
