@@ -27,7 +27,12 @@ export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map(
  * Bounded (least recently used dropped): a miss only costs a decode.
  */
 export class StoredManagedFieldsCache {
-  readonly #lru = new LRUCache<string, Managed>({ max: 10_000 });
+  /**
+   * A decoding is reused only when the same stored version is written again (an apply retried after a conflict, a
+   * status write racing a spec write, a dry run then the real one): a small bound holds those. Each entry costs about
+   * 2.5 KB, so 10,000 of them per resource were the largest per-object cost of a memory-backed server (issue 18).
+   */
+  readonly #lru = new LRUCache<string, Managed>({ max: 1_000 });
 
   /** The decoding of `obj`'s entries (`obj` a stored object: it has a resourceVersion), remembered. */
   decode(obj: KubeObject): Managed {
