@@ -26,11 +26,13 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 /** The good remote's port and the paths it was asked for. */
 let goodPort = 0;
 const goodSeen: string[] = [];
+let openAPIUser: string | string[] | undefined;
 
 /** A remote whose availability check passes (its /apis/<g>/v1 answers 200) and whose other documents are `bad`. */
 const remotes: Record<string, Handler> = {
   good: (req, res) => {
     goodSeen.push(req.url ?? '');
+    if (req.url === '/openapi/v2') openAPIUser = req.headers['x-remote-user'];
     res.setHeader('Content-Type', 'application/json');
     if (req.url === '/apis/gone.bad.example/v1') res.end('{}');
     else if (req.url === '/apis/good.bad.example/v1')
@@ -259,7 +261,13 @@ describe('remote servers answering garbage', () => {
     for (;;) {
       const v2 = await send('GET', `${serving.url}/openapi/v2`, undefined, bearer);
       expect(v2.status).toBe(200);
-      if (v2.body.definitions['example.Thing']) break;
+      if (v2.body.definitions['example.Thing']) {
+        // Only the APIService's /apis/<group>/<version>/ paths and what they use, asked for as kube's downloader.
+        expect(v2.body.paths['/apis/other.example/v1/others']).toBeUndefined();
+        expect(v2.body.definitions['example.Other']).toBeUndefined();
+        expect(openAPIUser).toBe('system:aggregator');
+        break;
+      }
       await new Promise((res) => setTimeout(res, 10));
     }
     const proto = await fetch(`${serving.url}/openapi/v2`, {

@@ -161,7 +161,7 @@ export {
 } from './metrics/labels.ts';
 export { metricsHandler } from './metrics/metrics-handler.ts';
 export { requestMetricLabels, type WithMetricsOptions, withMetrics } from './metrics/with-metrics.ts';
-export { type ExternalOpenAPI, type ExternalSwagger, mergeSwagger } from './openapi/external.ts';
+export { type ExternalOpenAPI, type ExternalSwagger, filterSwaggerByPathPrefixes, mergeSwagger } from './openapi/external.ts';
 export { MIME_V2_PROTOBUF, MIME_V2_PROTOBUF_DOTTED, type OpenAPIHandlerOptions, openAPIHandler } from './openapi/handler.ts';
 export { definitionName } from './openapi/names.ts';
 export {

@@ -1,6 +1,6 @@
 import { type Clock, realClock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
-import type { ExternalOpenAPI, ExternalSwagger } from '@kapi/server-core';
+import { type ExternalOpenAPI, type ExternalSwagger, filterSwaggerByPathPrefixes } from '@kapi/server-core';
 import type { APIService } from '../apiservice/types.ts';
 import { availableCondition } from '../apiservice/validation.ts';
 import { APIServiceControllerLoop } from '../controller/apiservice-controller-loop.ts';
@@ -23,6 +23,8 @@ export interface RemoteOpenAPIOptions {
 }
 
 const REFRESH_MS = 60_000;
+/** kube's specDownloadTimeout. */
+const SPEC_DOWNLOAD_TIMEOUT_MS = 60_000;
 
 /** One APIService's specs as last fetched, with the ETags sent back as If-None-Match. */
 interface Specs {
@@ -104,22 +106,25 @@ export class RemoteOpenAPI implements ExternalOpenAPI {
     const target = this.#transport.target(apiService);
     const had = this.#specs.get(name) ?? {};
     const next: Specs = { ...had };
-    const headers = { 'X-Remote-User': 'system:kube-aggregator', Accept: 'application/json' };
+    // kube's OpenAPI downloaders ask as `system:aggregator` (no groups) and give each download a minute.
+    const headers = { 'X-Remote-User': 'system:aggregator', Accept: 'application/json' };
+    const get = (url: URL, extra: Record<string, string> = {}) =>
+      remoteGet(url, target.agent, { ...headers, ...extra }, { timeoutMs: SPEC_DOWNLOAD_TIMEOUT_MS });
     const errors: unknown[] = [];
 
     try {
-      const v2 = await remoteGet(new URL('/openapi/v2', target.url), target.agent, {
-        ...headers,
-        ...(had.v2?.etag ? { 'If-None-Match': had.v2.etag } : {}),
-      });
-      if (v2.status === 200) next.v2 = { spec: decodeSwagger(v2.body), ...(v2.etag ? { etag: v2.etag } : {}) };
+      const v2 = await get(new URL('/openapi/v2', target.url), had.v2?.etag ? { 'If-None-Match': had.v2.etag } : {});
+      // Only the APIService's own group-version of it is merged, as kube filters it.
+      const prefix = `/apis/${apiService.spec.group ?? ''}/${apiService.spec.version ?? ''}/`;
+      if (v2.status === 200)
+        next.v2 = { spec: filterSwaggerByPathPrefixes(decodeSwagger(v2.body), [prefix]), ...(v2.etag ? { etag: v2.etag } : {}) };
       else if (v2.status !== 304) throw new Error(`failed to download /openapi/v2: ${v2.status}`);
     } catch (err) {
       errors.push(err);
     }
 
     try {
-      const index = await remoteGet(new URL('/openapi/v3', target.url), target.agent, headers);
+      const index = await get(new URL('/openapi/v3', target.url));
       if (index.status !== 200) throw new Error(`failed to download /openapi/v3: ${index.status}`);
       const key = `apis/${apiService.spec.group ?? ''}/${apiService.spec.version ?? ''}`;
       const url = decodeV3Index(index.body).get(key);
@@ -129,7 +134,7 @@ export class RemoteOpenAPI implements ExternalOpenAPI {
         // The URL carries the document's hash: a new one means a new document.
         // kube asks its proxy for the URL's path and query: always of this APIService's server, whatever host it names.
         const at = new URL(url, target.url);
-        const doc = await remoteGet(new URL(`${at.pathname}${at.search}`, target.url), target.agent, headers);
+        const doc = await get(new URL(`${at.pathname}${at.search}`, target.url));
         if (doc.status !== 200) throw new Error(`failed to download ${url}: ${doc.status}`);
         next.v3 = { bytes: doc.body, url };
       }

@@ -51,6 +51,17 @@ function filterByPaths(spec: ExternalSwagger, paths: readonly string[]): Externa
   return { paths: keptPaths, definitions: Object.fromEntries(Object.entries(definitions).filter(([n]) => used.has(n))) };
 }
 
+/**
+ * kube-openapi's FilterSpecByPathsWithoutSideEffects: the paths starting with one of `prefixes` and the definitions
+ * they use. kube-aggregator keeps only `/apis/<group>/<version>/` of a remote APIService's spec.
+ */
+export function filterSwaggerByPathPrefixes(spec: ExternalSwagger, prefixes: readonly string[]): ExternalSwagger {
+  return filterByPaths(
+    spec,
+    Object.keys(spec.paths ?? {}).filter((p) => prefixes.some((prefix) => p.startsWith(prefix))),
+  );
+}
+
 /** A copy of `value` with every `$ref` to a renamed definition pointing at its new name. */
 function renameRefs(value: unknown, renames: ReadonlyMap<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => renameRefs(v, renames));
