@@ -27,12 +27,14 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let goodPort = 0;
 const goodSeen: string[] = [];
 let openAPIUser: string | string[] | undefined;
+let discoveryGroup: string | string[] | undefined;
 
 /** A remote whose availability check passes (its /apis/<g>/v1 answers 200) and whose other documents are `bad`. */
 const remotes: Record<string, Handler> = {
   good: (req, res) => {
     goodSeen.push(req.url ?? '');
     if (req.url === '/openapi/v2') openAPIUser = req.headers['x-remote-user'];
+    if (req.url === '/apis') discoveryGroup = req.headers['x-remote-group'];
     res.setHeader('Content-Type', 'application/json');
     if (req.url === '/apis/gone.bad.example/v1') res.end('{}');
     else if (req.url === '/apis/good.bad.example/v1')
@@ -236,6 +238,8 @@ afterAll(async () => {
 describe('remote servers answering garbage', () => {
   it('leave discovery serving the others: legacy and aggregated /apis, the good group with its resources', async () => {
     const good = await untilDiscovered('good.bad.example');
+    // Asked for as kube's discovery manager asks.
+    expect(discoveryGroup).toBe('system:masters');
     expect(good.resources.map((r: Json) => r.resource)).toEqual(['things']);
     const legacy = await send('GET', `${serving.url}/apis`, undefined, bearer);
     expect(legacy.status).toBe(200);

@@ -166,7 +166,12 @@ export class RemoteDiscovery implements ExternalDiscovery {
   async #fetch(apiService: APIService, key: string, gv: string): Promise<Fetched> {
     const target = (this.#transport as RemoteDiscoveryTransport).target(apiService);
     const cached = this.#fetched.get(key);
-    const headers: Record<string, string> = { Accept: ACCEPT, 'X-Remote-User': 'system:kube-aggregator' };
+    // kube's discovery manager asks for the aggregated document as system:kube-aggregator in system:masters.
+    const headers: Record<string, string> = {
+      Accept: ACCEPT,
+      'X-Remote-User': 'system:kube-aggregator',
+      'X-Remote-Group': 'system:masters',
+    };
     if (cached?.etag) headers['If-None-Match'] = cached.etag;
     const res = await remoteGet(new URL('/apis', target.url), target.agent, headers);
     if (res.status === 304 && cached) return cached;
