@@ -7,6 +7,7 @@ import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve } f
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AggregatorProvider, aggregatorProvider } from './aggregator-provider.ts';
+import { remoteAPIService } from './test-support/apiservice.ts';
 import { type Json, send } from './test-support/chain.ts';
 
 /**
@@ -142,20 +143,13 @@ let provider: AggregatorProvider;
 let serving: Serving;
 const servers: Server[] = [];
 
-const apiService = (group: string, spec: Json = {}): Json => ({
-  apiVersion: 'apiregistration.k8s.io/v1',
-  kind: 'APIService',
-  metadata: { name: `v1.${group}` },
-  spec: {
+const apiService = (group: string, spec: Json = {}): Json =>
+  remoteAPIService(
     group,
-    version: 'v1',
-    service: { namespace: 'bad', name: group.split('.')[0], port: 443 },
-    insecureSkipTLSVerify: true,
-    groupPriorityMinimum: 1000,
-    versionPriority: 15,
-    ...spec,
-  },
-});
+    'v1',
+    { namespace: 'bad', name: group.split('.')[0] as string, port: 443 },
+    { insecureSkipTLSVerify: true, ...spec },
+  );
 
 async function untilAvailable(name: string): Promise<void> {
   for (;;) {

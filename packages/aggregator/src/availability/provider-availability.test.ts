@@ -6,6 +6,7 @@ import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aggregatorProvider } from '../aggregator-provider.ts';
+import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send } from '../test-support/chain.ts';
 
 const Flunder = defineResource({
@@ -76,19 +77,16 @@ const touch = async (value: string): Promise<void> => {
 
 describe('aggregatorProvider checks remote APIServices (post-start hook apiservice-status-remote-available-controller)', () => {
   it('Available once the remote answers; its server stopped → False with kube’s reason and message, and back → True', async () => {
-    const created = await send('POST', http.url + APISERVICES, {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name: NAME },
-      spec: {
-        group: 'wardle.example.com',
-        version: 'v1alpha1',
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-        service: { namespace: 'wardle', name: 'api' },
-        caBundle: Buffer.from(serving.ca).toString('base64'),
-      },
-    });
+    const created = await send(
+      'POST',
+      http.url + APISERVICES,
+      remoteAPIService(
+        'wardle.example.com',
+        'v1alpha1',
+        { namespace: 'wardle', name: 'api' },
+        { caBundle: Buffer.from(serving.ca).toString('base64') },
+      ),
+    );
     expect(created.status).toBe(201);
     await expect.poll(available).toMatchObject({ status: 'True', reason: 'Passed', message: 'all checks passed' });
     // Discovery of the group-version is proxied to the remote (its resource requests would need its authentication).

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { APIService } from '../apiservice/types.ts';
 import { RemoteTransport } from '../remote/remote-transport.ts';
+import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 import { RemoteAvailabilityController } from './remote-availability-controller.ts';
 
@@ -79,19 +80,11 @@ describe('a change of a Service or its Endpoints has the APIServices naming it c
     expect(
       (await send('POST', `${c.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wardle' } })).status,
     ).toBe(201);
-    const created = await send('POST', c.url + APISERVICES, {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name: NAME },
-      spec: {
-        group: 'wardle.example.com',
-        version: 'v1alpha1',
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-        service: { namespace: 'wardle', name: 'api' },
-        insecureSkipTLSVerify: true,
-      },
-    });
+    const created = await send(
+      'POST',
+      c.url + APISERVICES,
+      remoteAPIService('wardle.example.com', 'v1alpha1', { namespace: 'wardle', name: 'api' }, { insecureSkipTLSVerify: true }),
+    );
     expect(created.status).toBe(201);
     await expect
       .poll(available)

@@ -18,6 +18,7 @@ import {
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AggregatorProvider, aggregatorProvider } from '../aggregator-provider.ts';
+import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send } from '../test-support/chain.ts';
 import { goQueryEncode, headerKeyEscape } from './auth-proxy-headers.ts';
 
@@ -86,19 +87,8 @@ async function startRemote(cert: string, key: string): Promise<Remote> {
   return r;
 }
 
-const apiService = (version: string, serviceName: string, caBundle: string): Json => ({
-  apiVersion: 'apiregistration.k8s.io/v1',
-  kind: 'APIService',
-  metadata: { name: `${version}.wardle.example.com` },
-  spec: {
-    group: 'wardle.example.com',
-    version,
-    service: { namespace: 'wardle', name: serviceName, port: 443 },
-    caBundle,
-    groupPriorityMinimum: 1000,
-    versionPriority: 15,
-  },
-});
+const apiService = (version: string, serviceName: string, caBundle: string): Json =>
+  remoteAPIService('wardle.example.com', version, { namespace: 'wardle', name: serviceName, port: 443 }, { caBundle });
 
 /** Polls the APIService until its Available condition has `status` (the availability controller sets it). */
 async function untilAvailable(name: string, status: string): Promise<void> {
