@@ -163,8 +163,9 @@ describe('RedisStorage across a redis-server restart', () => {
     const { events, ended } = await collect(watch, () => false);
     expect(ended).toBe(true);
     expect(events.map(brief)).toEqual(['ERROR 410']);
-    expect((events[0]?.object as Status).reason).toBe('Expired');
-    expect((events[0]?.object as Status).message).toBe(DATA_LOST_MESSAGE);
+    const status = events[0]?.object as Status | undefined;
+    expect(status?.reason).toBe('Expired');
+    expect(status?.message).toBe(DATA_LOST_MESSAGE);
 
     // What a reflector (or the Cacher) does after a 410: list again, then watch from the list's resourceVersion.
     const listed = await whenReachable(() => s.list('/registry/widgets'));
