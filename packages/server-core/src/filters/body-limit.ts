@@ -16,8 +16,9 @@ export interface RequestBodyLimitOptions {
 }
 
 /**
- * Sets the body cap `readRequestBody` enforces, and turns away a declared Content-Length over it
- * before anything is read.
+ * Sets the body cap `readRequestBody` enforces (a declared Content-Length over it is turned away before anything is
+ * read). Only handlers that read the body apply it, as kube's limitedReadBody: a request the aggregator or the proxy
+ * subresource forwards streams to its remote whatever its size, as kube's proxies do.
  */
 export function withRequestBodyLimit(opts: RequestBodyLimitOptions = {}): Filter {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
@@ -25,9 +26,6 @@ export function withRequestBodyLimit(opts: RequestBodyLimitOptions = {}): Filter
   return async (ctx, next) => {
     ctx.maxRequestBodyBytes = maxBytes;
     ctx.bodyDrain = bodyDrain;
-    const declared = Number(ctx.req.headers['content-length'] ?? Number.NaN);
-    // The unread body is drained after the 413 is sent (drainUnreadBody), so the client reads the Status.
-    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
     await next();
   };
 }
@@ -41,6 +39,10 @@ export function readRequestBody(
   maxBytes = ctx.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES,
 ): Promise<Buffer> {
   const req = ctx.req;
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  // kube's limitedReadBody: a declared length over the cap is refused unread; the body is drained after the 413 is
+  // sent (drainUnreadBody), so the client reads the Status.
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
