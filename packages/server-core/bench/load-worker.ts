@@ -13,11 +13,13 @@ export interface LoadRun {
   /** http://host:port (HTTP/1.1) or https://host:port (HTTP/2 over TLS, trusting `ca`). */
   url: string;
   ca?: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   path: string;
-  /** POST only: the body of request i is `bodyPrefix + i + bodySuffix` (a unique name per request). */
+  /** POST, PUT, PATCH: the body of request i is `bodyPrefix + i + bodySuffix` (a unique name or value per request). */
   bodyPrefix?: string;
   bodySuffix?: string;
+  /** When set, `{key}` in the path and body of request i becomes `i % keys` (PUT and PATCH of `keys` existing objects). */
+  keys?: number;
   contentType?: string;
   /** Sent with every request (e.g. authorization). */
   headers?: Record<string, string>;
@@ -30,6 +32,14 @@ export interface LoadRun {
 const agents = new Map<string, Agent>();
 const sessions = new Map<string, ClientHttp2Session>();
 
+/** The path and body of request i of `run`. */
+function requestOf(run: LoadRun, i: number): { path: string; body: string | undefined } {
+  const key = run.keys === undefined ? undefined : String(i % run.keys);
+  const fill = (s: string) => (key === undefined ? s : s.replaceAll('{key}', key));
+  const body = run.method === 'GET' ? undefined : fill(`${run.bodyPrefix}${i}${run.bodySuffix}`);
+  return { path: fill(run.path), body };
+}
+
 function h1(run: LoadRun, i: number): Promise<void> {
   let agent = agents.get(run.url);
   if (!agent) {
@@ -37,7 +47,7 @@ function h1(run: LoadRun, i: number): Promise<void> {
     agents.set(run.url, agent);
   }
   const u = new URL(run.url);
-  const body = run.method === 'POST' ? `${run.bodyPrefix}${i}${run.bodySuffix}` : undefined;
+  const { path, body } = requestOf(run, i);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -45,7 +55,7 @@ function h1(run: LoadRun, i: number): Promise<void> {
         host: u.hostname,
         port: u.port,
         method: run.method,
-        path: run.path,
+        path,
         headers: {
           ...run.headers,
           accept: 'application/json',
@@ -72,11 +82,11 @@ function h2(run: LoadRun, i: number): Promise<void> {
     session = connect(run.url, { ...(run.ca ? { ca: run.ca } : {}), peerMaxConcurrentStreams: run.concurrency });
     sessions.set(run.url, session);
   }
-  const body = run.method === 'POST' ? `${run.bodyPrefix}${i}${run.bodySuffix}` : undefined;
+  const { path, body } = requestOf(run, i);
   return new Promise((resolve, reject) => {
     const stream = (session as ClientHttp2Session).request({
       ':method': run.method,
-      ':path': run.path,
+      ':path': path,
       ...run.headers,
       accept: 'application/json',
       ...(body !== undefined ? { 'content-type': run.contentType ?? 'application/json' } : {}),

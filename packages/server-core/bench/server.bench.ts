@@ -1,7 +1,7 @@
 /**
  * GenericAPIServer over HTTP against the floor, in one run: GET of one ConfigMap and LIST of 100 over keep-alive
- * HTTP/1.1 vs a bare node:http server answering the same bytes; create (POST) vs the same Store.create calls made
- * in-process (no HTTP); and GET over HTTP/2 TLS (serve() with a self-signed certificate) vs a bare node:http2 server.
+ * HTTP/1.1 vs a bare node:http server answering the same bytes; create (POST), update (PUT) and merge patch (PATCH)
+ * vs the same Store.create / update / patch calls made in-process (no HTTP); and GET over HTTP/2 TLS (serve() with a self-signed certificate) vs a bare node:http2 server.
  * The client runs in a worker thread (bench/load-worker.ts), the same code for kapi and the reference, so its work
  * stays off the servers' event loop. Figures are requests/s (best of several alternating rounds); ratio = kapi / reference.
  * Each row comes with requests per CPU-second of the serving thread, steadier than wall time on a busy machine and
@@ -23,6 +23,10 @@ const CONCURRENCY = 32;
 const GETS = 3_000;
 const LISTS = 1_500;
 const CREATES = 2_000;
+const UPDATES = 2_000;
+/** Updates and patches go round this many existing objects (more than CONCURRENCY, so writes to one rarely overlap). */
+const UPDATE_KEYS = 256;
+const UPDATE_NAMESPACE = 'updated';
 const ROUNDS = 5;
 const LIST_SIZE = 100;
 const GET_PATH = '/api/v1/namespaces/default/configmaps/c1';
@@ -38,6 +42,19 @@ const configMap = (namespace: string, name: string) => ({
 /** A create body with the name left open: `prefix + i + suffix`, so every POST names a new object. */
 function createBody(round: string): { bodyPrefix: string; bodySuffix: string } {
   const [prefix, suffix] = JSON.stringify(configMap('created', `${round}-@`)).split('@') as [string, string];
+  return { bodyPrefix: prefix, bodySuffix: suffix };
+}
+
+/** A PUT body of object `u{key}` whose value `mode` is `round-i`, so every PUT changes it. */
+function updateBody(round: string): { bodyPrefix: string; bodySuffix: string } {
+  const o = configMap(UPDATE_NAMESPACE, 'u{key}');
+  o.data.mode = `${round}-@`;
+  const [prefix, suffix] = JSON.stringify(o).split('@') as [string, string];
+  return { bodyPrefix: prefix, bodySuffix: suffix };
+}
+/** A JSON merge patch setting `mode` to `round-i`. */
+function patchBody(round: string): { bodyPrefix: string; bodySuffix: string } {
+  const [prefix, suffix] = JSON.stringify({ data: { mode: `${round}-@` } }).split('@') as [string, string];
   return { bodyPrefix: prefix, bodySuffix: suffix };
 }
 
@@ -65,10 +82,12 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   });
   return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
 }
-for (const ns of ['listed', 'created'])
+for (const ns of ['listed', 'created', UPDATE_NAMESPACE])
   await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 await call('POST', '/api/v1/namespaces/default/configmaps', configMap('default', 'c1'));
 for (let i = 0; i < LIST_SIZE; i++) await call('POST', `${LIST_PATH}`, configMap('listed', `c${i}`));
+for (let k = 0; k < UPDATE_KEYS; k++)
+  await call('POST', `/api/v1/namespaces/${UPDATE_NAMESPACE}/configmaps`, configMap(UPDATE_NAMESPACE, `u${k}`));
 const got = await call('GET', GET_PATH);
 const listed = await call('GET', LIST_PATH);
 const created = await call('POST', CREATE_PATH, configMap('created', 'probe'));
@@ -109,6 +128,28 @@ const post = (url: string, round: string): LoadRun => ({
   n: CREATES,
   concurrency: CONCURRENCY,
   status: 201,
+});
+const UPDATE_PATH = `/api/v1/namespaces/${UPDATE_NAMESPACE}/configmaps/u{key}`;
+const put = (url: string, round: string): LoadRun => ({
+  url,
+  method: 'PUT',
+  path: UPDATE_PATH,
+  ...updateBody(round),
+  keys: UPDATE_KEYS,
+  n: UPDATES,
+  concurrency: CONCURRENCY,
+  status: 200,
+});
+const patch = (url: string, round: string): LoadRun => ({
+  url,
+  method: 'PATCH',
+  path: UPDATE_PATH,
+  contentType: 'application/merge-patch+json',
+  ...patchBody(round),
+  keys: UPDATE_KEYS,
+  n: UPDATES,
+  concurrency: CONCURRENCY,
+  status: 200,
 });
 
 /**
@@ -185,28 +226,63 @@ printTable({
   rows: http1,
 });
 
-// ---- create: HTTP vs the Store in-process ----
+// ---- create, update, merge patch: HTTP vs the Store in-process ----
 {
   const store = new Store(ConfigMap, { storage: new MemoryStorage() });
+  const ctx = { namespace: UPDATE_NAMESPACE };
+  for (let k = 0; k < UPDATE_KEYS; k++) await store.create(ctx, configMap(UPDATE_NAMESPACE, `u${k}`));
   const storeCreates = async (round: string) => {
     const { bodyPrefix, bodySuffix } = createBody(round);
     return rateWithConcurrency(CREATES, CONCURRENCY, (i) =>
       store.create({ namespace: 'created' }, JSON.parse(`${bodyPrefix}${i}${bodySuffix}`)),
     );
   };
+  // The same bodies the worker sends, with `{key}` filled in as it does.
+  const keyed = (bodyPrefix: string, bodySuffix: string, i: number) =>
+    JSON.parse(`${bodyPrefix}${i}${bodySuffix}`.replaceAll('{key}', String(i % UPDATE_KEYS)));
+  const storeUpdates = (round: string) => {
+    const { bodyPrefix, bodySuffix } = updateBody(round);
+    return rateWithConcurrency(UPDATES, CONCURRENCY, (i) => store.update(ctx, `u${i % UPDATE_KEYS}`, keyed(bodyPrefix, bodySuffix, i)));
+  };
+  const storePatches = (round: string) => {
+    const { bodyPrefix, bodySuffix } = patchBody(round);
+    return rateWithConcurrency(UPDATES, CONCURRENCY, (i) =>
+      store.patch(ctx, `u${i % UPDATE_KEYS}`, keyed(bodyPrefix, bodySuffix, i), 'merge'),
+    );
+  };
   await storeCreates('warm');
-  const rows = await compare(
-    'create configmap',
-    CREATES,
-    (r) => load(post(kapiURL, `s${r}`)),
-    (r) => storeCreates(`s${r}`),
-  );
+  await storeUpdates('warm');
+  await storePatches('warm');
+  await load(put(kapiURL, 'warm'));
+  await load(patch(kapiURL, 'warm'));
+  const rows = [
+    ...(await compare(
+      'create configmap (POST)',
+      CREATES,
+      (r) => load(post(kapiURL, `s${r}`)),
+      (r) => storeCreates(`s${r}`),
+    )),
+    ...(await compare(
+      'update configmap (PUT)',
+      UPDATES,
+      (r) => load(put(kapiURL, `s${r}`)),
+      (r) => storeUpdates(`s${r}`),
+    )),
+    ...(await compare(
+      'merge-patch configmap (PATCH)',
+      UPDATES,
+      (r) => load(patch(kapiURL, `s${r}`)),
+      (r) => storePatches(`s${r}`),
+    )),
+  ];
   console.log();
   printTable({
-    title: 'create: POST over HTTP/1.1 vs the Store alone',
+    title: 'writes: POST / PUT / PATCH over HTTP/1.1 vs the Store alone',
     notes: [
-      'kapi = POST through the whole server (as above); store = Store.create on JSON.parse of the same body, in-process over',
-      'MemoryStorage (no HTTP, no filters, no watch cache): the ratio is the share of a create left once the server is around the Store',
+      'kapi = the request through the whole server (as above); store = Store.create / update / patch(merge) on JSON.parse of',
+      `the same body, in-process over MemoryStorage (no HTTP, no filters, no watch cache); updates and patches go round ${UPDATE_KEYS}`,
+      'existing objects, each changing a value: the ratio is the share of a write left once the server is around the Store',
+      CPU_NOTE,
     ],
     referenceName: 'store',
     rows,
