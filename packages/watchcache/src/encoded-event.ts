@@ -1,4 +1,5 @@
 import { type KubeObject, type Status, stringifyJson, type WatchEvent } from '@kapi/apimachinery';
+import { committedEncodingOf } from '@kapi/storage';
 
 /**
  * Serialize once: the JSON bytes of an object version and of a watch event line, memoized on the (frozen) values
@@ -83,7 +84,8 @@ export function encodedObject(obj: KubeObject | Status): Uint8Array {
   }
   // Not Buffer.from: its pooled slabs would be pinned by these long-lived bytes, garbage neighbours and all.
   // stringifyJson: JSON.stringify's recursion gives up on accepted objects nested deeper than about 4,500 levels.
-  const bytes = utf8.encode(stringifyJson(obj));
+  // A backend's fresh commit comes with the text its copy was parsed from: encoded once, not again here.
+  const bytes = utf8.encode((frozen && committedEncodingOf(obj)) || stringifyJson(obj));
   if (frozen) remember(objectBytes, obj, bytes);
   for (const l of listeners) l(bytes.length);
   return bytes;

@@ -7,6 +7,7 @@ import {
   realClock,
   type TimerHandle,
 } from '@kapi/apimachinery';
+import { recordCommittedEncoding } from '../committed-encoding.ts';
 import { sameStoredObject } from '../deep-equal.ts';
 import { freezeForStorage } from '../freeze-for-storage.ts';
 import type {
@@ -97,7 +98,7 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
   readonly #policy: MemoryCompactionPolicy | false;
   readonly #maxHistoryBytes: number;
   /** Reused out-parameter of copyForStorage (one write at a time). */
-  readonly #size = { bytes: 0 };
+  readonly #size: { bytes: number; text?: string | undefined } = { bytes: 0 };
   #progressTimer: TimerHandle | undefined;
   #compactionTimer: TimerHandle | undefined;
   #closed = false;
@@ -341,13 +342,12 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     let copy: KubeObject;
     try {
       // stringifyJson, not JSON.stringify: an accepted object may nest deeper than the native encoder's recursion reaches.
-      copy = copyForStorage(obj, this.#size) as KubeObject;
+      copy = copyForStorage(obj, this.#size, String(rev)) as KubeObject;
     } catch (err) {
       throw storageErrors.invalidObject(key, `object cannot be encoded as JSON: ${(err as Error).message}`);
     }
     if (typeof copy !== 'object' || copy === null || Array.isArray(copy))
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
-    copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(rev) };
     // What did not change is shared with the version this one replaces: history then holds only what changed.
     const prev = this.#store.latest(key)?.obj;
     if (prev) shareUnchanged(copy, prev);
@@ -355,6 +355,10 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     freezeForStorage(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
+    // The text the copy was parsed from is its encoding: the response and the watch cache need not encode it again.
+    // Not after sharing with a previous version: an equal member shared from it may order its keys otherwise.
+    if (this.#size.text !== undefined && !prev) recordCommittedEncoding(copy, this.#size.text);
+    this.#size.text = undefined;
     const change = this.#store.write(key, copy, this.#clock.now(), this.#size.bytes);
     this.#dispatch(change);
     this.#boundHistory();
