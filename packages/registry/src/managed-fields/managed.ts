@@ -21,18 +21,19 @@ export interface Managed {
 export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
 
 /**
- * Decodings of stored objects' entries by object and resourceVersion, for one Store (its field managers share it).
- * Storage hands out a fresh copy of an object on each read, so its entry list's identity names nothing; but one stored
- * version of an object has exactly one managedFields content, so (namespace, name, uid, resourceVersion) names it.
+ * Decodings of stored objects' entries by object (namespace, name, uid), for one Store (its field managers share it).
+ * One stored version of an object has exactly one managedFields content, so a decoding is reused whole for the same
+ * resourceVersion; for a later version, the entries it shares by identity with the decoded one (a backend that keeps
+ * committed objects frozen, as MemoryStorage, hands the unchanged entries of the previous revision on as they are)
+ * reuse their decoded sets, and only the entries that changed — usually the writer's own — are decoded again.
  * Bounded (least recently used dropped): a miss only costs a decode.
  */
 export class StoredManagedFieldsCache {
   /**
-   * A decoding is reused only when the same stored version is written again (an apply retried after a conflict, a
-   * status write racing a spec write, a dry run then the real one): a small bound holds those. Each entry costs about
-   * 2.5 KB, so 10,000 of them per resource were the largest per-object cost of a memory-backed server (issue 18).
+   * One decoding per object, the latest asked for. Each costs about 2.5 KB, so 10,000 of them per resource were the
+   * largest per-object cost of a memory-backed server (issue 18): a small bound holds the objects written now.
    */
-  readonly #lru = new LRUCache<string, Managed>({ max: 1_000 });
+  readonly #lru = new LRUCache<string, { resourceVersion: string; managed: Managed }>({ max: 1_000 });
 
   /** The decoding of `obj`'s entries (`obj` a stored object: it has a resourceVersion), remembered. */
   decode(obj: KubeObject): Managed {
@@ -42,17 +43,25 @@ export class StoredManagedFieldsCache {
     // Stored objects always have one; anything else is decoded afresh.
     if (!m.resourceVersion) return decodeManagedFields(entries);
     const key = storedKey(m);
-    let hit = this.#lru.get(key);
+    const hit = this.#lru.get(key);
     // Cheap guard against a key reused for other content (a storage replaced under the Store): same entry headers.
-    if (!hit?.decoded || !sameHeaders(entries, hit.decoded)) {
-      hit = decodeManagedFields(entries);
-      this.#lru.set(key, hit);
-    }
-    return copyManaged(hit);
+    if (hit?.resourceVersion === m.resourceVersion && hit.managed.decoded && sameHeaders(entries, hit.managed.decoded))
+      return copyManaged(hit.managed);
+    const managed = decodeManagedFields(entries, hit && frozenEntries(hit.managed));
+    this.#lru.set(key, { resourceVersion: m.resourceVersion, managed });
+    return copyManaged(managed);
   }
 }
 
-const storedKey = (m: KubeObject['metadata']): string => `${m.namespace ?? ''}/${m.name ?? ''}/${m.uid ?? ''}/${m.resourceVersion}`;
+/** The decoded entries of `managed` that are frozen (never to change, so the same object decodes the same), by entry. */
+function frozenEntries(managed: Managed): ReadonlyMap<ManagedFieldsEntry, { id: string; vs: VersionedSet }> | undefined {
+  if (!managed.decoded) return undefined;
+  const out = new Map<ManagedFieldsEntry, { id: string; vs: VersionedSet }>();
+  for (const [id, { vs, entry }] of managed.decoded) if (Object.isFrozen(entry)) out.set(entry, { id, vs });
+  return out.size > 0 ? out : undefined;
+}
+
+const storedKey = (m: KubeObject['metadata']): string => `${m.namespace ?? ''}/${m.name ?? ''}/${m.uid ?? ''}`;
 
 function sameHeaders(entries: readonly ManagedFieldsEntry[], decoded: Managed['decoded'] & object): boolean {
   if (entries.length !== decoded.size) return false;
@@ -86,12 +95,23 @@ function copyManaged(hit: Managed): Managed {
  * another operation than Apply or Update, no apiVersion, a fieldsType other than FieldsV1, or fieldsV1 that do not
  * decode; the caller decides what that means (an update falls back to the live object's entries).
  */
-export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
+export function decodeManagedFields(
+  entries: readonly ManagedFieldsEntry[] | undefined,
+  /** Entries decoded before (frozen, so unchanged): their id and set are taken as they are. */
+  known?: ReadonlyMap<ManagedFieldsEntry, { id: string; vs: VersionedSet }>,
+): Managed {
   const out = emptyManaged();
   if (!entries) return out;
   const decoded = new Map<string, { vs: VersionedSet; entry: ManagedFieldsEntry }>();
   out.decoded = decoded;
   entries.forEach((e, i) => {
+    const seen = known?.get(e);
+    if (seen) {
+      out.fields.set(seen.id, seen.vs);
+      out.times.set(seen.id, typeof e.time === 'string' ? e.time : undefined);
+      decoded.set(seen.id, { vs: seen.vs, entry: e });
+      return;
+    }
     if (e === null || typeof e !== 'object') throw new Error(`managed fields entry ${i} is not an object`);
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new Error('operation must be `Apply` or `Update`');
     if (!e.apiVersion) throw new Error('apiVersion must not be empty');
