@@ -1,4 +1,4 @@
-export { committedEncodingOf, recordCommittedEncoding } from './committed-encoding.ts';
+export { committedEncodingOf, committedSizeOf, recordCommitted } from './committed-encoding.ts';
 export { deepFreeze, jsonEqual, sameStoredObject } from './deep-equal.ts';
 export { Fifo } from './fifo.ts';
 export { freezeForStorage } from './freeze-for-storage.ts';

@@ -1,4 +1,4 @@
-import { approximateJsonSize, type StorageError, storageErrors } from '@kapi/storage';
+import { approximateJsonSize, committedSizeOf, type StorageError, storageErrors } from '@kapi/storage';
 import type { CacheEvent } from './cache-event.ts';
 
 export interface EventHistoryOptions {
@@ -81,7 +81,9 @@ export class EventHistory {
       this.#dropOldest();
       this.#removedSinceList = true;
     }
-    const size = approximateJsonSize(ev.obj ?? ev.deleted);
+    const obj = ev.obj ?? ev.deleted;
+    // A version the backend just committed comes with its size: not walked again.
+    const size = (obj && committedSizeOf(obj)) ?? approximateJsonSize(obj);
     this.#buf[this.#end % this.#capacity] = ev;
     this.#sizes[this.#end % this.#capacity] = size;
     this.#bytes += size;

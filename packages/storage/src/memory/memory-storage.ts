@@ -7,7 +7,7 @@ import {
   realClock,
   type TimerHandle,
 } from '@kapi/apimachinery';
-import { recordCommittedEncoding } from '../committed-encoding.ts';
+import { recordCommitted } from '../committed-encoding.ts';
 import { sameStoredObject } from '../deep-equal.ts';
 import { freezeForStorage } from '../freeze-for-storage.ts';
 import type {
@@ -355,9 +355,10 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     freezeForStorage(copy);
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
-    // The text the copy was parsed from is its encoding: the response and the watch cache need not encode it again.
-    // Not after sharing with a previous version: an equal member shared from it may order its keys otherwise.
-    if (this.#size.text !== undefined && !prev) recordCommittedEncoding(copy, this.#size.text);
+    // The text the copy was parsed from is its encoding, and its length the size: the response and the watch cache
+    // need not encode or measure it again. No text after sharing with a previous version: an equal member shared
+    // from it may order its keys otherwise.
+    recordCommitted(copy, prev ? undefined : this.#size.text, this.#size.bytes);
     this.#size.text = undefined;
     const change = this.#store.write(key, copy, this.#clock.now(), this.#size.bytes);
     this.#dispatch(change);
