@@ -392,8 +392,8 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     it('get all lists widgets through the category', { timeout: T }, async () => {
       await k('create', '-n', 'kube-public', '-f', await manifest(widgetYAML('in-all', 2)));
       const out = squash(await k('get', 'all', '-n', 'kube-public'));
-      // One kind in the result: kubectl prints no kind prefix (it would, widget.example.kapi.dev/in-all, beside other kinds).
-      expect(out).toMatch(/^NAME REPLICAS READY AGE\nin-all 2 \d+s\n$/);
+      // `all` names several kinds (Services and widgets), so kubectl prefixes each row with its kind, as on a cluster.
+      expect(out).toMatch(/^NAME REPLICAS READY AGE\nwidget\.example\.kapi\.dev\/in-all 2 \d+s\n$/);
     });
 
     it('version -o json', { timeout: T }, async () => {

@@ -37,6 +37,8 @@ export const Service = defineResource({
   plural: 'services',
   singular: 'service',
   shortNames: ['svc'],
+  // kube lists Services in `kubectl get all`.
+  categories: ['all'],
   namespaced: true,
   versions: [{ name: 'v1', schema: serviceSchema }],
   subresources: { status: true },
