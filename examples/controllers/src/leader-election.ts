@@ -1,5 +1,4 @@
-import type { Clock } from '@kapi/apimachinery';
-import { type LeaseLock, type LeaseRecord, microTime, LeaderElector as PackageElector } from '@kapi/server-core';
+import { type LeaderElectorOptions, type LeaseLock, type LeaseRecord, microTime, LeaderElector as PackageElector } from '@kapi/server-core';
 import {
   type ConfigurationOptions,
   CustomObjectsApi,
@@ -11,32 +10,11 @@ import { statusOf } from './example-kinds.ts';
 
 export { microTime };
 
-export interface LeaderElectionOptions {
+/** LeaderElectorOptions of @kapi/server-core, with the Lease reached through `kubeConfig` instead of a lock. */
+export interface LeaderElectionOptions extends Omit<LeaderElectorOptions, 'lock' | 'namespace'> {
   kubeConfig: KubeConfig;
   /** The Lease: coordination.k8s.io/v1 in `namespace` (default kube-system) named `name`. */
-  name: string;
   namespace?: string;
-  /** This candidate's name in `holderIdentity`; unique per process (kube: hostname + a UUID). */
-  identity: string;
-  /** How long a holder's lease lasts after its last renewal, as the other candidates observe it. Default 15 s. */
-  leaseDurationMs?: number;
-  /** The leader gives up when it has not renewed for this long. Default 10 s; less than leaseDurationMs. */
-  renewDeadlineMs?: number;
-  /** Time between attempts to acquire or renew. Default 2 s. */
-  retryPeriodMs?: number;
-  /** Every timer and timestamp; tests pass the test server's FakeClock and drive expiry with `advance`. */
-  clock?: Clock;
-  /**
-   * Called on becoming leader; `signal` aborts when leadership is lost or the elector stops. A promise it returns is
-   * awaited after that abort, before the Lease is released.
-   */
-  onStartedLeading: (signal: AbortSignal) => void | Promise<void>;
-  /** Called when leadership ends (lost, or released on stop); not called if this candidate never led. */
-  onStoppedLeading?: () => void;
-  /** Called whenever the observed holder changes (including to this candidate). */
-  onNewLeader?: (identity: string) => void;
-  /** Told of failed attempts (other than losing a race). Default: none. */
-  onError?: (err: unknown) => void;
 }
 
 type RequestOptions = ConfigurationOptions<ObservableMiddleware>;
