@@ -105,6 +105,8 @@ function retire(agent: Agent): void {
 }
 
 interface CachedAgent {
+  /** The APIService object it was last checked against: the informer hands on a new object with every change. */
+  apiService: APIService;
   key: string;
   agent: Agent;
 }
@@ -136,7 +138,10 @@ export class RemoteTransport {
    * throws a {@link RemoteServiceError}.
    */
   resolve(apiService: APIService): URL {
-    const { namespace, name, port } = serviceOf(apiService);
+    return this.#resolve(serviceOf(apiService));
+  }
+
+  #resolve({ namespace, name, port }: ReturnType<typeof serviceOf>): URL {
     let url: URL;
     try {
       url = this.#resolver.resolve(namespace, name, port);
@@ -151,13 +156,18 @@ export class RemoteTransport {
    * {@link RemoteTransportError} when its caBundle holds no certificate.
    */
   agent(apiService: APIService): Agent {
+    const name = apiService.metadata.name ?? '';
+    const cached = this.#agents.get(name);
+    // The same object as last time has the same TLS settings: a proxied request does not rebuild the key.
+    if (cached?.apiService === apiService) return cached.agent;
     const { servername } = serviceOf(apiService);
     const spec = apiService.spec ?? {};
     const insecure = spec.insecureSkipTLSVerify === true;
     const key = JSON.stringify([servername, insecure, spec.caBundle ?? '']);
-    const name = apiService.metadata.name ?? '';
-    const cached = this.#agents.get(name);
-    if (cached?.key === key) return cached.agent;
+    if (cached?.key === key) {
+      cached.apiService = apiService;
+      return cached.agent;
+    }
     if (cached) retire(cached.agent);
     const ca = !insecure && spec.caBundle ? Buffer.from(spec.caBundle, 'base64') : undefined;
     // client-go's TLS config: Go's CertPool takes what parses, and none is an error (node would start the handshake).
@@ -172,7 +182,7 @@ export class RemoteTransport {
       // The proxied stream is HTTP/1.1 (upgrades included), as kube's proxy transport.
       ALPNProtocols: ['http/1.1'],
     });
-    this.#agents.set(name, { key, agent });
+    this.#agents.set(name, { apiService, key, agent });
     return agent;
   }
 
@@ -180,7 +190,8 @@ export class RemoteTransport {
   target(apiService: APIService): RemoteTarget {
     // The transport first, as kube's proxy: its building error is answered before the Service is resolved.
     const agent = this.agent(apiService);
-    return { url: this.resolve(apiService), agent, servername: serviceOf(apiService).servername };
+    const service = serviceOf(apiService);
+    return { url: this.#resolve(service), agent, servername: service.servername };
   }
 
   /**
