@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatAPIVersionKind,
   formatGroupKind,
   formatGroupResource,
   formatGroupVersion,
-  formatGroupVersionKind,
-  groupVersionKindFromAPIVersion,
   groupVersionKindOf,
   parseGroupResource,
   parseGroupVersion,
@@ -66,8 +65,8 @@ describe('group resources and kinds', () => {
   });
 });
 
-describe('groupVersionKindFromAPIVersion / formatGroupVersionKind (Go schema.FromAPIVersionAndKind and GroupVersionKind.String)', () => {
-  const gvk = (apiVersion: unknown, kind: unknown) => formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
+describe('formatAPIVersionKind (Go schema.FromAPIVersionAndKind and GroupVersionKind.String)', () => {
+  const gvk = formatAPIVersionKind;
   it('prints the core group with its leading slash and named groups whole', () => {
     expect(gvk('v1', 'Pod')).toBe('/v1, Kind=Pod');
     expect(gvk('apps/v1', 'Deployment')).toBe('apps/v1, Kind=Deployment');

@@ -49,6 +49,11 @@ export function formatGroupVersionKind(gvk: GroupVersionKind): string {
   return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
 }
 
+/** Go's FromAPIVersionAndKind(apiVersion, kind).String(): how kube's messages print an object's apiVersion and kind. */
+export function formatAPIVersionKind(apiVersion: unknown, kind: unknown): string {
+  return formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
+}
+
 /** "apps/v1", or "v1" for the core group. */
 export function formatGroupVersion(gv: GroupVersion): string {
   return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;

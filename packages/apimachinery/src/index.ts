@@ -21,6 +21,7 @@ export {
 } from './fields.ts';
 export { goFloat, goNumber, goSharpV, isInt64 } from './go-format.ts';
 export {
+  formatAPIVersionKind,
   formatGroupKind,
   formatGroupResource,
   formatGroupVersion,

@@ -1,10 +1,10 @@
-import { formatGroupVersionKind, groupVersionKindFromAPIVersion, type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
+import { formatAPIVersionKind, type KubeObject, labelSelectorFromMetav1 } from '@kapi/apimachinery';
 import type { ParamKind, ParamRef } from '../admissionregistration/types.ts';
 import type { ParamKindRef, ParamSource } from './param-source.ts';
 
 /** `group/version, Kind=kind` (schema.GroupVersionKind's String, as kube prints a paramKind). */
 export function paramKindString(kind: ParamKindRef): string {
-  return formatGroupVersionKind(groupVersionKindFromAPIVersion(kind.apiVersion, kind.kind));
+  return formatAPIVersionKind(kind.apiVersion, kind.kind);
 }
 
 /**

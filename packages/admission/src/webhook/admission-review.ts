@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  formatGroupVersionKind,
-  type GroupVersionKind,
-  type GroupVersionResource,
-  groupVersionKindFromAPIVersion,
-  type KubeObject,
-} from '@kapi/apimachinery';
+import { formatAPIVersionKind, type GroupVersionKind, type GroupVersionResource, type KubeObject } from '@kapi/apimachinery';
 import type { AdmissionAttributes } from '../attributes.ts';
 import type { WebhookResult } from './errors.ts';
 
@@ -110,7 +104,7 @@ export function verifyAdmissionResponse(
   if (got !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(got)}`);
   if (r.apiVersion !== 'admission.k8s.io/v1' || r.kind !== 'AdmissionReview')
     throw new Error(
-      `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${formatGroupVersionKind(groupVersionKindFromAPIVersion(r.apiVersion, r.kind))}`,
+      `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${formatAPIVersionKind(r.apiVersion, r.kind)}`,
     );
   if (!mutating) {
     if (patch) throw new Error('validating webhook may not return response.patch');

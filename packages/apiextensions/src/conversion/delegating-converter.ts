@@ -1,6 +1,14 @@
-import { type FieldError, fieldErrors, fieldErrorsMessage, isQualifiedName, isValidLabelValue, type KubeObject } from '@kapi/apimachinery';
+import {
+  type FieldError,
+  fieldErrors,
+  fieldErrorsMessage,
+  formatAPIVersionKind,
+  isQualifiedName,
+  isValidLabelValue,
+  type KubeObject,
+} from '@kapi/apimachinery';
 import { type CRConverter, nopConverter, type UnstructuredList } from './cr-converter.ts';
-import { formatGV, formatGVK, goTypeOf } from './group-version-kind.ts';
+import { formatGV, goTypeOf } from './group-version-kind.ts';
 
 /** What the conversion of a CRD's objects needs of the CRD: its group and versions. */
 export interface ConversionTarget {
@@ -127,7 +135,7 @@ export class DelegatingConverter {
 
   async #convert(single: KubeObject | undefined, list: ObjectList | undefined, targetGV: string): Promise<UnstructuredList> {
     const inApiVersion = single ? single.apiVersion : list?.apiVersion;
-    const inGVK = formatGVK(inApiVersion, single ? single.kind : list?.kind);
+    const inGVK = formatAPIVersionKind(inApiVersion, single ? single.kind : list?.kind);
     const items = single ? [single] : (list?.items ?? []);
     const desired = formatGV(targetGV);
     if (!this.#validVersions.has(desired)) throw new Error(`request to convert CR to an invalid group/version: ${desired}`);

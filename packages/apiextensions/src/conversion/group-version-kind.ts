@@ -1,4 +1,4 @@
-import { formatGroupVersionKind, groupVersionKindFromAPIVersion } from '@kapi/apimachinery';
+import { groupVersionKindFromAPIVersion } from '@kapi/apimachinery';
 /**
  * Go's fmt of schema.GroupVersionKind ("group/version, Kind=Kind") and schema.GroupVersion ("group/version", "v1")
  * for an object's apiVersion and kind, as the conversion errors print them. An apiVersion Go cannot parse ("a/b/c")
@@ -12,10 +12,6 @@ export function groupVersionOf(apiVersion: unknown): { group: string; version: s
 export function formatGV(apiVersion: unknown): string {
   const { group, version } = groupVersionOf(apiVersion);
   return group === '' ? version : `${group}/${version}`;
-}
-
-export function formatGVK(apiVersion: unknown, kind: unknown): string {
-  return formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
 }
 
 /** Go's %T of a value decoded from JSON into interface{} (unstructured keeps whole numbers as int64). */

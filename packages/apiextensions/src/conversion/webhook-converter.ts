@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { goQuote, type KubeObject } from '@kapi/apimachinery';
+import { formatAPIVersionKind, goQuote, type KubeObject } from '@kapi/apimachinery';
 import type { ConversionReview } from './conversion-review.ts';
 import type { CRConverter, UnstructuredList } from './cr-converter.ts';
-import { formatGVK, goTypeOf } from './group-version-kind.ts';
+import { goTypeOf } from './group-version-kind.ts';
 import { HookClient, type HookClientOptions, type WebhookClientConfig } from './hook-client.ts';
 
 /** apiextensions.k8s.io/v1 WebhookConversion. */
@@ -38,7 +38,7 @@ function convertedObjectsOf(reviewVersion: string, expectedUID: string, answer: 
     throw new Error(`Object 'Kind' is missing in '${JSON.stringify(answer)}'`);
   if (reviewVersion === 'v1') {
     const want = 'apiextensions.k8s.io/v1, Kind=ConversionReview';
-    const got = formatGVK(review.apiVersion, review.kind);
+    const got = formatAPIVersionKind(review.apiVersion, review.kind);
     if (got !== want) throw new Error(`expected webhook response of ${want}, got ${got}`);
   }
   const response = review.response;
@@ -84,7 +84,7 @@ export class WebhookConverter implements CRConverter {
       request: { uid, desiredAPIVersion: targetGV, objects: list.items },
     };
     const failed = (err: unknown) =>
-      new Error(`conversion webhook for ${formatGVK(list.apiVersion, list.kind)} failed: ${(err as Error).message}`);
+      new Error(`conversion webhook for ${formatAPIVersionKind(list.apiVersion, list.kind)} failed: ${(err as Error).message}`);
     let answer: unknown;
     try {
       answer = await this.#client.post(review);

@@ -2,8 +2,7 @@ import {
   ConflictsError,
   type Converter,
   FieldSet,
-  formatGroupVersionKind,
-  groupVersionKindFromAPIVersion,
+  formatAPIVersionKind,
   type KubeObject,
   type ManagedFields,
   makePath,
@@ -82,11 +81,6 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
   return { ...obj, metadata: entries ? { ...metadata, managedFields: entries } : metadata };
 }
 
-/** "/v1, Kind=ConfigMap": Go's GroupVersionKind.String() of an apiVersion and kind, as FromAPIVersionAndKind reads them. */
-export function gvkString(apiVersion: unknown, kind: unknown): string {
-  return formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, kind));
-}
-
 /**
  * kube's field manager for one endpoint (a version of a kind, its main resource or a subresource), composed as
  * internal/fieldmanager.go's default pipeline: manager identifiers per operation, version and subresource; meta
@@ -109,7 +103,7 @@ export class FieldManager {
       converter: opts.converter,
       ...(opts.resetFields && !opts.resetFields.isEmpty() ? { ignored: new Map([[opts.apiVersion, opts.resetFields]]) } : {}),
     });
-    this.#gvk = gvkString(opts.apiVersion, opts.kind);
+    this.#gvk = formatAPIVersionKind(opts.apiVersion, opts.kind);
   }
 
   /**
@@ -154,7 +148,7 @@ export class FieldManager {
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
       throw newBadRequest('error decoding patch: the patch is not a JSON or YAML object');
     const p = patch as Record<string, unknown>;
-    const gvk = gvkString(p.apiVersion, p.kind);
+    const gvk = formatAPIVersionKind(p.apiVersion, p.kind);
     if (gvk !== this.#gvk) throw newBadRequest(`invalid object type: ${gvk}`);
     const meta = p.metadata;
     if (meta !== null && typeof meta === 'object' && (meta as Record<string, unknown>).managedFields != null)

@@ -4,6 +4,7 @@ import {
   checkJsonDepth,
   copyJson,
   fieldErrors,
+  formatAPIVersionKind,
   fromOpenAPI,
   type KubeObject,
   newBadRequest,
@@ -15,7 +16,6 @@ import {
   ValidationErrors,
   validateTyped,
 } from '@kapi/apimachinery';
-import { gvkString } from '../managed-fields/field-manager.ts';
 import { withTypeAndObjectMeta } from '../managed-fields/typed-schema.ts';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
@@ -267,7 +267,7 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
   async #apply(ctx: RequestContext, name: string, paths: ScaleSubresource, patch: unknown, opts: ScaleUpdateOptions): Promise<Scale> {
     if (!isRecord(patch)) throw newBadRequest('error decoding patch: the patch is not a JSON or YAML object');
     if (patch.apiVersion !== 'autoscaling/v1' || patch.kind !== 'Scale')
-      throw newBadRequest(`invalid object type: ${gvkString(patch.apiVersion, patch.kind)}`);
+      throw newBadRequest(`invalid object type: ${formatAPIVersionKind(patch.apiVersion, patch.kind)}`);
     // Typed as an autoscaling/v1 Scale, as kube's scale field manager types it: an undeclared field is refused.
     const errors = validateTyped(scaleTyped(), patch);
     if (errors.length) {

@@ -2,8 +2,7 @@ import {
   type Clock,
   type FieldError,
   fieldErrors,
-  formatGroupVersionKind,
-  groupVersionKindFromAPIVersion,
+  formatAPIVersionKind,
   type KubeObject,
   newBadRequest,
   newConflict,
@@ -147,7 +146,7 @@ async function boundObject(
     Object.hasOwn(BOUND_RESOURCES, ref.kind) && (apiVersion === '' || apiVersion === 'v1') ? (ref.kind as BoundObjectKind) : undefined;
   const store = kind ? options.storeOf(BOUND_RESOURCES[kind]) : undefined;
   if (!kind || !store) {
-    const gvk = formatGroupVersionKind(groupVersionKindFromAPIVersion(apiVersion, ref.kind));
+    const gvk = formatAPIVersionKind(apiVersion, ref.kind);
     throw newBadRequest(`cannot bind token to object of type ${gvk}`);
   }
   const obj = await store.get(kind === 'Node' ? {} : { namespace }, ref.name ?? '');
