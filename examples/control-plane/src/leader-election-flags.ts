@@ -1,4 +1,5 @@
 import type { LeaderElectionConfig } from '@kapi/server-core';
+import { parseGoDuration } from './token-flags.ts';
 
 /** kube-controller-manager's leader election flags. */
 export const LEADER_ELECTION_FLAGS = {
@@ -13,13 +14,13 @@ export const LEADER_ELECTION_USAGE = `[--leader-elect] [--leader-elect-lease-dur
 
 export type LeaderElectionFlagValues = { [K in keyof typeof LEADER_ELECTION_FLAGS]?: K extends 'leader-elect' ? boolean : string };
 
-/** A Go duration of the forms kube's flags are usually given in: `500ms`, `15s`, `1m`, `1m30s`. */
+/** A Go duration (`500ms`, `15s`, `1m30s`) given to `--flag`, read by token-flags' parseGoDuration. */
 export function parseDuration(flag: string, value: string): number {
-  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (!parts.length || parts.map((p) => p[0]).join('') !== value)
+  try {
+    return parseGoDuration(value);
+  } catch {
     throw new Error(`--${flag} must be a duration such as 15s, not ${JSON.stringify(value)}`);
-  return parts.reduce((ms, p) => ms + Number(p[1]) * (unit[p[2] as string] as number), 0);
+  }
 }
 
 /** The timings the flags give (identity aside); undefined when leader election is off. */
