@@ -1,66 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
-import { isStorageError, type Watch } from '@kapi/storage';
-import { type EtcdCluster, type EtcdMember, startEtcdCluster } from '@kapi/test-servers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdStorage } from './etcd-storage.ts';
+import type { Status } from '@kapi/apimachinery';
+import { isStorageError } from '@kapi/storage';
+import type { EtcdMember } from '@kapi/test-servers';
+import { describe, expect, it } from 'vitest';
+import { brief, dir, readUntil, useFailoverCluster, widget } from './test-support/failover-cluster.ts';
 
 // Failover on a real 3-member etcd cluster: members are killed (SIGKILL) and started again, or paused (SIGSTOP).
-let cluster: EtcdCluster;
-const open: EtcdStorage[] = [];
-
-beforeAll(async () => {
-  cluster = await startEtcdCluster({ members: 3 });
-});
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-  for (const m of cluster.members) await m.start();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const dir = '/registry/widgets/failover';
-
-/** A storage that talks to `first` first (members are tried in the order given); `byName`: endpoints as localhost. */
-function storage(first: EtcdMember, byName = false, requestTimeoutMs?: number): EtcdStorage {
-  const ordered = [first.clientURL, ...cluster.endpoints.filter((e) => e !== first.clientURL)];
-  const endpoints = byName ? ordered.map((e) => e.replace('127.0.0.1', 'localhost')) : ordered;
-  const s = new EtcdStorage({ endpoints, prefix: `/kapi-failover-${randomBytes(6).toString('hex')}`, requestTimeoutMs });
-  open.push(s);
-  return s;
-}
-
-function widget(name: string): KubeObject {
-  return { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name, namespace: 'failover' }, spec: {} };
-}
-
-const brief = (e: WatchEvent) =>
-  e.type === 'ERROR' ? `ERROR ${(e.object as Status).code}` : `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`;
-
-/** Reads events (skipping bookmarks) until `stop` accepts one, failing after `ms`. */
-async function readUntil(w: Watch, stop: (e: WatchEvent) => boolean, ms = 15_000): Promise<WatchEvent[]> {
-  const it = w[Symbol.asyncIterator]();
-  const out: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), Math.max(1, deadline - Date.now()));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch stalled after ${out.length} events: ${out.slice(-3).map(brief).join(', ')}`);
-    if (r.done) return out;
-    if (r.value.type === 'BOOKMARK') continue;
-    out.push(r.value);
-    if (stop(r.value)) return out;
-  }
-}
+const failover = useFailoverCluster();
+const { storage } = failover;
 
 describe('EtcdStorage on a 3-member cluster: leases, compaction and a hung member', () => {
   it('skips a member that is down from the start (endpoints named by host name), and leases outlive a failover', async () => {
-    const [down, ...rest] = cluster.members as [EtcdMember, ...EtcdMember[]];
+    const [down, ...rest] = failover.cluster.members as [EtcdMember, ...EtcdMember[]];
     await down.kill();
     const s = storage(down, true);
     const a = await s.create(`${dir}/ttl-a`, widget('ttl-a'), { ttlSeconds: 1 });
@@ -78,7 +28,7 @@ describe('EtcdStorage on a 3-member cluster: leases, compaction and a hung membe
   });
 
   it('a watch resumed on another member after its revision was compacted ends with one 410 ERROR', async () => {
-    const leader = await cluster.leader();
+    const leader = await failover.cluster.leader();
     const s = storage(leader);
     const a = await s.create(`${dir}/a`, widget('a'));
     // A watch of one key: writes elsewhere do not move its position, so after compaction it cannot resume.
@@ -93,8 +43,8 @@ describe('EtcdStorage on a 3-member cluster: leases, compaction and a hung membe
   });
 
   it('a member that hangs (SIGSTOP) fails the calls in flight at their deadline; the next calls and the watch go to another', async () => {
-    const leader = await cluster.leader();
-    const follower = cluster.members.find((m) => m !== leader) as EtcdMember;
+    const leader = await failover.cluster.leader();
+    const follower = failover.cluster.members.find((m) => m !== leader) as EtcdMember;
     const s = storage(follower, false, 1000);
     const h = await s.create(`${dir}/h`, widget('h'));
     const w = s.watch(dir, { resourceVersion: h.metadata.resourceVersion });

@@ -1,69 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
-import { isStorageError, type Watch } from '@kapi/storage';
-import { type EtcdCluster, type EtcdMember, startEtcdCluster } from '@kapi/test-servers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EtcdStorage } from './etcd-storage.ts';
+import { isStorageError } from '@kapi/storage';
+import type { EtcdMember } from '@kapi/test-servers';
+import { describe, expect, it } from 'vitest';
+import { brief, dir, readUntil, useFailoverCluster, widget } from './test-support/failover-cluster.ts';
 
 // Failover on a real 3-member etcd cluster: members are killed (SIGKILL, as a crash) and started again.
-let cluster: EtcdCluster;
-const open: EtcdStorage[] = [];
-
-beforeAll(async () => {
-  cluster = await startEtcdCluster({ members: 3 });
-});
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-  for (const m of cluster.members) await m.start();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const dir = '/registry/widgets/failover';
-
-/** A storage that talks to `first` first (members are tried in the order given); `byName`: endpoints as localhost. */
-function storage(first: EtcdMember, byName = false): EtcdStorage {
-  const ordered = [first.clientURL, ...cluster.endpoints.filter((e) => e !== first.clientURL)];
-  const endpoints = byName ? ordered.map((e) => e.replace('127.0.0.1', 'localhost')) : ordered;
-  const s = new EtcdStorage({ endpoints, prefix: `/kapi-failover-${randomBytes(6).toString('hex')}` });
-  open.push(s);
-  return s;
-}
-
-function widget(name: string): KubeObject {
-  return { apiVersion: 'example.kapi.dev/v1', kind: 'Widget', metadata: { name, namespace: 'failover' }, spec: {} };
-}
-
-const brief = (e: WatchEvent) =>
-  e.type === 'ERROR' ? `ERROR ${(e.object as Status).code}` : `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`;
-
-/** Reads events (skipping bookmarks) until `stop` accepts one, failing after `ms`. */
-async function readUntil(w: Watch, stop: (e: WatchEvent) => boolean, ms = 15_000): Promise<WatchEvent[]> {
-  const it = w[Symbol.asyncIterator]();
-  const out: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), Math.max(1, deadline - Date.now()));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch stalled after ${out.length} events: ${out.slice(-3).map(brief).join(', ')}`);
-    if (r.done) return out;
-    if (r.value.type === 'BOOKMARK') continue;
-    out.push(r.value);
-    if (stop(r.value)) return out;
-  }
-}
+const failover = useFailoverCluster();
+const { storage } = failover;
 
 describe('EtcdStorage on a 3-member cluster', () => {
   it.each(['the leader', 'a follower'] as const)(
     'keeps serving reads, writes and a watch through the death of the leader, talking to %s',
     async (to) => {
-      const leader = await cluster.leader();
-      const s = storage(to === 'the leader' ? leader : (cluster.members.find((m) => m !== leader) as EtcdMember));
+      const leader = await failover.cluster.leader();
+      const s = storage(to === 'the leader' ? leader : (failover.cluster.members.find((m) => m !== leader) as EtcdMember));
       const start = await s.currentResourceVersion();
       const w = s.watch(dir, { resourceVersion: start });
 
