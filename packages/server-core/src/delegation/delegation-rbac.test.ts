@@ -1,4 +1,3 @@
-import { request } from 'node:https';
 import { TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
 import { type Authorizer, buildAuthorizer, RBAC } from '@kapi/authz';
 import { ConfigMap, Namespace } from '@kapi/registry';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Issued, issue, makeCA } from '../../../authn/test/pki.ts';
 import { GenericAPIServer } from '../server/generic-api-server.ts';
 import { type Serving, serve } from '../serving/serve.ts';
+import { bearer, callWith, type Reply } from '../test-support/https-json.ts';
 import { AUTHENTICATION_INFO_NAME, AUTHENTICATION_INFO_NAMESPACE } from './authentication-info.ts';
 import { type DelegatingAuthentication, delegatingAuthentication } from './delegating-authentication.ts';
 import { type DelegatingAuthorization, delegatingAuthorization } from './delegating-authorization.ts';
@@ -31,42 +31,9 @@ const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
 const SARS = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
 
-interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked field by field
-  body: any;
-}
-
+/** A request with a bearer token (and a JSON body). */
 function call(ca: string, serving: Serving, method: string, path: string, token: string, body?: unknown): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${serving.url}${path}`,
-      {
-        method,
-        ca,
-        agent: false,
-        headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
+  return callWith(ca, serving, method, path, { headers: bearer(token), body });
 }
 
 describe('an extension server bound only to system:auth-delegator and extension-apiserver-authentication-reader', () => {

@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamicCABundle, staticCABundle, TokenFileAuthenticator, withAuthenticatedGroup } from '@kapi/authn';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Issued, issue, makeCA } from '../../../authn/test/pki.ts';
 import { GenericAPIServer } from '../server/generic-api-server.ts';
 import { type Serving, serve } from '../serving/serve.ts';
+import { bearer, type CallOptions, callWith, type Reply } from '../test-support/https-json.ts';
 import { AUTHENTICATION_INFO_NAME, AUTHENTICATION_INFO_NAMESPACE } from './authentication-info.ts';
 import { type DelegatingAuthentication, delegatingAuthentication } from './delegating-authentication.ts';
 import { type DelegatingAuthorization, delegatingAuthorization } from './delegating-authorization.ts';
@@ -27,53 +27,6 @@ const CM_PATH = `/api/v1/namespaces/${AUTHENTICATION_INFO_NAMESPACE}/configmaps/
 const WHOAMI = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
-interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked field by field
-  body: any;
-}
-
-interface CallOptions {
-  client?: { cert: string; key: string };
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
-/** One HTTPS request trusting `ca`, with an optional client certificate; the answer parsed when it is JSON. */
-function callWith(ca: string, serving: Serving, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${serving.url}${path}`,
-      {
-        method,
-        ca,
-        ...(opts.client ?? {}),
-        agent: false,
-        headers: { accept: 'application/json', 'content-type': 'application/json', ...(opts.headers ?? {}) },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          body += c;
-        });
-        res.on('end', () => {
-          let parsed: unknown = body;
-          try {
-            parsed = JSON.parse(body);
-          } catch {
-            // not JSON (e.g. healthz's "ok")
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
-  });
-}
-
-const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const userOf = (r: Reply): unknown => (r.status === 201 ? r.body.status.userInfo : r);
 const whoamiAt = (ca: string, serving: Serving, opts: CallOptions = {}): Promise<Reply> =>
   callWith(ca, serving, 'POST', WHOAMI, { ...opts, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
