@@ -1,7 +1,6 @@
 export { committedEncodingOf, committedSizeOf, recordCommitted } from './committed-encoding.ts';
 export { deepFreeze, jsonEqual, sameStoredObject } from './deep-equal.ts';
 export { Fifo } from './fifo.ts';
-export { freezeForStorage } from './freeze-for-storage.ts';
 export type {
   Compactable,
   CreateOptions,
@@ -31,7 +30,6 @@ export {
   predicateMatches,
   type SelectionPredicate,
 } from './selection-predicate.ts';
-export { shareUnchanged } from './share-unchanged.ts';
 export { SortedMap } from './sorted-map.ts';
 export {
   isStorageError,
