@@ -105,6 +105,31 @@ export interface WorkersRow {
   failed: number;
 }
 
+/** How a workers bench measures: `concurrency` connections, a warm-up, then the measured window. */
+export interface WorkersRun {
+  concurrency: number;
+  warmupMs: number;
+  measureMs: number;
+}
+
+/**
+ * One row of a workers bench: seeds `target`, warms it up, then runs the mixed load for `run.measureMs`, reading the
+ * CPU of the server processes `pids` and of this process (the load generator) around the measured window.
+ */
+export async function measureWorkers(target: LoadTarget, pids: readonly number[], workers: number, run: WorkersRun): Promise<WorkersRow> {
+  const serverCpu = async () => (await Promise.all(pids.map(processCpuSeconds))).reduce((a, b) => a + b, 0);
+  await seedConfigMaps(target);
+  await mixedLoad(target, run.warmupMs, `warm-${workers}`, run.concurrency);
+  const cpu0 = await serverCpu();
+  const client0 = process.cpuUsage();
+  const t0 = performance.now();
+  const { ok, failed } = await mixedLoad(target, run.measureMs, `run-${workers}`, run.concurrency);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = (await serverCpu()) - cpu0;
+  const c = process.cpuUsage(client0);
+  return { workers, rate: ok / seconds, cpu, perCpu: ok / cpu, client: (c.user + c.system) / 1e6, failed };
+}
+
 /** Prints the title and notes, then a row per worker count with its ratios to the first row (the reference). */
 export function printWorkersTable(title: string, notes: string[], rows: WorkersRow[]): void {
   const ref = rows[0];

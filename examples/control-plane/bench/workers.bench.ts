@@ -16,7 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEtcd } from '@kapi/test-servers';
-import { mixedLoad, printWorkersTable, processCpuSeconds, seedConfigMaps, type WorkersRow } from '../../../scripts/mixed-load.ts';
+import { measureWorkers, printWorkersTable, type WorkersRow } from '../../../scripts/mixed-load.ts';
 
 const CONCURRENCY = 32;
 const WARMUP_MS = 1_500;
@@ -68,16 +68,7 @@ try {
     const dataDir = await mkdtemp(join(tmpdir(), 'kapi-workers-bench-'));
     const plane = await startPlane(workers, `etcd://127.0.0.1:${etcd.port}/workers-bench-${workers}`, dataDir);
     try {
-      await seedConfigMaps(plane);
-      await mixedLoad(plane, WARMUP_MS, `warm-${workers}`, CONCURRENCY);
-      const cpu0 = (await Promise.all(plane.pids.map(processCpuSeconds))).reduce((a, b) => a + b, 0);
-      const client0 = process.cpuUsage();
-      const t0 = performance.now();
-      const { ok, failed } = await mixedLoad(plane, MEASURE_MS, `run-${workers}`, CONCURRENCY);
-      const seconds = (performance.now() - t0) / 1000;
-      const cpu = (await Promise.all(plane.pids.map(processCpuSeconds))).reduce((a, b) => a + b, 0) - cpu0;
-      const c = process.cpuUsage(client0);
-      rows.push({ workers, rate: ok / seconds, cpu, perCpu: ok / cpu, client: (c.user + c.system) / 1e6, failed });
+      rows.push(await measureWorkers(plane, plane.pids, workers, { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, measureMs: MEASURE_MS }));
     } finally {
       await stopPlane(plane);
       await rm(dataDir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startEtcd } from '@kapi/test-servers';
-import { mixedLoad, printWorkersTable, processCpuSeconds, seedConfigMaps, type WorkersRow } from '../../../scripts/mixed-load.ts';
+import { measureWorkers, printWorkersTable, type WorkersRow } from '../../../scripts/mixed-load.ts';
 
 const CONCURRENCY = 32;
 const WARMUP_MS = 1_500;
@@ -53,26 +53,14 @@ function stopWorkers(workers: Worker[]): Promise<void> {
   ).then(() => {});
 }
 
-const serverCpu = async (workers: Worker[]) =>
-  (await Promise.all(workers.map((w) => processCpuSeconds(w.process.pid as number)))).reduce((a, b) => a + b, 0);
-
 const etcd = await startEtcd();
 const rows: WorkersRow[] = [];
 try {
   for (const n of [1, 2]) {
     const { workers, url } = await startWorkers(n, etcd.endpoint, `/workers-bench-${n}`);
     try {
-      const target = { url };
-      await seedConfigMaps(target);
-      await mixedLoad(target, WARMUP_MS, `warm-${n}`, CONCURRENCY);
-      const cpu0 = await serverCpu(workers);
-      const client0 = process.cpuUsage();
-      const t0 = performance.now();
-      const { ok, failed } = await mixedLoad(target, MEASURE_MS, `run-${n}`, CONCURRENCY);
-      const seconds = (performance.now() - t0) / 1000;
-      const cpu = (await serverCpu(workers)) - cpu0;
-      const c = process.cpuUsage(client0);
-      rows.push({ workers: n, rate: ok / seconds, cpu, perCpu: ok / cpu, client: (c.user + c.system) / 1e6, failed });
+      const pids = workers.map((w) => w.process.pid as number);
+      rows.push(await measureWorkers({ url }, pids, n, { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, measureMs: MEASURE_MS }));
     } finally {
       await stopWorkers(workers);
     }
