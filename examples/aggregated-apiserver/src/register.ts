@@ -1,4 +1,5 @@
 import { request } from 'node:https';
+import { webhookTLSOptions } from '@kapi/authn';
 import { connectionConfig, type DelegationConnection } from '@kapi/server-core';
 import { WARDLE_NAMESPACE, WARDLE_SERVICE } from './aggregated-apiserver.ts';
 import { WARDLE_GROUP, WARDLE_VERSION } from './wardle.ts';
@@ -38,11 +39,7 @@ export async function registerAPIService(options: RegisterOptions): Promise<void
           method,
           headers,
           agent: false,
-          ...(config.ca ? { ca: config.ca } : {}),
-          ...(config.cert ? { cert: config.cert } : {}),
-          ...(config.key ? { key: config.key } : {}),
-          ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
-          rejectUnauthorized: !config.insecureSkipTLSVerify,
+          ...webhookTLSOptions(config),
         },
         (res) => {
           let text = '';

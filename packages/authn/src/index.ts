@@ -87,6 +87,7 @@ export {
   WebhookClient,
   type WebhookClientConfig,
   type WebhookClientOptions,
+  webhookTLSOptions,
 } from './webhook-client.ts';
 export { loadWebhookKubeconfig, webhookClientConfigOf } from './webhook-kubeconfig.ts';
 export { WebhookTokenAuthenticator, type WebhookTokenOptions, webhookTokenAuthenticator } from './webhook-token.ts';

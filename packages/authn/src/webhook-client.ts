@@ -1,5 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, request as httpsRequest } from 'node:https';
 import { bearerTokenSource, type CachedTokenFile } from './cached-token-file.ts';
 
 /** Where the webhook is and how to reach it: the parts of a kubeconfig kube's webhook client reads. */
@@ -21,6 +21,19 @@ export interface WebhookClientConfig {
   tokenFile?: string | CachedTokenFile;
   tlsServerName?: string;
   insecureSkipTLSVerify?: boolean;
+}
+
+/** The TLS settings of a config's connections (client-go's TLSClientConfig), for an https Agent or request. */
+export function webhookTLSOptions(
+  config: WebhookClientConfig,
+): Pick<HttpsAgentOptions, 'ca' | 'cert' | 'key' | 'servername' | 'rejectUnauthorized'> {
+  return {
+    ...(config.ca ? { ca: config.ca } : {}),
+    ...(config.cert ? { cert: config.cert } : {}),
+    ...(config.key ? { key: config.key } : {}),
+    ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
+    rejectUnauthorized: !config.insecureSkipTLSVerify,
+  };
 }
 
 /** kube's wait.Backoff for webhook retries. */
@@ -106,14 +119,7 @@ export class WebhookClient {
       throw new Error(`webhook server must be an https URL, got protocol ${this.#url.protocol}`);
     this.#agent =
       this.#url.protocol === 'https:'
-        ? new HttpsAgent({
-            keepAlive: true,
-            ...(config.ca ? { ca: config.ca } : {}),
-            ...(config.cert ? { cert: config.cert } : {}),
-            ...(config.key ? { key: config.key } : {}),
-            ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
-            rejectUnauthorized: !config.insecureSkipTLSVerify,
-          })
+        ? new HttpsAgent({ keepAlive: true, ...webhookTLSOptions(config) })
         : new HttpAgent({ keepAlive: true });
     this.#backoff = options.retryBackoff ?? DEFAULT_WEBHOOK_RETRY_BACKOFF;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;

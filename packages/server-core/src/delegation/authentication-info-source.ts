@@ -2,7 +2,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { bearerTokenSource, type CABundle, parseCABundle, type WebhookClientConfig } from '@kapi/authn';
+import { bearerTokenSource, type CABundle, parseCABundle, type WebhookClientConfig, webhookTLSOptions } from '@kapi/authn';
 import {
   AUTHENTICATION_INFO_NAME,
   AUTHENTICATION_INFO_NAMESPACE,
@@ -84,14 +84,7 @@ export class AuthenticationInfoSource {
     this.#token = bearerTokenSource(config);
     this.#base = config.server.replace(/\/+$/, '');
     this.#agent = this.#base.startsWith('https:')
-      ? new HttpsAgent({
-          keepAlive: true,
-          ...(config.ca ? { ca: config.ca } : {}),
-          ...(config.cert ? { cert: config.cert } : {}),
-          ...(config.key ? { key: config.key } : {}),
-          ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
-          rejectUnauthorized: !config.insecureSkipTLSVerify,
-        })
+      ? new HttpsAgent({ keepAlive: true, ...webhookTLSOptions(config) })
       : new HttpAgent({ keepAlive: true });
     this.#retryDelayMs = options.retryDelayMs ?? 1000;
     this.#onError = options.onError ?? (() => {});
