@@ -1,5 +1,6 @@
+import { etcdMemberProcess } from './etcd.ts';
 import { freePort } from './free-port.ts';
-import { type ProcessHandle, poll, startProcess } from './process-server.ts';
+import { type ProcessHandle, startProcess } from './process-server.ts';
 
 /** One member of a test etcd cluster: a real etcd process with its own data dir. */
 export interface EtcdMember {
@@ -69,51 +70,22 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
   // All members start at once: each one is healthy only when a quorum of them is up.
   const started = await Promise.allSettled(
     specs.map((s) =>
-      startProcess({
-        command: 'etcd',
-        debianPackage: 'etcd-server',
-        host,
-        port: s.port,
-        args: (dataDir) => [
-          '--name',
-          s.name,
-          '--data-dir',
-          dataDir,
-          '--listen-client-urls',
-          s.client,
-          '--advertise-client-urls',
-          s.client,
-          '--listen-peer-urls',
-          s.peer,
-          '--initial-advertise-peer-urls',
-          s.peer,
-          '--initial-cluster',
+      startProcess(
+        etcdMemberProcess({
+          name: s.name,
+          host,
+          port: s.port,
+          client: s.client,
+          peer: s.peer,
           initialCluster,
-          // On a restart etcd reads its membership from the data dir; 'new' only matters the first time.
-          '--initial-cluster-state',
-          'new',
-          '--initial-cluster-token',
-          token,
-          // Quicker elections than the defaults (100/1000ms) so a killed leader is replaced within a test's time.
-          '--heartbeat-interval',
-          '50',
-          '--election-timeout',
-          '500',
-          '--experimental-watch-progress-notify-interval',
-          opts.progressNotifyInterval ?? '100ms',
-          '--log-level',
-          'error',
-          '--logger',
-          'zap',
-          ...(opts.extraArgs ?? []),
-        ],
-        ready: (deadline) =>
-          poll(`etcd member ${s.name} on ${s.client}`, deadline, async () => {
-            const res = await fetch(`${s.client}/health`, { signal: AbortSignal.timeout(1000) });
-            const body = (await res.json()) as { health?: string };
-            return body.health === 'true';
-          }),
-      }),
+          // On a restart etcd reads its membership from the data dir; --initial-cluster-state new only matters the
+          // first time. Quicker elections than the defaults (100/1000ms) so a killed leader is replaced within a test's time.
+          clusterArgs: ['--initial-cluster-token', token, '--heartbeat-interval', '50', '--election-timeout', '500'],
+          label: `etcd member ${s.name} on ${s.client}`,
+          progressNotifyInterval: opts.progressNotifyInterval,
+          extraArgs: opts.extraArgs,
+        }),
+      ),
     ),
   );
   const handles: ProcessHandle[] = [];
