@@ -1,4 +1,4 @@
-import { type Clock, realClock } from '@kapi/apimachinery';
+import type { Clock } from '@kapi/apimachinery';
 import type { Store } from '@kapi/registry';
 import { LeaderElector } from './leader-elector.ts';
 import { storeLeaseLock } from './lease-lock.ts';
@@ -103,24 +103,24 @@ export class LeaderElectedControllers {
 
   async #campaign(): Promise<void> {
     const c = this.#config;
-    const onError = (err: unknown, what: string) => c.onError?.(err, what);
     while (!this.#stopped) {
       const elector = new LeaderElector({
         lock: storeLeaseLock(() => this.#leases?.(), this.leaseNamespace, this.leaseName),
         name: this.leaseName,
         namespace: this.leaseNamespace,
         identity: this.identity,
-        ...(c.leaseDurationMs !== undefined ? { leaseDurationMs: c.leaseDurationMs } : {}),
-        ...(c.renewDeadlineMs !== undefined ? { renewDeadlineMs: c.renewDeadlineMs } : {}),
-        ...(c.retryPeriodMs !== undefined ? { retryPeriodMs: c.retryPeriodMs } : {}),
-        clock: c.clock ?? realClock,
+        // Unset timings and clock: the elector's defaults.
+        leaseDurationMs: c.leaseDurationMs,
+        renewDeadlineMs: c.renewDeadlineMs,
+        retryPeriodMs: c.retryPeriodMs,
+        clock: c.clock,
         onStartedLeading: (signal) => this.#lead(signal),
         onStoppedLeading: () => c.onEvent?.('stopped leading'),
         onNewLeader: (identity) => {
           this.#leader = identity;
           c.onEvent?.(`new leader ${identity}`);
         },
-        onError: (err) => onError(err, `leader election ${this.leaseNamespace}/${this.leaseName}`),
+        onError: (err) => c.onError?.(err, `leader election ${this.leaseNamespace}/${this.leaseName}`),
       });
       this.#elector = elector;
       if (this.#stopped) break;
