@@ -46,15 +46,17 @@ export function setAuthProxyHeaders(headers: Record<string, string | string[]>, 
     }
 }
 
+/** Go's url.QueryEscape: space as `+`, everything but letters, digits and `-_.~` percent-encoded. */
+const queryEscape = (s: string): string =>
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+
 /**
  * Go's url.Values.Encode of a query (kube-aggregator forwards `req.URL.Query().Encode()`): keys sorted, each pair
- * QueryEscape'd (space as `+`, everything but letters, digits and `-_.~` percent-encoded).
+ * QueryEscape'd.
  */
 export function goQueryEncode(params: URLSearchParams): string {
-  const queryEscape = (s: string): string =>
-    encodeURIComponent(s)
-      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-      .replace(/%20/g, '+');
   const keys = [...new Set(params.keys())].sort();
   return keys.flatMap((k) => params.getAll(k).map((v) => `${queryEscape(k)}=${queryEscape(v)}`)).join('&');
 }
