@@ -1,5 +1,6 @@
 import type { JSONSchema, ResourceDefinition } from '@kapi/registry';
 import { definitionSubresources, SCALE_KIND, type SubresourceInfo } from '../discovery/documents.ts';
+import { CONNECT_METHODS as PROXY_METHODS } from '../endpoints/subresources/proxy.ts';
 import { DELETE_OPTIONS, definitionName, groupCamel, groupVersionRoot, PATCH, SCALE, STATUS, WATCH_EVENT } from './names.ts';
 import {
   DELETE_COLLECTION_PARAMETERS,
@@ -271,8 +272,8 @@ export function routesOf(
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
 
-/** The methods kube's installer routes to a connecter (its proxy methods), as its documents list them (sorted). */
-const CONNECT_METHODS: readonly HttpMethod[] = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put'];
+/** The methods the proxy subresource serves (kube's proxyMethods), as kube's documents list them: lower-case, sorted. */
+const CONNECT_METHODS: readonly HttpMethod[] = [...PROXY_METHODS].map((m) => m.toLowerCase() as HttpMethod).sort();
 
 /**
  * The proxy subresource's paths, as kube's installer publishes a connecter's (pods/proxy, services/proxy,
