@@ -1,13 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { mapServiceResolver } from '@kapi/admission';
-import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
-import { GenericAPIServer, type Listening, listen, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
+import { defineResource, Namespace } from '@kapi/registry';
+import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { aggregatorProvider } from '../aggregator-provider.ts';
 import { remoteAPIService } from '../test-support/apiservice.ts';
-import { type Json, send } from '../test-support/chain.ts';
+import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
 const Flunder = defineResource({
   group: 'wardle.example.com',
@@ -24,8 +23,7 @@ let serving: { cert: string; key: string; ca: string };
 let remote: GenericAPIServer;
 let remoteServing: Serving;
 let port: number;
-let aggregator: GenericAPIServer;
-let http: Listening;
+let chain: TestChain;
 
 const startRemote = async (): Promise<void> => {
   remote = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, Flunder] });
@@ -38,35 +36,26 @@ beforeAll(async () => {
   serving = await selfSignedServingCertificate({ hosts: ['api.wardle.svc'] });
   port = 0;
   await startRemote();
-  const storage = new MemoryStorage();
-  const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
-  aggregator = new GenericAPIServer({
-    storage,
-    closeStorage: false,
-    resources: [],
-    providers: [aggregatorProvider({ serviceResolver: mapServiceResolver({ 'wardle/api:443': `https://127.0.0.1:${port}` }) })],
-    delegate: controlPlane,
+  chain = await startChain([], new MemoryStorage(), {
+    provider: { serviceResolver: mapServiceResolver({ 'wardle/api:443': `https://127.0.0.1:${port}` }) },
     // Every request is the test's admin (the proxy sends the authenticated user on).
     authentication: {
       authenticator: { authenticate: async () => ({ user: { name: 'admin', groups: ['system:masters', 'system:authenticated'] } }) },
     },
   });
-  await aggregator.start();
-  http = await listen(aggregator.handler);
 });
 afterAll(async () => {
-  await http.close();
-  await aggregator.shutdown();
+  await chain.stop();
   await remoteServing.shutdown();
 });
 
 const available = async (): Promise<Json> =>
-  ((await send('GET', `${http.url}${APISERVICES}/${NAME}`)).body.status?.conditions ?? []).find((c: Json) => c.type === 'Available');
+  ((await send('GET', `${chain.url}${APISERVICES}/${NAME}`)).body.status?.conditions ?? []).find((c: Json) => c.type === 'Available');
 /** A change of the APIService has it checked now (the controller's own recheck comes every 30 s). */
 const touch = async (value: string): Promise<void> => {
   const res = await send(
     'PATCH',
-    `${http.url}${APISERVICES}/${NAME}`,
+    `${chain.url}${APISERVICES}/${NAME}`,
     { metadata: { labels: { touched: value } } },
     {
       'Content-Type': 'application/merge-patch+json',
@@ -79,7 +68,7 @@ describe('aggregatorProvider checks remote APIServices (post-start hook apiservi
   it('Available once the remote answers; its server stopped → False with kube’s reason and message, and back → True', async () => {
     const created = await send(
       'POST',
-      http.url + APISERVICES,
+      chain.url + APISERVICES,
       remoteAPIService(
         'wardle.example.com',
         'v1alpha1',
@@ -90,7 +79,7 @@ describe('aggregatorProvider checks remote APIServices (post-start hook apiservi
     expect(created.status).toBe(201);
     await expect.poll(available).toMatchObject({ status: 'True', reason: 'Passed', message: 'all checks passed' });
     // Discovery of the group-version is proxied to the remote (its resource requests would need its authentication).
-    const discovery = `${http.url}/apis/wardle.example.com/v1alpha1`;
+    const discovery = `${chain.url}/apis/wardle.example.com/v1alpha1`;
     await expect.poll(async () => (await fetch(discovery)).status).toBe(200);
 
     await remoteServing.shutdown();

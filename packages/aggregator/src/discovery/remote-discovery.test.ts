@@ -6,14 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mapServiceResolver } from '@kapi/admission';
-import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
-import { GenericAPIServer, type Listening, listen, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
+import { defineResource, Namespace } from '@kapi/registry';
+import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
-import { type AggregatorProvider, aggregatorProvider } from '../aggregator-provider.ts';
-import { type Json, send } from '../test-support/chain.ts';
+import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -38,10 +37,7 @@ const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDisco
 
 let remote: GenericAPIServer;
 let remoteServing: Serving;
-let controlPlane: GenericAPIServer;
-let aggregator: GenericAPIServer;
-let provider: AggregatorProvider;
-let http: Listening;
+let chain: TestChain;
 let caBundle: string;
 let tmp: string;
 let legacyRemote: Server;
@@ -74,19 +70,15 @@ beforeAll(async () => {
   await remote.start();
   remoteServing = await serve(remote.handler, { tls: { cert: serving.cert, key: serving.key } });
 
-  const storage = new MemoryStorage();
-  controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
-  provider = aggregatorProvider({
-    serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url, 'legacy/api:443': `https://127.0.0.1:${legacyPort}` }),
+  chain = await startChain([], new MemoryStorage(), {
+    provider: {
+      serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url, 'legacy/api:443': `https://127.0.0.1:${legacyPort}` }),
+    },
   });
-  aggregator = new GenericAPIServer({ storage, closeStorage: false, resources: [], providers: [provider], delegate: controlPlane });
-  await aggregator.start();
-  http = await listen(aggregator.handler);
   tmp = await mkdtemp(join(tmpdir(), 'kapi-remote-discovery-'));
 });
 afterAll(async () => {
-  await http.close();
-  await aggregator.shutdown();
+  await chain.stop();
   await remoteServing.shutdown();
   legacyRemote.closeAllConnections();
   await new Promise((resolve) => legacyRemote.close(resolve));
@@ -94,12 +86,12 @@ afterAll(async () => {
 });
 
 const get = async (path: string, accept = 'application/json'): Promise<Json> =>
-  (await send('GET', http.url + path, undefined, { Accept: accept })).body;
+  (await send('GET', chain.url + path, undefined, { Accept: accept })).body;
 const groupNames = async (): Promise<string[]> => (await get('/apis')).groups.map((g: Json) => g.name);
 
 describe('remote APIServices in the aggregator’s discovery (kube’s discovery manager)', () => {
   it('an APIService created lists its group in discovery within a second, with the remote’s resources, in priority order', async () => {
-    const created = await send('POST', http.url + APISERVICES, {
+    const created = await send('POST', chain.url + APISERVICES, {
       apiVersion: 'apiregistration.k8s.io/v1',
       kind: 'APIService',
       metadata: { name: 'v1alpha1.wardle.example.com' },
@@ -148,7 +140,7 @@ describe('remote APIServices in the aggregator’s discovery (kube’s discovery
 
   it('kubectl api-resources lists the remote kinds from the aggregator’s aggregated discovery', async () => {
     const kubeconfig = join(tmp, 'kubeconfig');
-    await writePlainKubeconfig(kubeconfig, http.url);
+    await writePlainKubeconfig(kubeconfig, chain.url);
     for (const bin of kubectlBinaries(['kubectl'])) {
       const { stdout } = await execFileAsync(bin, ['--kubeconfig', kubeconfig, 'api-resources', '--api-group=wardle.example.com'], {
         env: { ...process.env, HOME: tmp },
@@ -163,14 +155,14 @@ describe('remote APIServices in the aggregator’s discovery (kube’s discovery
   });
 
   it('a deleted APIService leaves discovery', async () => {
-    expect((await send('DELETE', `${http.url}${APISERVICES}/v1alpha1.wardle.example.com`)).status).toBe(200);
+    expect((await send('DELETE', `${chain.url}${APISERVICES}/v1alpha1.wardle.example.com`)).status).toBe(200);
     await expect.poll(groupNames).not.toContain('wardle.example.com');
-    expect((await send('GET', `${http.url}/apis/wardle.example.com`)).status).toBe(404);
+    expect((await send('GET', `${chain.url}/apis/wardle.example.com`)).status).toBe(404);
   });
 
   it('a remote without aggregated discovery: its /apis/<g>/<v> converted as kube does; unreachable, it is Stale with what was fetched', async () => {
     const name = 'v1beta1.legacy.example.com';
-    const created = await send('POST', http.url + APISERVICES, {
+    const created = await send('POST', chain.url + APISERVICES, {
       apiVersion: 'apiregistration.k8s.io/v1',
       kind: 'APIService',
       metadata: { name },
@@ -207,7 +199,7 @@ describe('remote APIServices in the aggregator’s discovery (kube’s discovery
     // A change of the APIService has it checked and fetched again (else the 30 s recheck and the minute's refresh would).
     await send(
       'PATCH',
-      `${http.url}${APISERVICES}/${name}`,
+      `${chain.url}${APISERVICES}/${name}`,
       { metadata: { labels: { touched: 'yes' } } },
       {
         'Content-Type': 'application/merge-patch+json',

@@ -5,14 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mapServiceResolver } from '@kapi/admission';
-import { ConfigMap, defineResource, Namespace } from '@kapi/registry';
-import { GenericAPIServer, type Listening, listen, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
+import { defineResource, Namespace } from '@kapi/registry';
+import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
-import { aggregatorProvider } from '../aggregator-provider.ts';
-import { type Json, send } from '../test-support/chain.ts';
+import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -33,8 +32,7 @@ const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
 
 let remote: GenericAPIServer;
 let remoteServing: Serving;
-let aggregator: GenericAPIServer;
-let http: Listening;
+let chain: TestChain;
 let ca: Buffer;
 let tmp: string;
 
@@ -44,19 +42,11 @@ beforeAll(async () => {
   remote = new GenericAPIServer({ storage: new MemoryStorage(), resources: [Namespace, Flunder] });
   await remote.start();
   remoteServing = await serve(remote.handler, { tls: { cert: serving.cert, key: serving.key } });
-  const storage = new MemoryStorage();
-  const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
-  aggregator = new GenericAPIServer({
-    storage,
-    closeStorage: false,
-    resources: [],
-    providers: [aggregatorProvider({ serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url }) })],
-    delegate: controlPlane,
+  chain = await startChain([], new MemoryStorage(), {
+    provider: { serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url }) },
   });
-  await aggregator.start();
-  http = await listen(aggregator.handler);
   tmp = await mkdtemp(join(tmpdir(), 'kapi-remote-openapi-'));
-  const created = await send('POST', http.url + APISERVICES, {
+  const created = await send('POST', chain.url + APISERVICES, {
     apiVersion: 'apiregistration.k8s.io/v1',
     kind: 'APIService',
     metadata: { name: 'v1alpha1.wardle.example.com' },
@@ -72,13 +62,12 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
 });
 afterAll(async () => {
-  await http.close();
-  await aggregator.shutdown();
+  await chain.stop();
   await remoteServing.shutdown();
   await rm(tmp, { recursive: true, force: true });
 });
 
-const get = async (path: string): Promise<Json> => (await send('GET', http.url + path, undefined, { Accept: 'application/json' })).body;
+const get = async (path: string): Promise<Json> => (await send('GET', chain.url + path, undefined, { Accept: 'application/json' })).body;
 /** The remote's own bytes of a document. */
 const remoteText = (path: string): Promise<string> =>
   new Promise((resolve, reject) =>
@@ -111,11 +100,11 @@ describe('remote APIServices in the aggregator’s OpenAPI (kube’s OpenAPI agg
     const index = await get('/openapi/v3');
     // The same bytes, so the same hash in the URL.
     expect(index.paths['apis/wardle.example.com/v1alpha1'].serverRelativeURL).toBe(own);
-    const res = await fetch(http.url + own);
+    const res = await fetch(chain.url + own);
     expect(await res.text()).toBe(await remoteText(own));
 
     const kubeconfig = join(tmp, 'kubeconfig');
-    await writePlainKubeconfig(kubeconfig, http.url);
+    await writePlainKubeconfig(kubeconfig, chain.url);
     for (const bin of kubectlBinaries(['kubectl'])) {
       const { stdout } = await execFileAsync(bin, ['--kubeconfig', kubeconfig, 'explain', 'flunders.spec.reference'], {
         env: { ...process.env, HOME: tmp },

@@ -1,7 +1,7 @@
 import { ConfigMap, Namespace, type ResourceDefinition } from '@kapi/registry';
-import { GenericAPIServer, listen } from '@kapi/server-core';
+import { GenericAPIServer, type GenericAPIServerOptions, listen } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
-import { type AggregatorProvider, aggregatorProvider } from '../aggregator-provider.ts';
+import { type AggregatorProvider, type AggregatorProviderOptions, aggregatorProvider } from '../aggregator-provider.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
 export type Json = any;
@@ -15,13 +15,21 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
+export interface TestChainOptions {
+  /** The aggregator's options (e.g. a ServiceResolver reaching remote servers). */
+  provider?: AggregatorProviderOptions;
+  /** The aggregator's authentication; none by default (every request anonymous). */
+  authentication?: GenericAPIServerOptions['authentication'];
+}
+
 /** kube's chain's end in process on plain HTTP: an aggregator server delegating to a control plane over MemoryStorage. */
 export async function startChain(
   resources: readonly ResourceDefinition[] = [],
   storage: Storage = new MemoryStorage(),
+  options: TestChainOptions = {},
 ): Promise<TestChain> {
   const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap, ...resources] });
-  const provider = aggregatorProvider();
+  const provider = aggregatorProvider(options.provider);
   const aggregator = new GenericAPIServer({
     storage,
     closeStorage: false,
@@ -29,6 +37,7 @@ export async function startChain(
     providers: [provider],
     healthChecks: [provider.healthCheck],
     delegate: controlPlane,
+    ...(options.authentication ? { authentication: options.authentication } : {}),
   });
   await aggregator.start();
   const http = await listen(aggregator.handler);
