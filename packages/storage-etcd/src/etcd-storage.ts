@@ -25,6 +25,7 @@ import {
 } from '@kapi/storage';
 import { EtcdClient } from './client/etcd-client.ts';
 import type { KeyValue, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './client/messages.ts';
+import type { EtcdTLSOptions } from './client/tls-credentials.ts';
 import { decodeObject, encodeObject } from './codec.ts';
 import { classifyEtcdError, toStorageError } from './etcd-errors.ts';
 import { Keyspace, keyAfter, prefixRangeEnd } from './keyspace.ts';
@@ -34,8 +35,17 @@ import { EtcdWatch, type WatchContext } from './watch/etcd-watch.ts';
 import { WatchMux } from './watch/watch-mux.ts';
 
 export interface EtcdStorageOptions {
-  /** etcd client URLs, e.g. ['http://127.0.0.1:2379'] (kube-apiserver's --etcd-servers); several are failed over between. */
+  /**
+   * etcd client URLs, e.g. ['http://127.0.0.1:2379'] (kube-apiserver's --etcd-servers); several are failed over
+   * between. `https://` endpoints are dialled with TLS (all of them or none).
+   */
   endpoints: string[];
+  /**
+   * For https:// endpoints: the CA bundle etcd's serving certificates chain to (default: Node's trusted roots) and a
+   * client certificate and key for etcd's --client-cert-auth, as PEM (kube-apiserver's --etcd-cafile,
+   * --etcd-certfile, --etcd-keyfile).
+   */
+  tls?: EtcdTLSOptions;
   /** Prepended to every key, so several stores can share one etcd (default ''). */
   prefix?: string;
   /** Deadline of every etcd request; a server that does not answer fails the call with Unreachable (default 10000). */
@@ -93,7 +103,11 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
   #closed = false;
 
   constructor(options: EtcdStorageOptions) {
-    this.#client = new EtcdClient({ endpoints: options.endpoints, requestTimeoutMs: options.requestTimeoutMs ?? 10_000 });
+    this.#client = new EtcdClient({
+      endpoints: options.endpoints,
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      tls: options.tls,
+    });
     this.#keys = new Keyspace(options.prefix);
     this.#maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
     this.#leases = new LeaseManager({
@@ -104,7 +118,7 @@ export class EtcdStorage implements Storage, Compactable, WatchProgressRequester
     const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.#progressSupport = new ProgressRequestSupport(options.endpoints, async (endpoint) => {
       // Each member on its own: the shared channel talks to one member at a time.
-      const member = new EtcdClient({ endpoints: [endpoint], requestTimeoutMs });
+      const member = new EtcdClient({ endpoints: [endpoint], requestTimeoutMs, tls: options.tls });
       try {
         return (await member.status()).version;
       } finally {

@@ -15,8 +15,19 @@ describe('parseEtcdURL', () => {
     });
   });
 
+  it('etcds:// names the same members over TLS: https:// endpoints', () => {
+    expect(parseEtcdURL('etcds://127.0.0.1:2379/kapi')).toEqual({ endpoints: ['https://127.0.0.1:2379'], prefix: '/kapi' });
+    expect(parseEtcdURL('etcds://etcd-0.example,etcd-1.example:32379')).toEqual({
+      endpoints: ['https://etcd-0.example:2379', 'https://etcd-1.example:32379'],
+      prefix: '',
+    });
+  });
+
   it.each([
-    ['http://127.0.0.1:2379', /must start with etcd:\/\//],
+    ['http://127.0.0.1:2379', /must start with etcd:\/\/ \(or etcds:\/\/ for TLS\)/],
+    ['https://127.0.0.1:2379', /must start with etcd:\/\//],
+    ['etcds://', /no host given \(etcds:/],
+    ['etcds://a,a:2379', /a:2379 is listed twice/],
     ['etcd://', /no host given/],
     ['etcd:///prefix', /no host given/],
     ['etcd://a:2379,,b:2379', /empty host in the list/],

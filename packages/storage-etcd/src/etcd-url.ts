@@ -1,8 +1,8 @@
 import { isIPv6 } from 'node:net';
 
-/** What an `etcd://` storage URL names: etcd client URLs and the key prefix. */
+/** What an `etcd://` (or `etcds://`) storage URL names: etcd client URLs and the key prefix. */
 export interface EtcdURL {
-  /** `http://host:port` for each member, in the order given (as kube-apiserver's --etcd-servers). */
+  /** `http://host:port` (`https://` for `etcds://`) for each member, in the order given (as kube-apiserver's --etcd-servers). */
   endpoints: string[];
   /** The key prefix ('' when the URL has no path), as EtcdStorageOptions.prefix. */
   prefix: string;
@@ -12,25 +12,31 @@ const DEFAULT_PORT = 2379;
 
 /**
  * Parses `etcd://host1[:port],host2[:port],…[/prefix]` (port 2379 when left out; IPv6 hosts in brackets) into
- * EtcdStorage's endpoints and prefix. Anything else is refused with an error saying what is wrong.
+ * EtcdStorage's endpoints and prefix. `etcds://` is the same over TLS: https:// endpoints (the CA and client
+ * certificate are EtcdStorage's `tls` option; as `rediss://` is to `redis://`). Anything else is refused with an
+ * error saying what is wrong.
  *
  * @example
  * parseEtcdURL('etcd://10.0.0.1:2379,10.0.0.2,10.0.0.3/kapi');
  * // { endpoints: ['http://10.0.0.1:2379', 'http://10.0.0.2:2379', 'http://10.0.0.3:2379'], prefix: '/kapi' }
+ * parseEtcdURL('etcds://etcd-0.example/kapi');
+ * // { endpoints: ['https://etcd-0.example:2379'], prefix: '/kapi' }
  */
 export function parseEtcdURL(url: string): EtcdURL {
   const bad = (why: string) => new Error(`invalid etcd URL ${JSON.stringify(url)}: ${why}`);
-  if (!url.startsWith('etcd://')) throw bad('it must start with etcd://');
+  const scheme = url.startsWith('etcd://') ? 'etcd://' : url.startsWith('etcds://') ? 'etcds://' : undefined;
+  if (!scheme) throw bad('it must start with etcd:// (or etcds:// for TLS)');
+  const http = scheme === 'etcds://' ? 'https://' : 'http://';
   if (/[?#]/.test(url)) throw bad('a query or fragment is not allowed');
-  const rest = url.slice('etcd://'.length);
+  const rest = url.slice(scheme.length);
   const slash = rest.indexOf('/');
   const hosts = slash < 0 ? rest : rest.slice(0, slash);
   const path = slash < 0 ? '' : rest.slice(slash);
-  if (!hosts) throw bad('no host given (etcd://host:port,host:port/prefix)');
+  if (!hosts) throw bad(`no host given (${scheme}host:port,host:port/prefix)`);
   if (hosts.includes('@')) throw bad('user information is not supported');
-  const endpoints = hosts.split(',').map((h) => `http://${hostPort(h, bad)}`);
+  const endpoints = hosts.split(',').map((h) => `${http}${hostPort(h, bad)}`);
   const dup = endpoints.find((e, i) => endpoints.indexOf(e) !== i);
-  if (dup) throw bad(`${dup.slice('http://'.length)} is listed twice`);
+  if (dup) throw bad(`${dup.slice(http.length)} is listed twice`);
   return { endpoints, prefix: path.length > 1 ? path.replace(/\/+$/, '') : '' };
 }
 

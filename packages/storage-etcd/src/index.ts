@@ -1,2 +1,3 @@
+export type { EtcdTLSOptions } from './client/tls-credentials.ts';
 export { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
 export { type EtcdURL, parseEtcdURL } from './etcd-url.ts';

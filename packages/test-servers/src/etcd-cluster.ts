@@ -1,11 +1,13 @@
 import { etcdMemberProcess } from './etcd.ts';
+import { etcdHTTP } from './etcd-http.ts';
+import { type EtcdTLS, type EtcdTLSOptions, etcdTLSFiles } from './etcd-tls.ts';
 import { freePort } from './free-port.ts';
 import { type ProcessHandle, startProcess } from './process-server.ts';
 
 /** One member of a test etcd cluster: a real etcd process with its own data dir. */
 export interface EtcdMember {
   readonly name: string;
-  /** `http://127.0.0.1:<port>`, for a client. */
+  /** `http://127.0.0.1:<port>` (`https://` with `tls`), for a client. */
   readonly clientURL: string;
   /** The PID of the running process (undefined while stopped or killed). */
   readonly pid: number | undefined;
@@ -21,6 +23,8 @@ export interface EtcdCluster {
   /** Every member's client URL, in member order (what `--etcd-servers` takes). */
   readonly endpoints: string[];
   readonly members: EtcdMember[];
+  /** With the `tls` option: the CA a client trusts and a client certificate every member accepts. */
+  readonly tls?: EtcdTLS;
   /** The member that is leader now (asked through the maintenance Status API of the members that answer). */
   leader(): Promise<EtcdMember>;
   /** Stops every member and removes their data. */
@@ -32,6 +36,8 @@ export interface EtcdClusterOptions {
   members?: number;
   /** etcd's --experimental-watch-progress-notify-interval (default 100ms, as startEtcd). */
   progressNotifyInterval?: string;
+  /** Serve clients over TLS with client-certificate auth, as startEtcd's `tls` (one CA and serving certificate for all). */
+  tls?: true | EtcdTLSOptions;
   extraArgs?: string[];
 }
 
@@ -40,14 +46,10 @@ interface StatusResponse {
   leader?: string;
 }
 
-async function status(clientURL: string): Promise<StatusResponse> {
-  const res = await fetch(`${clientURL}/v3/maintenance/status`, {
-    method: 'POST',
-    body: '{}',
-    signal: AbortSignal.timeout(1000),
-  });
-  if (!res.ok) throw new Error(`status ${res.status} from ${clientURL}`);
-  return (await res.json()) as StatusResponse;
+async function status(clientURL: string, tls: EtcdTLS | undefined): Promise<StatusResponse> {
+  const res = await etcdHTTP(clientURL, '/v3/maintenance/status', tls, '{}');
+  if (res.status !== 200) throw new Error(`status ${res.status} from ${clientURL}`);
+  return res.json as StatusResponse;
 }
 
 /**
@@ -58,10 +60,12 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
   const n = opts.members ?? 3;
   if (!Number.isInteger(n) || n < 1) throw new Error(`startEtcdCluster: members must be a positive integer, got ${n}`);
   const host = '127.0.0.1';
+  const tls = opts.tls ? await etcdTLSFiles(opts.tls === true ? {} : opts.tls) : undefined;
+  const scheme = tls ? 'https' : 'http';
   const specs: { name: string; port: number; client: string; peer: string }[] = [];
   for (let i = 0; i < n; i++) {
     const port = await freePort();
-    specs.push({ name: `kapi-m${i}`, port, client: `http://${host}:${port}`, peer: `http://${host}:${await freePort()}` });
+    specs.push({ name: `kapi-m${i}`, port, client: `${scheme}://${host}:${port}`, peer: `http://${host}:${await freePort()}` });
   }
   const initialCluster = specs.map((s) => `${s.name}=${s.peer}`).join(',');
   // A unique token keeps members of two clusters started at once from ever joining each other.
@@ -83,6 +87,7 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
           clusterArgs: ['--initial-cluster-token', token, '--heartbeat-interval', '50', '--election-timeout', '500'],
           label: `etcd member ${s.name} on ${s.client}`,
           progressNotifyInterval: opts.progressNotifyInterval,
+          tls: tls && { args: tls.args, creds: tls },
           extraArgs: opts.extraArgs,
         }),
       ),
@@ -93,6 +98,7 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
     for (const h of handles) await h.stop();
+    tls?.remove();
     throw failed.reason;
   }
 
@@ -113,13 +119,14 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
   return {
     endpoints: specs.map((s) => s.client),
     members,
+    ...(tls ? { tls: { ca: tls.ca, client: tls.client } } : {}),
     async leader() {
       // Right after a leader dies the others may not agree yet: ask until a live member names a live leader.
       const deadline = Date.now() + 15_000;
       let last: unknown;
       while (Date.now() < deadline) {
         const live = members.filter((m) => m.pid !== undefined);
-        const answers = await Promise.allSettled(live.map((m) => status(m.clientURL)));
+        const answers = await Promise.allSettled(live.map((m) => status(m.clientURL, tls)));
         const ids = new Map<string, EtcdMember>();
         answers.forEach((a, i) => {
           if (a.status === 'fulfilled' && a.value.header?.member_id) ids.set(a.value.header.member_id, live[i] as EtcdMember);
@@ -136,6 +143,7 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
     },
     async stop() {
       await Promise.all(handles.map((h) => h.stop()));
+      tls?.remove();
     },
   };
 }

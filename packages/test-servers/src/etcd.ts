@@ -1,14 +1,23 @@
+import { etcdHTTP } from './etcd-http.ts';
+import { type EtcdTLS, type EtcdTLSOptions, etcdTLSFiles } from './etcd-tls.ts';
 import { freePort } from './free-port.ts';
 import { type ProcessSpec, poll, startProcess, type TestServer } from './process-server.ts';
 
 export interface EtcdServer extends TestServer {
-  /** `http://127.0.0.1:<port>`, for a client. */
+  /** `http://127.0.0.1:<port>` (`https://` with `tls`), for a client. */
   readonly endpoint: string;
+  /** With the `tls` option: the CA a client trusts and a client certificate etcd accepts. */
+  readonly tls?: EtcdTLS;
 }
 
 export interface EtcdOptions {
   /** etcd's --experimental-watch-progress-notify-interval (default 100ms, so progress tests are quick). */
   progressNotifyInterval?: string;
+  /**
+   * Serve clients over TLS (https://) with a CA and certificates made at run time, requiring a client certificate
+   * (--client-cert-auth); `true` makes them all, an object supplies some (a serving certificate to test, say).
+   */
+  tls?: true | EtcdTLSOptions;
   extraArgs?: string[];
 }
 
@@ -18,7 +27,7 @@ export interface EtcdMemberSpec {
   host: string;
   /** The client port, in `client`. */
   port: number;
-  /** `http://host:port` for clients. */
+  /** `http://host:port` (`https://` with `tls`) for clients. */
   client: string;
   /** `http://host:port` for peers. */
   peer: string;
@@ -29,6 +38,8 @@ export interface EtcdMemberSpec {
   /** What the readiness poll's error names the member. */
   label: string;
   progressNotifyInterval?: string | undefined;
+  /** Client TLS: etcd's flags and the credentials the readiness poll presents. */
+  tls?: { args: string[]; creds: EtcdTLS } | undefined;
   extraArgs?: string[] | undefined;
 }
 
@@ -63,13 +74,13 @@ export function etcdMemberProcess(m: EtcdMemberSpec): ProcessSpec {
       'error',
       '--logger',
       'zap',
+      ...(m.tls?.args ?? []),
       ...(m.extraArgs ?? []),
     ],
     ready: (deadline) =>
       poll(m.label, deadline, async () => {
-        const res = await fetch(`${m.client}/health`, { signal: AbortSignal.timeout(1000) });
-        const body = (await res.json()) as { health?: string };
-        return body.health === 'true';
+        const { json } = await etcdHTTP(m.client, '/health', m.tls?.creds);
+        return (json as { health?: string }).health === 'true';
       }),
   };
 }
@@ -79,9 +90,10 @@ export async function startEtcd(opts: EtcdOptions = {}): Promise<EtcdServer> {
   const host = '127.0.0.1';
   const port = await freePort();
   const peer = await freePort();
-  const client = `http://${host}:${port}`;
+  const tls = opts.tls ? await etcdTLSFiles(opts.tls === true ? {} : opts.tls) : undefined;
+  const client = `${tls ? 'https' : 'http'}://${host}:${port}`;
   const peerUrl = `http://${host}:${peer}`;
-  const server = await startProcess(
+  const started = startProcess(
     etcdMemberProcess({
       name: 'kapi-test',
       host,
@@ -91,8 +103,22 @@ export async function startEtcd(opts: EtcdOptions = {}): Promise<EtcdServer> {
       initialCluster: `kapi-test=${peerUrl}`,
       label: `etcd on ${client}`,
       progressNotifyInterval: opts.progressNotifyInterval,
+      tls: tls && { args: tls.args, creds: tls },
       extraArgs: opts.extraArgs,
     }),
   );
-  return Object.assign(server, { endpoint: client });
+  const server = await started.catch((err: unknown) => {
+    tls?.remove();
+    throw err;
+  });
+  if (!tls) return Object.assign(server, { endpoint: client });
+  const stop = server.stop;
+  return Object.assign(server, {
+    endpoint: client,
+    tls: { ca: tls.ca, client: tls.client },
+    stop: async () => {
+      await stop();
+      tls.remove();
+    },
+  });
 }

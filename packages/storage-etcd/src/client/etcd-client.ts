@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type MethodDefinition, type PackageDefinition } from '@grpc/proto-loader';
-import { grpcTarget } from './grpc-target.ts';
+import { etcdEndpoint } from './grpc-target.ts';
 import type {
   CompactionRequest,
   LeaseGrantRequest,
@@ -15,11 +15,16 @@ import type {
   WatchResponse,
 } from './messages.ts';
 import { mayRetry, noMemberReachable, outcomeUnknown, type RetryKind, retryBackoffMs, WriteOutcomeUnknownError } from './retry-policy.ts';
+import { channelCredentials, type EtcdTLSOptions } from './tls-credentials.ts';
+import { explainTLSFailure } from './tls-failure.ts';
 
 export interface EtcdClientOptions {
+  /** `http://host:port`, or `https://host:port` for TLS (all one or the other). */
   endpoints: readonly string[];
   /** Deadline of every unary call. */
   requestTimeoutMs: number;
+  /** CA, client certificate and key for https:// endpoints. */
+  tls?: EtcdTLSOptions | undefined;
 }
 
 export type WatchStream = grpc.ClientDuplexStream<WatchRequest, WatchResponse>;
@@ -97,6 +102,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
  */
 export class EtcdClient {
   readonly #channels: grpc.Client[];
+  /** Each member's URL as given, for error messages. */
+  readonly #urls: readonly string[];
   readonly #methods: Methods;
   readonly #timeoutMs: number;
   /** The member calls go to now. */
@@ -106,10 +113,13 @@ export class EtcdClient {
 
   constructor(options: EtcdClientOptions) {
     if (options.endpoints.length === 0) throw new Error('EtcdStorage: at least one endpoint is required');
-    const targets = options.endpoints.map(grpcTarget);
+    const endpoints = options.endpoints.map(etcdEndpoint);
+    // One set of credentials (one TLS context) shared by every member's channel.
+    const credentials = channelCredentials(endpoints, options.tls);
+    this.#urls = endpoints.map((e) => e.url);
     this.#methods = loadMethods();
     this.#timeoutMs = options.requestTimeoutMs;
-    this.#channels = targets.map((t) => new grpc.Client(t, grpc.credentials.createInsecure(), CHANNEL_OPTIONS));
+    this.#channels = endpoints.map((e) => new grpc.Client(e.target, credentials, CHANNEL_OPTIONS));
   }
 
   range(req: RangeRequest): Promise<RangeResponse> {
@@ -202,8 +212,8 @@ export class EtcdClient {
         return await this.#unary(this.#channels[member] as grpc.Client, m, req, deadline);
       } catch (err) {
         if (noMemberReachable(err)) {
-          // Never sent, so safe to send elsewhere, whatever the call.
-          if (++unreachable >= members) throw err;
+          // Never sent, so safe to send elsewhere, whatever the call. A failed TLS handshake is said as such.
+          if (++unreachable >= members) throw explainTLSFailure(err, this.#urls[member] as string);
           this.#leave(member);
           continue;
         }

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import type { KubeObject } from '@kapi/apimachinery';
+import { isStorageError } from '@kapi/storage';
+import { type EtcdServer, freePort, makeTestCA, startEtcd, type TestCertificate } from '@kapi/test-servers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
+
+// Real etcd processes serving TLS with --client-cert-auth, the CAs and certificates made at run time:
+// `etcd` with a serving certificate for 127.0.0.1 and localhost, `expired` with one whose validity has passed,
+// `named` with one for the DNS name etcd.kapi.test only (no IP SAN), all signed by one CA.
+let etcd: EtcdServer;
+let expired: EtcdServer;
+let named: EtcdServer;
+const open: EtcdStorage[] = [];
+
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  const ca = await makeTestCA('kapi-tls-test-ca');
+  const past = { notBefore: new Date(Date.now() - 2 * HOUR), notAfter: new Date(Date.now() - HOUR) };
+  [etcd, expired, named] = await Promise.all([
+    startEtcd({ tls: { ca } }),
+    startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'expired-etcd', usage: 'server', ...past }) } }),
+    startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'named-etcd', usage: 'server', ips: [], dnsNames: ['etcd.kapi.test'] }) } }),
+  ]);
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+afterAll(async () => {
+  await Promise.all([etcd, expired, named].map((e) => e?.stop()));
+});
+
+/** The CA and client certificate the test etcds accept. */
+function good(server: EtcdServer = etcd): { ca: string; cert: string; key: string } {
+  const tls = server.tls;
+  if (!tls) throw new Error('startEtcd({ tls }) gave no TLS credentials');
+  return { ca: tls.ca.pem, cert: tls.client.cert, key: tls.client.key };
+}
+
+/**
+ * A store on `endpoints`. Its deadline is far beyond the test timeout: a TLS failure must fail the call when the
+ * handshake fails, not when the deadline passes, or the test times out.
+ */
+function storage(endpoints: string[], tls: EtcdStorageOptions['tls']): EtcdStorage {
+  const s = new EtcdStorage({ endpoints, tls, prefix: `/kapi-tls-${randomBytes(6).toString('hex')}`, requestTimeoutMs: 120_000 });
+  open.push(s);
+  return s;
+}
+
+const widget = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Widget', metadata: { name }, spec: { size: 1 } });
+
+/** The call fails with Unreachable whose message names the member and matches `why`. */
+async function expectTLSFailure(call: Promise<unknown>, endpoint: string, why: RegExp): Promise<void> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isStorageError(err, 'Unreachable'), String(err)).toBe(true);
+  const message = (err as Error).message;
+  expect(message).toContain(`TLS handshake with etcd at ${endpoint} failed`);
+  expect(message).toMatch(why);
+  // Refused before anything was sent: not a write "that may or may not have been applied".
+  expect(message).not.toMatch(/may or may not/);
+}
+
+describe('EtcdStorage over TLS', () => {
+  it('verifies an IP SAN (https://127.0.0.1) and a DNS name (https://localhost) and presents the client certificate', async () => {
+    const byIP = storage([etcd.endpoint], good());
+    const created = await byIP.create('/registry/widgets/a', widget('a'));
+    const byName = storage([etcd.endpoint.replace('127.0.0.1', 'localhost')], good());
+    expect(await byName.get('/registry/widgets/a', { ignoreNotFound: true })).toBeNull(); // another prefix
+    await byName.create('/registry/widgets/b', widget('b'));
+    expect((await byName.get('/registry/widgets/b'))?.metadata.name).toBe('b');
+    expect((await byIP.get('/registry/widgets/a'))?.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+  });
+
+  it('fails over between https:// members: a member that is down is skipped', async () => {
+    const down = `https://127.0.0.1:${await freePort()}`;
+    const s = storage([down, etcd.endpoint], good());
+    await s.create('/registry/widgets/a', widget('a'));
+    expect((await s.get('/registry/widgets/a'))?.metadata.name).toBe('a');
+  });
+
+  it("a CA that did not sign etcd's certificate: reads and writes fail at once with Unreachable saying so", async () => {
+    const other = await makeTestCA('another-ca');
+    const s = storage([etcd.endpoint], { ...good(), ca: other.pem });
+    const why = /\(unable to verify the first certificate\): etcd's serving certificate is not signed by a CA in tls\.ca/;
+    await expectTLSFailure(s.get('/registry/widgets/a'), etcd.endpoint, why);
+    await expectTLSFailure(s.create('/registry/widgets/a', widget('a')), etcd.endpoint, why);
+  });
+
+  it('no client certificate where etcd demands one: Unreachable saying etcd refused it', async () => {
+    const s = storage([etcd.endpoint], { ca: good().ca });
+    await expectTLSFailure(s.list('/registry/widgets'), etcd.endpoint, /\(ssl\/tls alert [a-z ]+\): etcd refused the client certificate/);
+  });
+
+  it('a client certificate etcd does not accept (expired, or from another CA): Unreachable saying etcd refused it', async () => {
+    const ca = etcd.tls?.ca;
+    if (!ca) throw new Error('no CA');
+    const old: TestCertificate = await ca.issue({
+      cn: 'old-client',
+      usage: 'client',
+      notBefore: new Date(Date.now() - 2 * HOUR),
+      notAfter: new Date(Date.now() - HOUR),
+    });
+    const stranger = await (await makeTestCA('another-ca')).issue({ cn: 'stranger', usage: 'client' });
+    for (const client of [old, stranger]) {
+      const s = storage([etcd.endpoint], { ...good(), ...client });
+      await expectTLSFailure(s.get('/registry/widgets/a'), etcd.endpoint, /etcd refused the client certificate/);
+    }
+  });
+
+  it("an expired serving certificate, or one for another name: Unreachable saying what is wrong with etcd's certificate", async () => {
+    await expectTLSFailure(
+      storage([expired.endpoint], good(expired)).get('/registry/widgets/a'),
+      expired.endpoint,
+      /\(certificate has expired\): etcd's serving certificate is outside its validity period/,
+    );
+    await expectTLSFailure(
+      storage([named.endpoint], good(named)).get('/registry/widgets/a'),
+      named.endpoint,
+      /Hostname\/IP does not match.*: etcd's serving certificate does not name the endpoint's host/,
+    );
+  });
+
+  it('a plaintext http:// client on a TLS etcd fails with Unreachable, not a hang', async () => {
+    const s = storage([etcd.endpoint.replace('https:', 'http:')], undefined);
+    const err = await s.get('/registry/widgets/a').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isStorageError(err, 'Unreachable'), String(err)).toBe(true);
+  });
+});
