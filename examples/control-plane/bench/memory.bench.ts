@@ -72,6 +72,7 @@ try {
   await send('POST', base, configMap(99_999_999, 0)); // warm every path once
   await fetch(`${base}/cm-99999999`, { method: 'DELETE', headers });
   const before = await heap();
+  if (process.env.SNAPSHOT_BEFORE) console.log('snapshot', writeHeapSnapshot(process.env.SNAPSHOT_BEFORE));
   await each(N, async (i) => {
     await send('POST', base, configMap(i, 0));
   });
@@ -91,6 +92,9 @@ try {
   const memo = encodingMemoBytes();
   setEncodingMemoLimit(0);
   const noMemo = await heap();
+  // What the window moving on leaves: no event history, one version of each object (the floor while idle).
+  await plane.server.compactWatchCaches();
+  const noHistory = await heap();
   setEncodingMemoLimit();
   if (process.env.SNAPSHOT) console.log('snapshot', writeHeapSnapshot(process.env.SNAPSHOT));
 
@@ -105,6 +109,7 @@ try {
   row('… and a LIST of them all from the watch cache', (listed - before) / N);
   row("… after the storage's history is compacted to the head", (compacted - before) / N);
   row(`… and the encoding memo emptied (it held ${(memo / 2 ** 20).toFixed(1)} MiB)`, (noMemo - before) / N);
+  row("… and the watch caches' event history forgotten (one version left)", (noHistory - before) / N);
   const live = await heap();
   const mu = process.memoryUsage();
   // rss also counts what the heap grew to under load (V8 keeps it) and the process's code: the live objects are above.

@@ -23,8 +23,9 @@ export function shareUnchanged(next: unknown, prev: unknown, depth = 0): unknown
         same = false;
         break;
       }
+      // Assigned even when equal: an equal string is a second copy until it is replaced by the previous version's.
       const v = shareUnchanged(next[i], p[i], depth + 1);
-      if (v !== next[i]) next[i] = v;
+      next[i] = v;
       if (v !== p[i]) same = false;
     }
     if (next.length !== p.length) same = false;
@@ -39,7 +40,7 @@ export function shareUnchanged(next: unknown, prev: unknown, depth = 0): unknown
         continue;
       }
       const v = shareUnchanged(n[k], p[k], depth + 1);
-      if (v !== n[k]) n[k] = v;
+      n[k] = v;
       if (v !== p[k]) same = false;
     }
     if (same && count !== Object.keys(p).length) same = false;

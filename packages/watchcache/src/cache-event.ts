@@ -9,7 +9,6 @@ export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
  * encoded bytes).
  */
 export class CacheEvent {
-  readonly type: ChangeType;
   readonly key: string;
   readonly rev: number;
   /** The object after the change; null when the key was deleted. */
@@ -18,26 +17,31 @@ export class CacheEvent {
   readonly prev: KubeObject | null;
   /** A delete: the last state at `rev`, as the backend sent it. */
   readonly deleted: KubeObject | null;
-  /** When the cache recorded it (the history's age-based sizing reads this). */
-  readonly recordTime: number;
-  #added: WatchEvent | undefined;
-  #modified: WatchEvent | undefined;
-  #gone: WatchEvent | undefined;
+  /**
+   * The watch event of the change's own type, built once for every watcher that sees it. One slot, not one per type:
+   * the history keeps every event for a while, and a selector's transition (ADDED or DELETED for a change that is a
+   * MODIFIED) concerns few watchers.
+   */
+  #view: WatchEvent | undefined;
 
   constructor(
     type: ChangeType,
     key: string,
     rev: number,
     change: { obj: KubeObject | null; prev: KubeObject | null; deleted?: KubeObject | null },
-    recordTime: number,
   ) {
-    this.type = type;
     this.key = key;
     this.rev = rev;
-    this.obj = change.obj;
-    this.prev = change.prev;
+    // The type is kept in which states are present (see `type`), not in a field of its own.
+    this.obj = type === 'DELETED' ? null : change.obj;
+    this.prev = type === 'ADDED' ? null : change.prev;
     this.deleted = change.deleted ?? null;
-    this.recordTime = recordTime;
+    if (this.type !== type)
+      throw new Error(`a ${type} change with ${this.obj ? 'an' : 'no'} object and ${this.prev ? 'a' : 'no'} previous one`);
+  }
+
+  get type(): ChangeType {
+    return this.obj === null ? 'DELETED' : this.prev === null ? 'ADDED' : 'MODIFIED';
   }
 
   /**
@@ -49,27 +53,19 @@ export class CacheEvent {
     const before = this.prev ?? this.deleted;
     const cur = this.obj !== null && matches(this.obj);
     const was = before !== null && matches(before);
-    if (cur) return was ? this.#modifiedEvent() : this.#addedEvent();
-    if (was) return this.#goneEvent();
+    if (cur) return this.#eventOf(was ? 'MODIFIED' : 'ADDED');
+    if (was) return this.#eventOf('DELETED');
     return undefined;
   }
 
-  #addedEvent(): WatchEvent {
-    this.#added ??= Object.freeze({ type: 'ADDED', object: this.obj as KubeObject });
-    return this.#added;
-  }
-
-  #modifiedEvent(): WatchEvent {
-    this.#modified ??= Object.freeze({ type: 'MODIFIED', object: this.obj as KubeObject });
-    return this.#modified;
-  }
-
-  #goneEvent(): WatchEvent {
-    if (!this.#gone) {
-      // A real delete carries what the backend sent; a selector transition the old object at this revision.
-      const object = this.obj === null && this.deleted ? this.deleted : lastStateAt((this.prev ?? this.deleted) as KubeObject, this.rev);
-      this.#gone = Object.freeze({ type: 'DELETED', object });
-    }
-    return this.#gone;
+  #eventOf(type: ChangeType): WatchEvent {
+    if (this.#view?.type === type) return this.#view;
+    let object: KubeObject;
+    if (type !== 'DELETED') object = this.obj as KubeObject;
+    // A real delete carries what the backend sent; a selector transition the old object at this revision.
+    else object = this.obj === null && this.deleted ? this.deleted : lastStateAt((this.prev ?? this.deleted) as KubeObject, this.rev);
+    const view: WatchEvent = Object.freeze({ type, object });
+    if (type === this.type) this.#view = view;
+    return view;
   }
 }

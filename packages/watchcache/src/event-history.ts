@@ -29,6 +29,11 @@ export class EventHistory {
   #buf: (CacheEvent | undefined)[];
   /** The approximate JSON size of each held event's object, beside it in the same slot. */
   #sizes: number[];
+  /**
+   * When the cache recorded each held event (the age-based sizing reads it), in the same slot: 8 bytes in an array of
+   * numbers, where a field of the event took a slot and a boxed number.
+   */
+  #times: number[];
   #bytes = 0;
   #capacity: number;
   /** Ever-growing indexes: events live in [start, end), at index % capacity. */
@@ -48,6 +53,7 @@ export class EventHistory {
     this.#capacity = this.#min;
     this.#buf = new Array(this.#capacity);
     this.#sizes = new Array(this.#capacity).fill(0);
+    this.#times = new Array(this.#capacity).fill(0);
   }
 
   /** About how many bytes of objects (as JSON) the held events carry. */
@@ -67,6 +73,7 @@ export class EventHistory {
   reset(rev: number): void {
     this.#buf = new Array(this.#capacity);
     this.#sizes = new Array(this.#capacity).fill(0);
+    this.#times = new Array(this.#capacity).fill(0);
     this.#bytes = 0;
     // Indexes only grow, so nothing computed from the old buffer can point into the new one.
     this.#start = this.#end;
@@ -75,8 +82,9 @@ export class EventHistory {
     this.#removedSinceList = false;
   }
 
-  add(ev: CacheEvent): void {
-    this.#resize(ev.recordTime);
+  /** Appends `ev`, recorded by the cache at `recordTime` (its clock's milliseconds). */
+  add(ev: CacheEvent, recordTime: number): void {
+    this.#resize(recordTime);
     if (this.size === this.#capacity) {
       this.#dropOldest();
       this.#removedSinceList = true;
@@ -86,6 +94,7 @@ export class EventHistory {
     const size = (obj && committedSizeOf(obj)) ?? approximateJsonSize(obj);
     this.#buf[this.#end % this.#capacity] = ev;
     this.#sizes[this.#end % this.#capacity] = size;
+    this.#times[this.#end % this.#capacity] = recordTime;
     this.#bytes += size;
     this.#end++;
     // Over the byte bound: the oldest go (the newest event always stays, so a watch from just before it is served).
@@ -146,16 +155,19 @@ export class EventHistory {
     return i < this.#end && i >= this.#start ? this.#buf[i % this.#capacity] : undefined;
   }
 
+  /** When the held event at index `i` was recorded. */
+  #timeAt(i: number): number {
+    return this.#times[i % this.#capacity] as number;
+  }
+
   #resize(now: number): void {
     if (this.size < this.#capacity) return;
-    const oldest = this.#at(this.#start) as CacheEvent;
-    if (now - oldest.recordTime < this.#freshMs) {
+    if (now - this.#timeAt(this.#start) < this.#freshMs) {
       const c = Math.min(this.#capacity * 2, this.#max);
       if (c > this.#capacity) this.#resizeTo(c);
       return;
     }
-    const recentQuarter = this.#at(this.#end - Math.floor(this.#capacity / 4)) as CacheEvent;
-    if (now - recentQuarter.recordTime > this.#freshMs) {
+    if (now - this.#timeAt(this.#end - Math.floor(this.#capacity / 4)) > this.#freshMs) {
       const c = Math.max(Math.floor(this.#capacity / 2), this.#min);
       if (c < this.#capacity) this.#resizeTo(c);
     }
@@ -169,12 +181,15 @@ export class EventHistory {
     }
     const buf: (CacheEvent | undefined)[] = new Array(capacity);
     const sizes: number[] = new Array(capacity).fill(0);
+    const times: number[] = new Array(capacity).fill(0);
     for (let i = this.#start; i < this.#end; i++) {
       buf[i % capacity] = this.#buf[i % this.#capacity];
       sizes[i % capacity] = this.#sizes[i % this.#capacity] as number;
+      times[i % capacity] = this.#times[i % this.#capacity] as number;
     }
     this.#buf = buf;
     this.#sizes = sizes;
+    this.#times = times;
     this.#capacity = capacity;
   }
 }

@@ -65,15 +65,15 @@ export class WatchCache {
       // Deleting what the cache never held changes nothing a watcher has seen.
       if (prev) {
         this.store.delete(key);
-        ev = new CacheEvent('DELETED', key, rev, { obj: null, prev, deleted: obj }, now);
+        ev = new CacheEvent('DELETED', key, rev, { obj: null, prev, deleted: obj });
       }
     } else {
       this.store.set(key, obj);
-      ev = new CacheEvent(prev ? 'MODIFIED' : 'ADDED', key, rev, { obj, prev }, now);
+      ev = new CacheEvent(prev ? 'MODIFIED' : 'ADDED', key, rev, { obj, prev });
     }
     this.#rev = rev;
     if (ev) {
-      this.history.add(ev);
+      this.history.add(ev, now);
       this.#onChange(ev);
     }
     this.#wake();

@@ -29,7 +29,7 @@ import { checkPreconditions } from '../preconditions.ts';
 import { predicateMatches, type SelectionPredicate } from '../selection-predicate.ts';
 import { shareUnchanged } from '../share-unchanged.ts';
 import { MESSAGES, storageErrors } from '../storage-error.ts';
-import { recordStorageKey } from '../storage-key.ts';
+import { recordStorageKey, storageKeyOf } from '../storage-key.ts';
 import { copyForStorage, markStoredEntries } from '../stored-entries.ts';
 import { bookmarkObject, lastStateAt, watchEventFor } from '../watch-event.ts';
 import { WatchQueue } from '../watch-queue.ts';
@@ -337,8 +337,12 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
   }
 
   /** Writes `obj` (a private frozen copy with the new revision) at `key` and tells watchers. */
-  #commit(key: string, obj: KubeObject): KubeObject {
+  #commit(given: string, obj: KubeObject): KubeObject {
     const rev = this.#store.nextRev;
+    const prev = this.#store.latest(given)?.obj;
+    // One key string per object, whatever string each write was called with: the versions, the change log, the key
+    // record and every cache above hold that one.
+    const key = (prev && storageKeyOf(prev)) || given;
     let copy: KubeObject;
     try {
       // stringifyJson, not JSON.stringify: an accepted object may nest deeper than the native encoder's recursion reaches.
@@ -349,7 +353,6 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     if (typeof copy !== 'object' || copy === null || Array.isArray(copy))
       throw storageErrors.invalidObject(key, 'object must be a JSON object');
     // What did not change is shared with the version this one replaces: history then holds only what changed.
-    const prev = this.#store.latest(key)?.obj;
     if (prev) shareUnchanged(copy, prev);
     markStoredEntries(copy);
     freezeForStorage(copy);
