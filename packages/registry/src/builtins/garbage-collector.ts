@@ -5,7 +5,16 @@ import type { Store } from '../store/store.ts';
 import type { PropagationPolicy, RequestContext, StoreDeleteOptions } from '../store/types.ts';
 import { ControllerLoop, type ControllerLoopOptions, type InformerLoop } from './controller-loop.ts';
 import { listAndWatch } from './list-and-watch.ts';
-import { blockingDependents, identityOf, isDeletingDependents, type ObjectIdentity, OwnerGraph, type OwnerNode } from './owner-graph.ts';
+import {
+  addDependent,
+  blockingDependents,
+  dependentsOf,
+  identityOf,
+  isDeletingDependents,
+  type ObjectIdentity,
+  OwnerGraph,
+  type OwnerNode,
+} from './owner-graph.ts';
 
 /** What the collector watches: the served kinds and their Stores (a GenericAPIServer is one), and their changes. */
 export interface ServedResources {
@@ -181,7 +190,7 @@ export class GarbageCollector {
     const identity = identityOf(obj);
     let node = this.#graph.get(uid);
     if (!node) {
-      node = { identity, observed: true, resource, owners: [], dependents: new Set(), beingDeleted: false, deletingDependents: false };
+      node = { identity, observed: true, resource, owners: [], dependents: undefined, beingDeleted: false, deletingDependents: false };
       this.#graph.insert(node);
     } else {
       const wasVirtual = !node.observed;
@@ -189,7 +198,7 @@ export class GarbageCollector {
       node.observed = true;
       node.resource = resource;
       // Dependents that named it from another namespace (or cluster-wide) found it absent; they are checked again.
-      if (wasVirtual) for (const dep of node.dependents) if (this.#outOfReach(node, dep)) this.#enqueue(DELETE, dep.identity.uid);
+      if (wasVirtual) for (const dep of dependentsOf(node)) if (this.#outOfReach(node, dep)) this.#enqueue(DELETE, dep.identity.uid);
     }
     this.#relink(node, obj.metadata.ownerReferences ?? []);
     const wasDeletingDependents = node.deletingDependents;
@@ -197,7 +206,7 @@ export class GarbageCollector {
     node.deletingDependents = isDeletingDependents(obj);
     if (node.beingDeleted && (obj.metadata.finalizers ?? []).includes(ORPHAN_FINALIZER)) this.#enqueue(ORPHAN, uid);
     if (node.deletingDependents) {
-      if (!wasDeletingDependents) for (const dep of node.dependents) this.#enqueue(DELETE, dep.identity.uid);
+      if (!wasDeletingDependents) for (const dep of dependentsOf(node)) this.#enqueue(DELETE, dep.identity.uid);
       this.#enqueue(DELETE, uid);
     }
   }
@@ -215,14 +224,15 @@ export class GarbageCollector {
     for (const [uid, old] of before) {
       const now = after.get(uid);
       const owner = this.#graph.get(uid);
-      if (!now) owner?.dependents.delete(node);
+      if (!now) owner?.dependents?.delete(node);
       // A dependent that stops blocking (or stops being one) may be what a foreground owner waits for.
       if ((!now || (old.blockOwnerDeletion && !now.blockOwnerDeletion)) && owner?.deletingDependents) this.#enqueue(DELETE, uid);
     }
     for (const [uid, ref] of after) {
       if (before.has(uid)) {
         // A re-listed node whose owner came back as a new node object keeps its link.
-        this.#graph.get(uid)?.dependents.add(node);
+        const same = this.#graph.get(uid);
+        if (same) addDependent(same, node);
         continue;
       }
       let owner = this.#graph.get(uid);
@@ -233,7 +243,7 @@ export class GarbageCollector {
           observed: false,
           resource: '',
           owners: [],
-          dependents: new Set(),
+          dependents: undefined,
           beingDeleted: false,
           deletingDependents: false,
         };
@@ -242,7 +252,7 @@ export class GarbageCollector {
       } else if (this.#outOfReach(owner, node) || !owner.observed) {
         this.#enqueue(DELETE, node.identity.uid);
       }
-      owner.dependents.add(node);
+      addDependent(owner, node);
     }
   }
 
@@ -251,7 +261,7 @@ export class GarbageCollector {
     const node = uid ? this.#graph.get(uid) : undefined;
     if (!node) return;
     this.#graph.remove(node);
-    for (const dep of node.dependents) this.#enqueue(DELETE, dep.identity.uid);
+    for (const dep of dependentsOf(node)) this.#enqueue(DELETE, dep.identity.uid);
     for (const ref of node.owners) if (this.#graph.get(ref.uid)?.deletingDependents) this.#enqueue(DELETE, ref.uid);
   }
 
@@ -353,9 +363,9 @@ export class GarbageCollector {
       });
       return false;
     }
-    if (waiting.length && node.dependents.size) {
+    if (waiting.length && dependentsOf(node).size) {
       // A cycle through foreground owners would wait forever: stop blocking them (kube's unblockOwnerReferences).
-      if ([...node.dependents].some((d) => d.deletingDependents)) {
+      if ([...dependentsOf(node)].some((d) => d.deletingDependents)) {
         const unblock = new Set(waiting.map((r) => r.uid));
         await this.#mutate(target, identity, (obj) => {
           const owners = obj.metadata.ownerReferences ?? [];
@@ -385,7 +395,7 @@ export class GarbageCollector {
   #virtualDeleted(node: OwnerNode): void {
     if (this.#graph.get(node.identity.uid) !== node || node.observed) return;
     this.#graph.remove(node);
-    for (const dep of node.dependents) this.#enqueue(DELETE, dep.identity.uid);
+    for (const dep of dependentsOf(node)) this.#enqueue(DELETE, dep.identity.uid);
   }
 
   /** processDeletingDependentsItem: the foreground owner's finalizer goes once nothing blocks it. */
@@ -404,7 +414,7 @@ export class GarbageCollector {
     const node = this.#graph.get(uid);
     if (!node?.observed) return false;
     const errors: unknown[] = [];
-    for (const dep of [...node.dependents]) {
+    for (const dep of [...dependentsOf(node)]) {
       const target = this.#target(dep.identity.apiVersion, dep.identity.kind);
       if (!target) return true;
       try {

@@ -21,7 +21,8 @@ export interface OwnerNode {
   /** `plural.group` of the kind it was seen in; '' while virtual. */
   resource: string;
   owners: readonly OwnerReference[];
-  readonly dependents: Set<OwnerNode>;
+  /** Made with the first dependent (`addDependent`): most objects never have one, and an empty Set costs ~150 bytes. */
+  dependents: Set<OwnerNode> | undefined;
   /** It has a deletionTimestamp. */
   beingDeleted: boolean;
   /** It has a deletionTimestamp and the foregroundDeletion finalizer: its dependents go first. */
@@ -42,9 +43,19 @@ export function identityOf(obj: KubeObject): ObjectIdentity {
 export const isDeletingDependents = (obj: KubeObject): boolean =>
   !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER);
 
+const NO_DEPENDENTS: ReadonlySet<OwnerNode> = new Set();
+
+/** The nodes whose owner references name `node`. */
+export const dependentsOf = (node: OwnerNode): ReadonlySet<OwnerNode> => node.dependents ?? NO_DEPENDENTS;
+
+export function addDependent(owner: OwnerNode, dependent: OwnerNode): void {
+  owner.dependents ??= new Set();
+  owner.dependents.add(dependent);
+}
+
 /** The dependents that block `owner`'s foreground deletion: those whose reference to it has blockOwnerDeletion. */
 export function blockingDependents(owner: OwnerNode): OwnerNode[] {
-  return [...owner.dependents].filter((d) => d.owners.some((r) => r.uid === owner.identity.uid && r.blockOwnerDeletion === true));
+  return [...dependentsOf(owner)].filter((d) => d.owners.some((r) => r.uid === owner.identity.uid && r.blockOwnerDeletion === true));
 }
 
 /** The owner → dependents graph, keyed by uid (kube's uidToNode). */
@@ -70,7 +81,7 @@ export class OwnerGraph {
 
   /** Unlinks a node from its owners and drops it; its dependents keep their references (they are to be checked). */
   remove(node: OwnerNode): void {
-    for (const ref of node.owners) this.#nodes.get(ref.uid)?.dependents.delete(node);
+    for (const ref of node.owners) this.#nodes.get(ref.uid)?.dependents?.delete(node);
     if (this.#nodes.get(node.identity.uid) === node) this.#nodes.delete(node.identity.uid);
   }
 }
