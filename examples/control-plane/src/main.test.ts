@@ -219,7 +219,7 @@ describe('npm start (src/main.ts)', () => {
       const exit = await runMain(['--storage', 'bogus', '--port', '0', '--data-dir', await tempDir()]);
       expect(exit.code).not.toBe(0);
       expect(exit.code).not.toBeNull();
-      expect(exit.stderr).toContain('--storage must be memory, etcd://host:port or redis://host:port, not "bogus"');
+      expect(exit.stderr).toContain('--storage must be memory, etcd://host:port, etcds://host:port or redis://host:port, not "bogus"');
       expect(exit.stderr).toContain('Usage: npm start');
       expect(exit.stderr).not.toMatch(/\n\s+at /);
       expect(exit.stdout).not.toContain('serving');

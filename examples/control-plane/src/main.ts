@@ -4,12 +4,14 @@ import type { Storage } from '@kapi/storage';
 import { ADMISSION_FLAGS, ADMISSION_USAGE, admissionOptionsFromFlags } from './admission-flags.ts';
 import { AUTHORIZATION_FLAGS, AUTHORIZATION_USAGE, authorizationOptionsFromFlags } from './authorization-flags.ts';
 import type { ControlPlane } from './control-plane.ts';
+import { ETCD_TLS_FLAGS, ETCD_TLS_USAGE, etcdTLSFromFlags } from './etcd-tls-flags.ts';
 import { LEADER_ELECTION_FLAGS, LEADER_ELECTION_USAGE, leaderElectionFromFlags } from './leader-election-flags.ts';
 import { jwtOptionsFromFlags, OIDC_FLAGS, OIDC_USAGE } from './oidc-flags.ts';
 import { SERVICE_ACCOUNT_FLAGS, SERVICE_ACCOUNT_USAGE, serviceAccountOptionsFromFlags } from './service-account-flags.ts';
 import { TOKEN_FLAGS, TOKEN_USAGE, tokenOptionsFromFlags } from './token-flags.ts';
 
 const USAGE = `Usage: npm start -- [--storage memory|etcd://host:port|redis://host:port] [--port 6443] [--bind 127.0.0.1] [--data-dir .kapi] [--workers 1]
+  ${ETCD_TLS_USAGE}
   ${LEADER_ELECTION_USAGE}
   [--proxy-client-cert-file <file> --proxy-client-key-file <file>]   (the aggregator's client certificate; default <data-dir>/front-proxy/)
   ${OIDC_USAGE}
@@ -27,6 +29,7 @@ function parseFlags() {
         bind: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string', default: '.kapi' },
         workers: { type: 'string', default: '1' },
+        ...ETCD_TLS_FLAGS,
         ...LEADER_ELECTION_FLAGS,
         'proxy-client-cert-file': { type: 'string' },
         'proxy-client-key-file': { type: 'string' },
@@ -93,7 +96,9 @@ async function serveControlPlane(): Promise<void> {
   let serviceAccountOptions: ReturnType<typeof serviceAccountOptionsFromFlags>;
   let authorizationOptions: ReturnType<typeof authorizationOptionsFromFlags>;
   let admissionOptions: ReturnType<typeof admissionOptionsFromFlags>;
+  let etcdTLS: ReturnType<typeof etcdTLSFromFlags>;
   try {
+    etcdTLS = etcdTLSFromFlags(values, values.storage);
     jwt = await jwtOptionsFromFlags(values);
     tokenOptions = tokenOptionsFromFlags(values);
     serviceAccountOptions = serviceAccountOptionsFromFlags(values);
@@ -108,10 +113,21 @@ async function serveControlPlane(): Promise<void> {
   const { startControlPlane, storageFromFlag } = await import('./control-plane.ts');
   let storage: Storage;
   try {
-    storage = storageFromFlag(values.storage);
+    storage = storageFromFlag(values.storage, etcdTLS);
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     process.exit(2);
+  }
+  if (/^etcds?:\/\//.test(values.storage)) {
+    // One read first, so an etcd that cannot be reached (down, or a TLS handshake it refuses: wrong CA, no client
+    // certificate) stops the start with etcd's error, rather than start-up steps that retry on unref'd timers
+    // leaving nothing to wait for.
+    try {
+      await storage.get('/kapi-startup-check', { ignoreNotFound: true });
+    } catch (err) {
+      console.error(`kapi example control plane failed to start: etcd ${values.storage}: ${(err as Error).message}`);
+      process.exit(1);
+    }
   }
   let plane: ControlPlane;
   try {

@@ -18,6 +18,8 @@ describe('--storage', () => {
       '--storage: invalid etcd URL "etcd://a:2379,,b:2379": an empty host in the list (a stray comma?)',
     );
     expect(() => storageFromFlag('etcd://127.0.0.1:99999')).toThrow(/--storage: invalid etcd URL .*"99999" is not a port/);
-    expect(() => storageFromFlag('bogus')).toThrow('--storage must be memory, etcd://host:port or redis://host:port, not "bogus"');
+    expect(() => storageFromFlag('bogus')).toThrow(
+      '--storage must be memory, etcd://host:port, etcds://host:port or redis://host:port, not "bogus"',
+    );
   });
 });
