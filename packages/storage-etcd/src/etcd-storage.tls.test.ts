@@ -85,7 +85,8 @@ describe('EtcdStorage over TLS', () => {
   it("a CA that did not sign etcd's certificate: reads and writes fail at once with Unreachable saying so", async () => {
     const other = await makeTestCA('another-ca');
     const s = storage([etcd.endpoint], { ...good(), ca: other.pem });
-    const why = /\(unable to verify the first certificate\): etcd's serving certificate is not signed by a CA in tls\.ca/;
+    const why =
+      /\(unable to verify the first certificate\): etcd's serving certificate is not signed by a CA in tls\.ca \(kube-apiserver's --etcd-cafile\)/;
     await expectTLSFailure(s.get('/registry/widgets/a'), etcd.endpoint, why);
     await expectTLSFailure(s.create('/registry/widgets/a', widget('a')), etcd.endpoint, why);
   });

@@ -5,7 +5,7 @@ const CAUSES: { test: RegExp; hint: string }[] = [
   {
     // An alert from etcd about this client's certificate (Go's TLS server sends bad_certificate for most of these).
     test: /alert (bad certificate|certificate required|unknown ca|certificate expired|certificate unknown|certificate revoked|unsupported certificate|access denied)/,
-    hint: "etcd refused the client certificate: none was given (tls.cert and tls.key), or it is expired, not for client authentication, or not signed by a CA in etcd's --trusted-ca-file",
+    hint: "etcd refused the client certificate: none was given (tls.cert and tls.key; kube-apiserver's --etcd-certfile and --etcd-keyfile), or it is expired, not for client authentication, or not signed by a CA in etcd's --trusted-ca-file",
   },
   {
     test: /Hostname\/IP does not match|ERR_TLS_CERT_ALTNAME/,
@@ -17,7 +17,7 @@ const CAUSES: { test: RegExp; hint: string }[] = [
   },
   {
     test: /unable to verify|self[- ]signed certificate|unable to get (local )?issuer|certificate signature failure/,
-    hint: "etcd's serving certificate is not signed by a CA in tls.ca",
+    hint: "etcd's serving certificate is not signed by a CA in tls.ca (kube-apiserver's --etcd-cafile)",
   },
   {
     test: /wrong version number|packet length too long|http request/i,
