@@ -14,7 +14,7 @@ import { startEtcd } from '@kapi/test-servers';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { benchWidget, bestOfAlternating, printTable, rateWithConcurrency, timeOps } from '../../../scripts/bench-kit.ts';
 import { Cacher, encodedEvent, encodedObject, encodingMemoBytes, onEncode, setEncodingMemoLimit } from '../src/index.ts';
-import { type StoreEntry, WatchCacheStore } from '../src/watch-cache-store.ts';
+import { WatchCacheStore } from '../src/watch-cache-store.ts';
 
 const PREFIX = '/registry/widgets';
 const DIR = `${PREFIX}/default/`;
@@ -268,6 +268,12 @@ await copying.close();
  * REFERENCE ONLY, the previous design of WatchCacheStore's ordering: a Map, the namespace index, and one array of
  * entries kept sorted by `splice` on every ADDED and DELETED (O(n) per event).
  */
+interface StoreEntry {
+  readonly key: string;
+  readonly obj: KubeObject;
+  added: WatchEvent | undefined;
+}
+
 class SplicedStore {
   readonly byKey = new Map<string, StoreEntry>();
   readonly byNamespace = new Map<string, Set<string>>();

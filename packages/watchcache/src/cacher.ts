@@ -44,7 +44,7 @@ import { Ready } from './ready.ts';
 import { type BackoffOptions, Reflector } from './reflector.ts';
 import { TimeBudget, type TimeBudgetOptions } from './time-budget.ts';
 import { WatchCache } from './watch-cache.ts';
-import type { Indexers, StoreEntry } from './watch-cache-store.ts';
+import type { Indexers } from './watch-cache-store.ts';
 
 export interface CacherOptions {
   /** The backend the cache reads from and every write goes to. */
@@ -193,7 +193,7 @@ export class Cacher implements Storage {
     } else if (rv > 0) {
       await this.#waitFresh(rv);
     }
-    const obj = this.#cache.store.get(k)?.obj;
+    const obj = this.#cache.store.get(k);
     if (obj) return obj;
     if (opts.ignoreNotFound) return null;
     throw storageErrors.keyNotFound(k);
@@ -399,16 +399,16 @@ export class Cacher implements Storage {
     const rev = this.#cache.revision;
     const matches = this.#matcher.compile(pred);
     const items: KubeObject[] = [];
-    for (const e of this.#entries(plan.recursive ? plan.prefix : plan.key, plan.recursive, pred)) if (matches(e.obj)) items.push(e.obj);
+    for (const obj of this.#entries(plan.recursive ? plan.prefix : plan.key, plan.recursive, pred)) if (matches(obj)) items.push(obj);
     return { metadata: { resourceVersion: String(rev) }, items };
   }
 
   /** Candidate entries for a range: the index bucket when the selector pins an indexed field, else the key range. */
-  #entries(range: string, recursive: boolean, pred: SelectionPredicate | undefined): readonly StoreEntry[] {
+  #entries(range: string, recursive: boolean, pred: SelectionPredicate | undefined): readonly KubeObject[] {
     const store = this.#cache.store;
     if (!recursive) {
-      const e = store.get(range);
-      return e ? [e] : [];
+      const obj = store.get(range);
+      return obj ? [obj] : [];
     }
     const t = this.#triggerFor(pred);
     return (t && store.byIndex(t.index, t.value, range)) || store.range(range);
@@ -450,11 +450,8 @@ export class Cacher implements Storage {
     }
     const rev = this.#cache.revision;
     if (initial) {
-      for (const e of this.#entries(w.key, w.recursive, opts.predicate)) {
-        if (!w.matches(e.obj)) continue;
-        e.added ??= Object.freeze({ type: 'ADDED', object: e.obj });
-        w.sendInitial(e.added);
-      }
+      const store = this.#cache.store;
+      for (const obj of this.#entries(w.key, w.recursive, opts.predicate)) if (w.matches(obj)) w.sendInitial(store.addedEvent(obj));
       w.lastRev = rev;
       if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
         w.sendInitial(Object.freeze({ type: 'BOOKMARK', object: bookmarkObject(rev, true) }));
@@ -484,7 +481,7 @@ export class Cacher implements Storage {
 
   /** The newer of the caller's cachedExisting and the cache's object (k8s passes the cache's down to the backend). */
   #freshest(key: string, given: KubeObject | undefined): KubeObject | undefined {
-    const mine = this.#cache.store.get(key)?.obj;
+    const mine = this.#cache.store.get(key);
     if (!mine || !given) return mine ?? given;
     return Number(given.metadata.resourceVersion) > Number(mine.metadata.resourceVersion) ? given : mine;
   }

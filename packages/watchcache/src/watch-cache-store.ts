@@ -10,25 +10,20 @@ export type Indexers = Readonly<Record<string, IndexFunc>>;
 /** Built in: objects by namespace, used by field selectors that require metadata.namespace. */
 export const NAMESPACE_INDEX = 'metadata.namespace';
 
-/** One stored object and what is derived from it once. */
-export interface StoreEntry {
-  readonly key: string;
-  readonly obj: KubeObject;
-  /** The ADDED event initial events share, built on first use. */
-  added: WatchEvent | undefined;
-}
-
 /**
  * The cache's current objects by storage key: kept in key order (for lists and initial events, as the backend
- * orders them), with one index per indexer (value → keys) for selectors that require an exact field value.
+ * orders them), with one index per indexer (value → keys) for selectors that require an exact field value. It holds
+ * the objects themselves, not an entry object around each (48 bytes an object): keys are in the maps.
  */
 export class WatchCacheStore {
-  readonly #byKey = new Map<string, StoreEntry>();
-  /** Entries sorted by key (UTF-16 order, as MemoryStorage sorts). */
-  #sorted = new SortedMap<StoreEntry>();
+  readonly #byKey = new Map<string, KubeObject>();
+  /** Objects sorted by key (UTF-16 order, as MemoryStorage sorts). */
+  #sorted = new SortedMap<KubeObject>();
   readonly #indexNames: string[];
   readonly #indexFuncs: IndexFunc[];
   readonly #indexes: Map<string, Set<string>>[];
+  /** The ADDED event initial events share, per object, made on first use (by watches that ask for initial events). */
+  readonly #added = new WeakMap<KubeObject, WatchEvent>();
 
   constructor(indexers: Indexers = {}) {
     const funcs: Record<string, IndexFunc> = { [NAMESPACE_INDEX]: (o) => o.metadata.namespace, ...indexers };
@@ -46,7 +41,7 @@ export class WatchCacheStore {
     return [...this.#indexNames.slice(1), NAMESPACE_INDEX];
   }
 
-  get(key: string): StoreEntry | undefined {
+  get(key: string): KubeObject | undefined {
     return this.#byKey.get(key);
   }
 
@@ -56,24 +51,33 @@ export class WatchCacheStore {
     return i < 0 ? undefined : (this.#indexFuncs[i]?.(obj) ?? '');
   }
 
-  /** Stores `obj` at `key`; returns the entry it replaced. */
-  set(key: string, obj: KubeObject): StoreEntry | undefined {
-    const entry = this.#entry(key, obj);
+  /** The ADDED event of a held object, one for every watch that sends it as an initial event. */
+  addedEvent(obj: KubeObject): WatchEvent {
+    let ev = this.#added.get(obj);
+    if (!ev) {
+      ev = Object.freeze({ type: 'ADDED', object: obj });
+      this.#added.set(obj, ev);
+    }
+    return ev;
+  }
+
+  /** Stores `obj` at `key`; returns the object it replaced. */
+  set(key: string, obj: KubeObject): KubeObject | undefined {
     const prev = this.#byKey.get(key);
-    this.#byKey.set(key, entry);
-    this.#sorted.set(key, entry);
-    if (prev) this.#unindex(prev);
-    this.#index(entry);
+    this.#byKey.set(key, obj);
+    this.#sorted.set(key, obj);
+    if (prev) this.#unindex(key, prev);
+    this.#index(key, obj);
     return prev;
   }
 
-  /** Removes `key`; returns the entry it held. */
-  delete(key: string): StoreEntry | undefined {
+  /** Removes `key`; returns the object it held. */
+  delete(key: string): KubeObject | undefined {
     const prev = this.#byKey.get(key);
     if (!prev) return undefined;
     this.#byKey.delete(key);
     this.#sorted.delete(key);
-    this.#unindex(prev);
+    this.#unindex(key, prev);
     return prev;
   }
 
@@ -82,62 +86,57 @@ export class WatchCacheStore {
     this.#byKey.clear();
     for (const ix of this.#indexes) ix.clear();
     for (const { key, obj } of items) {
-      const entry = this.#entry(key, obj);
-      this.#byKey.set(key, entry);
-      this.#index(entry);
+      this.#byKey.set(key, obj);
+      this.#index(key, obj);
     }
-    const sorted = [...this.#byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const keys = [...this.#byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.#sorted = SortedMap.fromSorted(
-      sorted.map((e) => e.key),
-      sorted,
+      keys,
+      keys.map((k) => this.#byKey.get(k) as KubeObject),
     );
   }
 
-  /** Entries whose keys start with `prefix`, in key order (a fresh array, O(log n + k)). */
-  range(prefix: string): StoreEntry[] {
+  /** Objects whose keys start with `prefix`, in key order (a fresh array, O(log n + k)). */
+  range(prefix: string): KubeObject[] {
     return this.#sorted.valuesWithPrefix(prefix);
   }
 
-  /** Entries under `prefix` whose index `name` has `value`, in key order; undefined when there is no such index. */
-  byIndex(name: string, value: string, prefix: string): StoreEntry[] | undefined {
+  /** Objects under `prefix` whose index `name` has `value`, in key order; undefined when there is no such index. */
+  byIndex(name: string, value: string, prefix: string): KubeObject[] | undefined {
     const i = this.#indexNames.indexOf(name);
     if (i < 0) return undefined;
     const keys = this.#indexes[i]?.get(value);
     if (!keys) return [];
-    const out: StoreEntry[] = [];
-    for (const k of keys) if (k.startsWith(prefix)) out.push(this.#byKey.get(k) as StoreEntry);
-    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const out: string[] = [];
+    for (const k of keys) if (k.startsWith(prefix)) out.push(k);
+    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => this.#byKey.get(k) as KubeObject);
   }
 
-  /** Every entry, in key order. */
-  all(): Iterable<StoreEntry> {
+  /** Every object, in key order. */
+  all(): Iterable<KubeObject> {
     return this.#sorted.values();
   }
 
-  #entry(key: string, obj: KubeObject): StoreEntry {
-    return { key, obj, added: undefined };
-  }
-
-  // Objects are frozen, so an entry's index values are recomputed rather than stored with it.
-  #index(e: StoreEntry): void {
+  // Objects are frozen, so an object's index values are recomputed rather than stored with it.
+  #index(key: string, obj: KubeObject): void {
     for (let i = 0; i < this.#indexes.length; i++) {
       const ix = this.#indexes[i] as Map<string, Set<string>>;
-      const v = (this.#indexFuncs[i] as IndexFunc)(e.obj) ?? '';
+      const v = (this.#indexFuncs[i] as IndexFunc)(obj) ?? '';
       let keys = ix.get(v);
       if (!keys) {
         keys = new Set();
         ix.set(v, keys);
       }
-      keys.add(e.key);
+      keys.add(key);
     }
   }
 
-  #unindex(e: StoreEntry): void {
+  #unindex(key: string, obj: KubeObject): void {
     for (let i = 0; i < this.#indexes.length; i++) {
       const ix = this.#indexes[i] as Map<string, Set<string>>;
-      const v = (this.#indexFuncs[i] as IndexFunc)(e.obj) ?? '';
+      const v = (this.#indexFuncs[i] as IndexFunc)(obj) ?? '';
       const keys = ix.get(v);
-      keys?.delete(e.key);
+      keys?.delete(key);
       if (keys?.size === 0) ix.delete(v);
     }
   }

@@ -58,7 +58,7 @@ export class WatchCache {
    */
   apply(type: ChangeType, key: string, obj: KubeObject, rev: number): void {
     if (rev <= this.#rev) return;
-    const prev = this.store.get(key)?.obj ?? null;
+    const prev = this.store.get(key) ?? null;
     let ev: CacheEvent | undefined;
     const now = this.#clock.now();
     if (type === 'DELETED') {
