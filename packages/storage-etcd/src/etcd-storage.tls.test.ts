@@ -42,8 +42,9 @@ function good(server: EtcdServer = etcd): { ca: string; cert: string; key: strin
  * A store on `endpoints`. Its deadline is far beyond the test timeout: a TLS failure must fail the call when the
  * handshake fails, not when the deadline passes, or the test times out.
  */
-function storage(endpoints: string[], tls: EtcdStorageOptions['tls']): EtcdStorage {
-  const s = new EtcdStorage({ endpoints, tls, prefix: `/kapi-tls-${randomBytes(6).toString('hex')}`, requestTimeoutMs: 120_000 });
+function storage(endpoints: string[], tls: EtcdStorageOptions['tls'], more: Partial<EtcdStorageOptions> = {}): EtcdStorage {
+  const prefix = `/kapi-tls-${randomBytes(6).toString('hex')}`;
+  const s = new EtcdStorage({ endpoints, tls, prefix, requestTimeoutMs: 120_000, ...more });
   open.push(s);
   return s;
 }
@@ -89,6 +90,14 @@ describe('EtcdStorage over TLS', () => {
       /\(unable to verify the first certificate\): etcd's serving certificate is not signed by a CA in tls\.ca \(kube-apiserver's --etcd-cafile\)/;
     await expectTLSFailure(s.get('/registry/widgets/a'), etcd.endpoint, why);
     await expectTLSFailure(s.create('/registry/widgets/a', widget('a')), etcd.endpoint, why);
+  });
+
+  it('a watch that cannot get a TLS connection ends with one 500 ERROR once its reconnect time is up (as for an etcd that is down)', async () => {
+    const s = storage([etcd.endpoint], { ca: good().ca }, { watchReconnectTimeoutMs: 300 });
+    const events = [];
+    for await (const e of s.watch('/registry/widgets', { resourceVersion: '1' })) events.push(e);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 500 } });
   });
 
   it('no client certificate where etcd demands one: Unreachable saying etcd refused it', async () => {

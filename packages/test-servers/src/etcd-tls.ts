@@ -7,7 +7,10 @@ import { makeTestCA, type TestCA, type TestCertificate } from './test-ca.ts';
 export interface EtcdTLSOptions {
   /** The CA that signs the serving certificate and that etcd trusts for client certificates (default: a new one). */
   ca?: TestCA;
-  /** The serving certificate (default: one from `ca` for 127.0.0.1 and localhost). */
+  /**
+   * The serving certificate (default: one from `ca` for 127.0.0.1 and localhost, for server and client auth: etcd's
+   * HTTP gateway presents it to etcd's gRPC port, which --client-cert-auth checks).
+   */
   serving?: TestCertificate;
   /** Require a client certificate signed by `ca` (etcd's --client-cert-auth; default true). */
   clientCertAuth?: boolean;
@@ -34,7 +37,7 @@ export interface EtcdTLSFiles extends EtcdTLS {
  */
 export async function etcdTLSFiles(opts: EtcdTLSOptions): Promise<EtcdTLSFiles> {
   const ca = opts.ca ?? (await makeTestCA('kapi-test-etcd-ca'));
-  const serving = opts.serving ?? (await ca.issue({ cn: 'kapi-test-etcd', usage: 'server' }));
+  const serving = opts.serving ?? (await ca.issue({ cn: 'kapi-test-etcd', usage: 'server-and-client' }));
   const client = await ca.issue({ cn: 'kapi-test-client', usage: 'client' });
   const dir = mkdtempSync(join(tmpdir(), 'kapi-etcd-tls-'));
   const file = (name: string, text: string) => {

@@ -11,8 +11,11 @@ export interface TestCertificate {
 export interface IssueOptions {
   /** The certificate's common name. */
   cn: string;
-  /** serverAuth (with SANs) or clientAuth. */
-  usage: 'server' | 'client';
+  /**
+   * serverAuth (with SANs), clientAuth, or both (with SANs): etcd with --client-cert-auth needs both on its serving
+   * certificate, which its HTTP gateway (/v3/…) presents when it dials etcd's own gRPC port.
+   */
+  usage: 'server' | 'client' | 'server-and-client';
   /** IP SANs of a serving certificate (default 127.0.0.1). */
   ips?: readonly string[];
   /** DNS SANs of a serving certificate (default localhost). */
@@ -73,8 +76,11 @@ export async function makeTestCA(cn: string): Promise<TestCA> {
       signingAlgorithm: ALG,
       extensions: [
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension([o.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-        ...(o.usage === 'server' ? [new x509.SubjectAlternativeNameExtension(san)] : []),
+        new x509.ExtendedKeyUsageExtension([
+          ...(o.usage !== 'client' ? [x509.ExtendedKeyUsage.serverAuth] : []),
+          ...(o.usage !== 'server' ? [x509.ExtendedKeyUsage.clientAuth] : []),
+        ]),
+        ...(o.usage !== 'client' ? [new x509.SubjectAlternativeNameExtension(san)] : []),
       ],
     });
     return { cert: cert.toString('pem'), key: await keyPem(leafKeys.privateKey) };
