@@ -7,10 +7,11 @@ import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
 
 // Real etcd processes serving TLS with --client-cert-auth, the CAs and certificates made at run time:
 // `etcd` with a serving certificate for 127.0.0.1 and localhost, `expired` with one whose validity has passed,
-// `named` with one for the DNS name etcd.kapi.test only (no IP SAN), all signed by one CA.
+// `named` with one for the DNS name etcd.kapi.test only (no IP SAN), all signed by one CA; and a plaintext etcd.
 let etcd: EtcdServer;
 let expired: EtcdServer;
 let named: EtcdServer;
+let plaintext: EtcdServer;
 const open: EtcdStorage[] = [];
 
 const HOUR = 3_600_000;
@@ -18,17 +19,18 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   const ca = await makeTestCA('kapi-tls-test-ca');
   const past = { notBefore: new Date(Date.now() - 2 * HOUR), notAfter: new Date(Date.now() - HOUR) };
-  [etcd, expired, named] = await Promise.all([
+  [etcd, expired, named, plaintext] = await Promise.all([
     startEtcd({ tls: { ca } }),
     startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'expired-etcd', usage: 'server', ...past }) } }),
     startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'named-etcd', usage: 'server', ips: [], dnsNames: ['etcd.kapi.test'] }) } }),
+    startEtcd(),
   ]);
 });
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 afterAll(async () => {
-  await Promise.all([etcd, expired, named].map((e) => e?.stop()));
+  await Promise.all([etcd, expired, named, plaintext].map((e) => e?.stop()));
 });
 
 /** The CA and client certificate the test etcds accept. */
@@ -132,6 +134,11 @@ describe('EtcdStorage over TLS', () => {
       named.endpoint,
       /Hostname\/IP does not match.*: etcd's serving certificate does not name the endpoint's host/,
     );
+  });
+
+  it('an https:// client on a plaintext etcd: Unreachable asking whether the member serves TLS', async () => {
+    const endpoint = plaintext.endpoint.replace('http:', 'https:');
+    await expectTLSFailure(storage([endpoint], good()).get('/registry/widgets/a'), endpoint, /is it serving TLS\?/);
   });
 
   it('a plaintext http:// client on a TLS etcd fails with Unreachable, not a hang', async () => {

@@ -104,6 +104,8 @@ export class EtcdClient {
   readonly #channels: grpc.Client[];
   /** Each member's URL as given, for error messages. */
   readonly #urls: readonly string[];
+  /** The members are dialled with TLS (https://): a failed connection may be a failed handshake, said as such. */
+  readonly #tls: boolean;
   readonly #methods: Methods;
   readonly #timeoutMs: number;
   /** The member calls go to now. */
@@ -117,6 +119,7 @@ export class EtcdClient {
     // One set of credentials (one TLS context) shared by every member's channel.
     const credentials = channelCredentials(endpoints, options.tls);
     this.#urls = endpoints.map((e) => e.url);
+    this.#tls = endpoints.some((e) => e.tls);
     this.#methods = loadMethods();
     this.#timeoutMs = options.requestTimeoutMs;
     this.#channels = endpoints.map((e) => new grpc.Client(e.target, credentials, CHANNEL_OPTIONS));
@@ -213,7 +216,7 @@ export class EtcdClient {
       } catch (err) {
         if (noMemberReachable(err)) {
           // Never sent, so safe to send elsewhere, whatever the call. A failed TLS handshake is said as such.
-          if (++unreachable >= members) throw explainTLSFailure(err, this.#urls[member] as string);
+          if (++unreachable >= members) throw this.#tls ? explainTLSFailure(err, this.#urls[member] as string) : err;
           this.#leave(member);
           continue;
         }
