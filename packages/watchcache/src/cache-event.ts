@@ -18,9 +18,10 @@ export class CacheEvent {
   /** A delete: the last state at `rev`, as the backend sent it. */
   readonly deleted: KubeObject | null;
   /**
-   * The watch event of the change's own type, built once for every watcher that sees it. One slot, not one per type:
-   * the history keeps every event for a while, and a selector's transition (ADDED or DELETED for a change that is a
-   * MODIFIED) concerns few watchers.
+   * The watch event of the change's own type, built once for the watchers that see it together (a dispatch, watches
+   * resumed at the same time). One slot, not one per type, and emptied after a dispatch (`forgetView`): the history
+   * keeps every event for a while, and a selector's transition (ADDED or DELETED for a change that is a MODIFIED)
+   * concerns few watchers.
    */
   #view: WatchEvent | undefined;
 
@@ -56,6 +57,14 @@ export class CacheEvent {
     if (cur) return this.#eventOf(was ? 'MODIFIED' : 'ADDED');
     if (was) return this.#eventOf('DELETED');
     return undefined;
+  }
+
+  /**
+   * Lets the memoized watch event go once every watcher of the moment has it (their queues hold it, and its encoding
+   * while the memo keeps that): a watch resumed later from the history builds its own.
+   */
+  forgetView(): void {
+    this.#view = undefined;
   }
 
   #eventOf(type: ChangeType): WatchEvent {

@@ -137,6 +137,7 @@ export class Cacher implements Storage {
     this.#cache = new WatchCache({
       clock: this.#clock,
       indexers: options.indexers,
+      prefix: this.#prefix,
       history: options.history,
       onChange: (ev) => this.#dispatcher.dispatch(ev),
     });

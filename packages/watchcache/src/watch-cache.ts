@@ -7,6 +7,8 @@ import { type Indexers, WatchCacheStore } from './watch-cache-store.ts';
 export interface WatchCacheOptions {
   clock: Clock;
   indexers?: Indexers;
+  /** The resource's key prefix (no trailing slash), when every key starts with it: the store indexes less. */
+  prefix?: string;
   history?: EventHistoryOptions;
   /** Called for every change once the cache reflects it (the Cacher dispatches it to watchers). */
   onChange: (ev: CacheEvent) => void;
@@ -35,7 +37,7 @@ export class WatchCache {
   constructor(opts: WatchCacheOptions) {
     this.#clock = opts.clock;
     this.#onChange = opts.onChange;
-    this.store = new WatchCacheStore(opts.indexers);
+    this.store = new WatchCacheStore(opts.indexers, opts.prefix);
     this.history = new EventHistory(opts.history);
   }
 
