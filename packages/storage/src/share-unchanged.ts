@@ -9,7 +9,7 @@ const MAX_DEPTH = 100;
 
 /**
  * Replaces, in `next`, each member equal to the member at the same place in `prev` by `prev`'s; returns `prev` itself
- * when all of `next` is equal to it, else `next`. `next` must be a private unfrozen copy; `prev` frozen.
+ * when all of `next` is equal to it (keys in the same order: JSON.stringify of `next` does not change), else `next`. `next` must be a private unfrozen copy; `prev` frozen.
  */
 export function shareUnchanged(next: unknown, prev: unknown, depth = 0): unknown {
   if (next === prev) return prev;
@@ -32,18 +32,17 @@ export function shareUnchanged(next: unknown, prev: unknown, depth = 0): unknown
   } else {
     const n = next as Record<string, unknown>;
     const p = prev as Record<string, unknown>;
-    let count = 0;
+    const pk = Object.keys(p);
+    let i = 0;
     for (const k of Object.keys(n)) {
-      count++;
-      if (!Object.hasOwn(p, k)) {
-        same = false;
-        continue;
-      }
+      // Equal means in the same key order too: `next`'s JSON text then stays its encoding (the storage hands it on).
+      if (pk[i++] !== k) same = false;
+      if (!Object.hasOwn(p, k)) continue;
       const v = shareUnchanged(n[k], p[k], depth + 1);
       n[k] = v;
       if (v !== p[k]) same = false;
     }
-    if (same && count !== Object.keys(p).length) same = false;
+    if (i !== pk.length) same = false;
   }
   return same ? prev : next;
 }

@@ -359,9 +359,9 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
     recordStorageKey(copy, key);
     // The text the copy was parsed from is its encoding, and its length the size: the response and the watch cache
-    // need not encode or measure it again. No text after sharing with a previous version: an equal member shared
-    // from it may order its keys otherwise.
-    recordCommitted(copy, prev ? undefined : this.#size.text, this.#size.bytes);
+    // need not encode or measure it again. Sharing with the previous version keeps it so: only members equal in key
+    // order too are shared.
+    recordCommitted(copy, this.#size.text, this.#size.bytes);
     this.#size.text = undefined;
     const change = this.#store.write(key, copy, this.#clock.now(), this.#size.bytes);
     this.#dispatch(change);
