@@ -104,6 +104,12 @@ export class FieldSet {
   readonly ce: readonly Elem[];
   /** @internal */
   readonly cs: readonly FieldSet[];
+  /**
+   * @internal merge/reconcile-schema.ts's answer for this set under one schema (sets are immutable, so it holds):
+   * the Updater reconciles every manager's set on every write. A slot, not a WeakMap: sets decoded per request die
+   * young, and weak tables keyed by them cost the garbage collector more than the walk they save.
+   */
+  reconciled: { readonly type: object; readonly set: FieldSet | null } | undefined = undefined;
 
   /** @internal Use FieldSet.empty(), fromPaths or FieldSetBuilder. */
   constructor(m: readonly Elem[], ce: readonly Elem[], cs: readonly FieldSet[]) {
@@ -219,19 +225,26 @@ export class FieldSet {
     const cs: FieldSet[] = [];
     let i = 0;
     let j = 0;
+    // Whether `o` adds anything: a manager's set united with fields it owns already stays the same object.
+    let changed = m !== this.m;
     while (i < a.length && j < b.length) {
       const c = compareElems(a[i] as Elem, b[j] as Elem);
       if (c < 0) {
         ce.push(a[i] as Elem);
         cs.push(this.cs[i++] as FieldSet);
       } else if (c > 0) {
+        changed = true;
         ce.push(b[j] as Elem);
         cs.push(o.cs[j++] as FieldSet);
       } else {
-        ce.push(a[i] as Elem);
-        cs.push((this.cs[i++] as FieldSet).union(o.cs[j++] as FieldSet));
+        const sub = (this.cs[i] as FieldSet).union(o.cs[j++] as FieldSet);
+        if (sub !== this.cs[i]) changed = true;
+        ce.push(a[i++] as Elem);
+        cs.push(sub);
       }
     }
+    if (j < b.length) changed = true;
+    if (!changed) return this;
     while (i < a.length) {
       ce.push(a[i] as Elem);
       cs.push(this.cs[i++] as FieldSet);
