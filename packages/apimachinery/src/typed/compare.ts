@@ -72,7 +72,7 @@ class CompareWalker {
     this.schema = schema;
   }
 
-  private fail(errs: ValidationError[]): void {
+  private fail(errs: readonly ValidationError[]): void {
     const at = pathString(this.path);
     for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });
   }
