@@ -58,7 +58,11 @@ export function compare(type: TypedSchema, lhs: unknown, rhs: unknown): Comparis
   return { removed: w.removed.build(), modified: w.modified.build(), added: w.added.build() };
 }
 
-const NO_KEYS: readonly string[] = [];
+/** No own key (absent counts as empty). */
+function isEmpty(o: Record<string, unknown> | undefined): boolean {
+  if (o) for (const _ in o) return false;
+  return true;
+}
 
 // Errors are collected on the walker with the path where they arose (SMD prefixes them while unwinding: the same text).
 class CompareWalker {
@@ -189,14 +193,13 @@ class CompareWalker {
   private doMap(t: MapType, lhs: unknown, rhs: unknown): boolean {
     const l = isJsonObject(lhs) ? lhs : undefined;
     const r = isJsonObject(rhs) ? rhs : undefined;
-    const lk = l ? Object.keys(l) : NO_KEYS;
-    const rk = r ? Object.keys(r) : NO_KEYS;
-    if (t.elementRelationship === 'atomic' || (lk.length === 0 && rk.length === 0)) {
+    if (t.elementRelationship === 'atomic' || (isEmpty(l) && isEmpty(r))) {
       this.doLeaf(lhs, rhs);
       return true;
     }
-    for (const key of lk) this.visitMapItem(t, key, (l as Record<string, unknown>)[key], getOwn(r, key));
-    for (const key of rk) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, (r as Record<string, unknown>)[key]);
+    // for…in over JSON objects (no enumerable inherited keys): no array of keys per map on every write.
+    if (l) for (const key in l) this.visitMapItem(t, key, l[key], getOwn(r, key));
+    if (r) for (const key in r) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, r[key]);
     return false;
   }
 
