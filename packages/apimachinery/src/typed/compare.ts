@@ -12,7 +12,7 @@
 
 import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
-import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
+import { FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
 import { getOwn, isJsonObject, jsonEqual } from '../json-data.ts';
 import {
   deduceMask,
@@ -55,8 +55,10 @@ export function compare(type: TypedSchema, lhs: unknown, rhs: unknown): Comparis
   const w = new CompareWalker(type.schema);
   w.compare(type.typeRef, lhs, rhs);
   if (w.errors.length) throw new ValidationErrors(w.errors);
-  return { removed: w.removed.build(), modified: w.modified.build(), added: w.added.build() };
+  return { removed: built(w.removedB), modified: built(w.modifiedB), added: built(w.addedB) };
 }
+
+const built = (b: FieldSetBuilder | undefined): FieldSet => (b ? b.build() : FieldSet.empty());
 
 /** No own key (absent counts as empty). */
 function isEmpty(o: Record<string, unknown> | undefined): boolean {
@@ -66,9 +68,22 @@ function isEmpty(o: Record<string, unknown> | undefined): boolean {
 
 // Errors are collected on the walker with the path where they arose (SMD prefixes them while unwinding: the same text).
 class CompareWalker {
-  readonly removed = new FieldSetBuilder();
-  readonly modified = new FieldSetBuilder();
-  readonly added = new FieldSetBuilder();
+  // Made on first use: an update changes a field or two, so two of the three usually stay empty.
+  removedB: FieldSetBuilder | undefined;
+  modifiedB: FieldSetBuilder | undefined;
+  addedB: FieldSetBuilder | undefined;
+  get removed(): FieldSetBuilder {
+    this.removedB ??= new FieldSetBuilder();
+    return this.removedB;
+  }
+  get modified(): FieldSetBuilder {
+    this.modifiedB ??= new FieldSetBuilder();
+    return this.modifiedB;
+  }
+  get added(): FieldSetBuilder {
+    this.addedB ??= new FieldSetBuilder();
+    return this.addedB;
+  }
   readonly errors: ValidationError[] = [];
   private readonly path: PathElement[] = [];
   private readonly schema: Schema;
