@@ -40,9 +40,41 @@ export function getOwn<V>(obj: Readonly<Record<string, V>> | undefined, key: str
  */
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  const root: unknown = Array.isArray(value) ? new Array(value.length) : {};
-  // Pairs of (source, its copy) still to fill in.
-  const work: [unknown, unknown][] = [[value, root]];
+  if (Array.isArray(value)) return copyShallowLevels(value, 0) as T;
+  // The root is copied whatever its prototype (its own keys); below it, only plain objects and arrays are.
+  const out = {};
+  for (const k of Object.keys(value)) setOwn(out, k, copyShallowLevels((value as JsonObject)[k], 1));
+  return out as T;
+}
+
+/** Levels copied by recursion (no worklist, no pair per object); deeper ones through an explicit stack. */
+const COPY_RECURSION_DEPTH = 100;
+
+function copyShallowLevels(v: unknown, depth: number): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (depth >= COPY_RECURSION_DEPTH) return copyChildDeep(v);
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyShallowLevels(v[i], depth + 1);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out = {};
+  const src = v as JsonObject;
+  // for…in lists enumerable keys, inherited ones too: a plain object may still inherit from a polluted prototype.
+  for (const k in src) if (Object.hasOwn(src, k)) setOwn(out, k, copyShallowLevels(src[k], depth + 1));
+  return out;
+}
+
+/** copyChild for a value below the recursion bound: the whole subtree through the explicit stack. */
+function copyChildDeep(v: unknown): unknown {
+  const work: [unknown, unknown][] = [];
+  const copy = copyChild(v, work);
+  return work.length === 0 ? copy : fillCopies(copy, work);
+}
+
+function fillCopies(root: unknown, work: [unknown, unknown][]): unknown {
   for (let item = work.pop(); item; item = work.pop()) {
     const [src, dst] = item;
     if (Array.isArray(src)) {
@@ -52,7 +84,7 @@ export function copyJson<T>(value: T): T {
       for (const k of Object.keys(src as JsonObject)) setOwn(dst as object, k, copyChild((src as JsonObject)[k], work));
     }
   }
-  return root as T;
+  return root;
 }
 
 function copyChild(v: unknown, work: [unknown, unknown][]): unknown {
@@ -209,11 +241,13 @@ function equalTo(a: unknown, b: unknown, depth: number, deeper: unknown[]): bool
   const ao = a as JsonObject;
   const bo = b as JsonObject;
   let count = 0;
-  for (const k of Object.keys(ao)) {
+  // for…in, not Object.keys: JSON objects have no enumerable inherited keys, and it allocates no array of keys (this
+  // runs on every write, over both versions of the object).
+  for (const k in ao) {
     if (ao[k] === undefined) continue;
     count++;
     if (!Object.hasOwn(bo, k) || !equalTo(ao[k], bo[k], depth + 1, deeper)) return false;
   }
-  for (const k of Object.keys(bo)) if (bo[k] !== undefined) count--;
+  for (const k in bo) if (bo[k] !== undefined) count--;
   return count === 0;
 }

@@ -139,3 +139,27 @@ describe('deep items', () => {
     expect(errs[0]?.detail).toBe(`${'map[string]interface {}{"a":'.repeat(9_000)}1${'}'.repeat(9_000)}`);
   });
 });
+
+describe('validateListSetsAndMaps on schemas with and without map and set lists', () => {
+  it('finds a set list reached only through a recursive (lazy) schema, a union or a record', () => {
+    interface Node {
+      children?: Node[];
+      tags?: string[];
+    }
+    const node: z.ZodType<Node> = z.lazy(() =>
+      z.object({ children: z.array(node).optional(), tags: listSet(z.array(z.string())).optional() }),
+    );
+    const tree = z.object({ spec: z.object({ root: node }) });
+    const dup = { spec: { root: { children: [{ tags: ['a', 'a'] }] } } };
+    expect(validateListSetsAndMaps(tree, dup).map(fieldErrorMessage)).toEqual(['spec.root.children[0].tags[1]: Duplicate value: "a"']);
+    const union = z.object({ v: z.union([z.string(), z.object({ s: listSet(z.array(z.int())) })]) });
+    expect(validateListSetsAndMaps(union, { v: { s: [1, 1] } }).map(fieldErrorMessage)).toEqual(['v.s[1]: Duplicate value: 1']);
+    const record = z.object({ m: z.record(z.string(), listSet(z.array(z.string()))) });
+    expect(validateListSetsAndMaps(record, { m: { k: ['x', 'x'] } }).map(fieldErrorMessage)).toEqual(['m[k][1]: Duplicate value: "x"']);
+  });
+
+  it('reports nothing for a schema without map or set lists, whatever the body holds', () => {
+    const plain = z.object({ data: z.record(z.string(), z.string()).optional(), list: z.array(z.string()).optional() });
+    expect(validateListSetsAndMaps(plain, { data: { a: 'b' }, list: ['x', 'x'] })).toEqual([]);
+  });
+});

@@ -23,12 +23,31 @@ export function safeParseData<S extends z.core.$ZodType>(
   params?: z.core.ParseContext<z.core.$ZodIssue>,
 ): z.ZodSafeParseResult<z.output<S>> {
   const result = z.safeParse(schema, withoutInheritedMembers(schema, value), params);
+  // Nearly every body has no "__proto__" key at all: a plain scan says so for less than the schema-guided walk.
+  if (!mayHoldProtoKey(value, 0)) return result;
   const issues: z.core.$ZodIssue[] = [];
   restoreProtoKeys(schema, value, result.success ? result.data : undefined, issues, params);
   if (issues.length === 0) return result;
   return { success: false, error: new z.ZodError([...(result.success ? [] : result.error.issues), ...issues]) } as z.ZodSafeParseResult<
     z.output<S>
   >;
+}
+
+/** Below this depth the scan gives up and answers "maybe" (the walk after it keeps its own stack). */
+const SCAN_DEPTH = 64;
+
+/** Whether `value` may have an own "__proto__" key at some depth (false: certainly none). */
+function mayHoldProtoKey(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth >= SCAN_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (mayHoldProtoKey(v, depth + 1)) return true;
+    return false;
+  }
+  if (Object.hasOwn(value, '__proto__')) return true;
+  const o = value as Record<string, unknown>;
+  for (const k in o) if (mayHoldProtoKey(o[k], depth + 1)) return true;
+  return false;
 }
 
 interface Item {

@@ -32,18 +32,28 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, out: string
       if (!isRecord(value)) return;
       const shape = d.shape ?? {};
       const keep = extraKeys(s) === 'preserve';
-      for (const [k, v] of Object.entries(value)) {
+      for (const k of Object.keys(value)) {
         const child = getOwn(shape, k) ?? (keep ? d.catchall : undefined);
-        if (child) walk(child, v, join(path, k, false), out);
-        else out.push(join(path, k, false));
+        const v = value[k];
+        // A scalar holds no fields: no walk, and no path built for it (most of an object's values are scalars).
+        if (!child) out.push(join(path, k, false));
+        else if (typeof v === 'object' && v !== null) walk(child, v, join(path, k, false), out);
       }
       return;
     }
     case 'record':
-      if (isRecord(value) && d.valueType) for (const [k, v] of Object.entries(value)) walk(d.valueType, v, join(path, k, true), out);
+      if (isRecord(value) && d.valueType)
+        for (const k of Object.keys(value)) {
+          const v = value[k];
+          if (typeof v === 'object' && v !== null) walk(d.valueType, v, join(path, k, true), out);
+        }
       return;
     case 'array':
-      if (Array.isArray(value) && d.element) for (const [i, v] of value.entries()) walk(d.element, v, join(path, i, false), out);
+      if (Array.isArray(value) && d.element)
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (typeof v === 'object' && v !== null) walk(d.element, v, join(path, i, false), out);
+        }
       return;
     case 'union': {
       // The branch of the value's JSON type that finds the fewest unknown fields is the one the value meant.

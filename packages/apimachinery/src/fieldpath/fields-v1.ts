@@ -72,7 +72,8 @@ function read(o: Record<string, unknown>): FieldSet | undefined {
   let m: Elem[] | undefined;
   let ce: Elem[] | undefined;
   let cs: FieldSet[] | undefined;
-  for (const key of Object.keys(o)) {
+  // for…in: a parsed JSON object has no enumerable inherited keys, and no array of its keys is made.
+  for (const key in o) {
     const v = o[key];
     if (key === '.') {
       member = true;
@@ -141,13 +142,17 @@ function elemOfKey(key: string): Elem {
 /** Appends (kube writes keys in order) or inserts in order; a repeated element is kept once. */
 function insertMember(list: Elem[], e: Elem): void {
   const at = findSlot(list, e);
-  if (at >= 0) list.splice(at, 0, e);
+  if (at === list.length) list.push(e);
+  else if (at >= 0) list.splice(at, 0, e);
 }
 
 /** As insertMember; a repeated element's subset replaces the earlier one, as SMD's decoder does. */
 function insertChild(list: Elem[], sets: FieldSet[], e: Elem, set: FieldSet): void {
   const at = findSlot(list, e);
-  if (at >= 0) {
+  if (at === list.length) {
+    list.push(e);
+    sets.push(set);
+  } else if (at >= 0) {
     list.splice(at, 0, e);
     sets.splice(at, 0, set);
   } else sets[-at - 1] = set;

@@ -104,6 +104,12 @@ export class FieldSet {
   readonly ce: readonly Elem[];
   /** @internal */
   readonly cs: readonly FieldSet[];
+  /**
+   * @internal merge/reconcile-schema.ts's answer for this set under one schema (sets are immutable, so it holds):
+   * the Updater reconciles every manager's set on every write. A slot, not a WeakMap: sets decoded per request die
+   * young, and weak tables keyed by them cost the garbage collector more than the walk they save.
+   */
+  reconciled: { readonly type: object; readonly set: FieldSet | null } | undefined = undefined;
 
   /** @internal Use FieldSet.empty(), fromPaths or FieldSetBuilder. */
   constructor(m: readonly Elem[], ce: readonly Elem[], cs: readonly FieldSet[]) {
@@ -215,32 +221,48 @@ export class FieldSet {
     const m = unionElems(this.m, o.m);
     const a = this.ce;
     const b = o.ce;
-    const ce: Elem[] = [];
-    const cs: FieldSet[] = [];
+    // The children are copied only from the first place `o` adds something: a manager's set united with fields it
+    // owns already is the same object, and nothing is allocated for it.
+    let ce: Elem[] | undefined;
+    let cs: FieldSet[] | undefined;
     let i = 0;
     let j = 0;
     while (i < a.length && j < b.length) {
       const c = compareElems(a[i] as Elem, b[j] as Elem);
       if (c < 0) {
-        ce.push(a[i] as Elem);
-        cs.push(this.cs[i++] as FieldSet);
+        ce?.push(a[i] as Elem);
+        cs?.push(this.cs[i] as FieldSet);
+        i++;
       } else if (c > 0) {
+        if (!ce) {
+          ce = a.slice(0, i);
+          cs = this.cs.slice(0, i);
+        }
         ce.push(b[j] as Elem);
-        cs.push(o.cs[j++] as FieldSet);
+        (cs as FieldSet[]).push(o.cs[j++] as FieldSet);
       } else {
-        ce.push(a[i] as Elem);
-        cs.push((this.cs[i++] as FieldSet).union(o.cs[j++] as FieldSet));
+        const sub = (this.cs[i] as FieldSet).union(o.cs[j++] as FieldSet);
+        if (sub !== this.cs[i] && !ce) {
+          ce = a.slice(0, i);
+          cs = this.cs.slice(0, i);
+        }
+        ce?.push(a[i] as Elem);
+        cs?.push(sub);
+        i++;
       }
     }
+    if (!ce && j === b.length) return m === this.m ? this : new FieldSet(m, this.ce, this.cs);
+    ce ??= a.slice(0, i);
+    const csOut = cs ?? this.cs.slice(0, i);
     while (i < a.length) {
       ce.push(a[i] as Elem);
-      cs.push(this.cs[i++] as FieldSet);
+      csOut.push(this.cs[i++] as FieldSet);
     }
     while (j < b.length) {
       ce.push(b[j] as Elem);
-      cs.push(o.cs[j++] as FieldSet);
+      csOut.push(o.cs[j++] as FieldSet);
     }
-    return new FieldSet(m, ce, cs);
+    return new FieldSet(m, ce, csOut);
   }
 
   /** The members in both sets (children kept only where something remains). */
@@ -281,34 +303,40 @@ export class FieldSet {
     const m = differenceElems(this.m, o.m);
     const a = this.ce;
     const b = o.ce;
-    const ce: Elem[] = [];
-    const cs: FieldSet[] = [];
+    // The children are copied only from the first one that changes: removing fields a set does not hold (the
+    // server's own fields from a write's changes, say) allocates nothing and returns the set itself.
+    let ce: Elem[] | undefined;
+    let cs: FieldSet[] | undefined;
     let i = 0;
     let j = 0;
-    let changed = m !== this.m;
     while (i < a.length && j < b.length) {
       const c = compareElems(a[i] as Elem, b[j] as Elem);
       if (c < 0) {
-        ce.push(a[i] as Elem);
-        cs.push(this.cs[i++] as FieldSet);
+        ce?.push(a[i] as Elem);
+        cs?.push(this.cs[i] as FieldSet);
+        i++;
       } else if (c > 0) j++;
       else {
         const sub = (this.cs[i] as FieldSet).difference(o.cs[j] as FieldSet);
-        if (sub !== this.cs[i]) changed = true;
-        if (!sub.isEmpty()) {
+        if (sub !== this.cs[i] && !ce) {
+          ce = a.slice(0, i);
+          cs = this.cs.slice(0, i);
+        }
+        if (ce && !sub.isEmpty()) {
           ce.push(a[i] as Elem);
-          cs.push(sub);
+          (cs as FieldSet[]).push(sub);
         }
         i++;
         j++;
       }
     }
-    if (!changed) return this;
+    if (!ce) return m === this.m ? this : make(m, this.ce, this.cs);
+    const csOut = cs as FieldSet[];
     while (i < a.length) {
       ce.push(a[i] as Elem);
-      cs.push(this.cs[i++] as FieldSet);
+      csOut.push(this.cs[i++] as FieldSet);
     }
-    return make(m, ce, cs);
+    return make(m, ce, csOut);
   }
 
   /**

@@ -22,26 +22,14 @@ import {
   UNTYPED_DEDUCED,
 } from '../typed/schema.ts';
 
-/**
- * Reconciled sets by schema and set: the Updater reconciles every manager's set on every write, and a stored
- * object's sets are decoded once and shared (FieldSets are immutable), so each is walked once per schema.
- * null: nothing changes.
- */
-const reconciled = new WeakMap<TypedSchema, WeakMap<FieldSet, FieldSet | null>>();
-
 /** `set` reconciled with `type`'s schema, or undefined when nothing changes (the common case: no allocation). */
 export function reconcileFieldSetWithSchema(set: FieldSet, type: TypedSchema): FieldSet | undefined {
-  let bySet = reconciled.get(type);
-  if (!bySet) {
-    bySet = new WeakMap();
-    reconciled.set(type, bySet);
-  }
-  let out = bySet.get(set);
-  if (out === undefined) {
-    out = reconcileUncached(set, type) ?? null;
-    bySet.set(set, out);
-  }
-  return out ?? undefined;
+  // A stored object's sets are decoded once and shared, so each is walked once per schema.
+  const memo = set.reconciled;
+  if (memo !== undefined && memo.type === type) return memo.set ?? undefined;
+  const out = reconcileUncached(set, type);
+  set.reconciled = { type, set: out ?? null };
+  return out;
 }
 
 function reconcileUncached(set: FieldSet, type: TypedSchema): FieldSet | undefined {

@@ -128,12 +128,13 @@ export class Updater {
     force: boolean,
   ): { managers: Map<string, VersionedSet>; compare: Comparison } {
     const compare = this.compare(live, next, version);
-    const byVersion = new Map<string, Comparison>([[version, compare]]);
-    const conflicts = new Map<string, VersionedSet>();
-    const removed = new Map<string, FieldSet>();
+    // Most objects have one or two managers in the writer's version: the tables below are made only when needed.
+    let byVersion: Map<string, Comparison> | undefined;
+    let conflicts: Map<string, VersionedSet> | undefined;
+    let removed: Map<string, FieldSet> | undefined;
     for (const [name, vs] of managers) {
       if (name === writer) continue;
-      let cmp = byVersion.get(vs.apiVersion);
+      let cmp = vs.apiVersion === version ? compare : byVersion?.get(vs.apiVersion);
       if (!cmp) {
         let oldAt: unknown;
         let newAt: unknown;
@@ -148,18 +149,25 @@ export class Updater {
           throw err;
         }
         cmp = this.compare(oldAt, newAt, vs.apiVersion);
+        byVersion ??= new Map();
         byVersion.set(vs.apiVersion, cmp);
       }
       const conflict = vs.set.intersection(cmp.modified.union(cmp.added));
-      if (!conflict.isEmpty()) conflicts.set(name, { set: conflict, apiVersion: vs.apiVersion, applied: false });
-      if (!cmp.removed.isEmpty()) removed.set(name, cmp.removed);
+      if (!conflict.isEmpty()) {
+        conflicts ??= new Map();
+        conflicts.set(name, { set: conflict, apiVersion: vs.apiVersion, applied: false });
+      }
+      if (!cmp.removed.isEmpty()) {
+        removed ??= new Map();
+        removed.set(name, cmp.removed);
+      }
     }
-    if (!force && conflicts.size > 0) throw new ConflictsError(conflictsFromManagers(conflicts));
-    for (const [name, c] of conflicts) {
+    if (!force && conflicts) throw new ConflictsError(conflictsFromManagers(conflicts));
+    for (const [name, c] of conflicts ?? []) {
       const vs = managers.get(name) as VersionedSet;
       managers.set(name, { ...vs, set: vs.set.difference(c.set) });
     }
-    for (const [name, r] of removed) {
+    for (const [name, r] of removed ?? []) {
       const vs = managers.get(name) as VersionedSet;
       managers.set(name, { ...vs, set: vs.set.difference(r) });
     }

@@ -12,7 +12,7 @@
 
 import { pathString } from '../fieldpath/path.ts';
 import type { PathElement } from '../fieldpath/path-element.ts';
-import { type FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
+import { FieldSet, FieldSetBuilder } from '../fieldpath/set.ts';
 import { getOwn, isJsonObject, jsonEqual } from '../json-data.ts';
 import {
   deduceMask,
@@ -55,16 +55,35 @@ export function compare(type: TypedSchema, lhs: unknown, rhs: unknown): Comparis
   const w = new CompareWalker(type.schema);
   w.compare(type.typeRef, lhs, rhs);
   if (w.errors.length) throw new ValidationErrors(w.errors);
-  return { removed: w.removed.build(), modified: w.modified.build(), added: w.added.build() };
+  return { removed: built(w.removedB), modified: built(w.modifiedB), added: built(w.addedB) };
 }
 
-const NO_KEYS: readonly string[] = [];
+const built = (b: FieldSetBuilder | undefined): FieldSet => (b ? b.build() : FieldSet.empty());
+
+/** No own key (absent counts as empty). */
+function isEmpty(o: Record<string, unknown> | undefined): boolean {
+  if (o) for (const _ in o) return false;
+  return true;
+}
 
 // Errors are collected on the walker with the path where they arose (SMD prefixes them while unwinding: the same text).
 class CompareWalker {
-  readonly removed = new FieldSetBuilder();
-  readonly modified = new FieldSetBuilder();
-  readonly added = new FieldSetBuilder();
+  // Made on first use: an update changes a field or two, so two of the three usually stay empty.
+  removedB: FieldSetBuilder | undefined;
+  modifiedB: FieldSetBuilder | undefined;
+  addedB: FieldSetBuilder | undefined;
+  get removed(): FieldSetBuilder {
+    this.removedB ??= new FieldSetBuilder();
+    return this.removedB;
+  }
+  get modified(): FieldSetBuilder {
+    this.modifiedB ??= new FieldSetBuilder();
+    return this.modifiedB;
+  }
+  get added(): FieldSetBuilder {
+    this.addedB ??= new FieldSetBuilder();
+    return this.addedB;
+  }
   readonly errors: ValidationError[] = [];
   private readonly path: PathElement[] = [];
   private readonly schema: Schema;
@@ -72,7 +91,7 @@ class CompareWalker {
     this.schema = schema;
   }
 
-  private fail(errs: ValidationError[]): void {
+  private fail(errs: readonly ValidationError[]): void {
     const at = pathString(this.path);
     for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });
   }
@@ -189,14 +208,13 @@ class CompareWalker {
   private doMap(t: MapType, lhs: unknown, rhs: unknown): boolean {
     const l = isJsonObject(lhs) ? lhs : undefined;
     const r = isJsonObject(rhs) ? rhs : undefined;
-    const lk = l ? Object.keys(l) : NO_KEYS;
-    const rk = r ? Object.keys(r) : NO_KEYS;
-    if (t.elementRelationship === 'atomic' || (lk.length === 0 && rk.length === 0)) {
+    if (t.elementRelationship === 'atomic' || (isEmpty(l) && isEmpty(r))) {
       this.doLeaf(lhs, rhs);
       return true;
     }
-    for (const key of lk) this.visitMapItem(t, key, (l as Record<string, unknown>)[key], getOwn(r, key));
-    for (const key of rk) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, (r as Record<string, unknown>)[key]);
+    // for…in over JSON objects (no enumerable inherited keys): no array of keys per map on every write.
+    if (l) for (const key in l) this.visitMapItem(t, key, l[key], getOwn(r, key));
+    if (r) for (const key in r) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, r[key]);
     return false;
   }
 

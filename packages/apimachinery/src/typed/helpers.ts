@@ -93,19 +93,22 @@ function goType(v: unknown): string {
   return 'map[string]interface {}';
 }
 
+/** The answer for a valid scalar, shared: every leaf of every compare and merge is checked. */
+const NO_ERRORS: readonly ValidationError[] = Object.freeze([]);
+
 /** SMD's validateScalar: absent and null pass; otherwise the value's kind must be the scalar's. */
-export function validateScalar(t: Scalar, v: unknown, prefix: string): ValidationError[] {
-  if (v === undefined || v === null) return [];
+export function validateScalar(t: Scalar, v: unknown, prefix: string): readonly ValidationError[] {
+  if (v === undefined || v === null) return NO_ERRORS;
   switch (t) {
     case 'numeric':
-      return typeof v === 'number' ? [] : errorf(`${prefix}expected numeric (int or float), got ${goType(v)}`);
+      return typeof v === 'number' ? NO_ERRORS : errorf(`${prefix}expected numeric (int or float), got ${goType(v)}`);
     case 'string':
-      return typeof v === 'string' ? [] : errorf(`${prefix}expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`);
+      return typeof v === 'string' ? NO_ERRORS : errorf(`${prefix}expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`);
     case 'boolean':
-      return typeof v === 'boolean' ? [] : errorf(`${prefix}expected boolean, got &{${goV(v)}}`);
+      return typeof v === 'boolean' ? NO_ERRORS : errorf(`${prefix}expected boolean, got &{${goV(v)}}`);
     case 'untyped':
       return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
-        ? []
+        ? NO_ERRORS
         : errorf(`${prefix}expected any scalar, got &{${goV(v)}}`);
     default:
       return errorf(`${prefix}unexpected scalar type in schema: ${String(t)}`);
@@ -116,7 +119,7 @@ export function validateScalar(t: Scalar, v: unknown, prefix: string): Validatio
  * The scalar check of a two-sided walk (compare, merge): an error only when neither side fits, then both sides'
  * errors (`lhs: …`, `rhs: …`), as SMD's doScalar reports them.
  */
-export function validateScalarPair(t: Scalar, lhs: unknown, rhs: unknown): ValidationError[] {
+export function validateScalarPair(t: Scalar, lhs: unknown, rhs: unknown): readonly ValidationError[] {
   const lerrs = validateScalar(t, lhs, 'lhs: ');
   if (!lerrs.length) return lerrs;
   const rerrs = validateScalar(t, rhs, 'rhs: ');

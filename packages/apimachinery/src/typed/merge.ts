@@ -59,7 +59,7 @@ class MergeWalker {
     this.schema = schema;
   }
 
-  private fail(errs: ValidationError[]): void {
+  private fail(errs: readonly ValidationError[]): void {
     if (this.muted) return;
     const at = pathString(this.path);
     for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });

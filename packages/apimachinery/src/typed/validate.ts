@@ -48,7 +48,7 @@ class Validator {
     this.allowDuplicates = allowDuplicates;
   }
 
-  private fail(errs: ValidationError[]): void {
+  private fail(errs: readonly ValidationError[]): void {
     const at = pathString(this.path);
     for (const e of errs) this.errors.push({ path: at + e.path, message: e.message });
   }

@@ -11,6 +11,10 @@ const ANCIENT_CHANGES = 'ancient-changes';
  * merged per API version into an "ancient-changes" entry, which takes the time of the newest merged into it.
  */
 export function capUpdateManagers(managed: Managed, max: number): void {
+  // Every write calls this; nearly every object has a few managers: count them before building anything.
+  let count = 0;
+  for (const vs of managed.fields.values()) if (!vs.applied) count++;
+  if (count <= max) return;
   const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => timeSeconds(managed.times.get(a)) - timeSeconds(managed.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0));

@@ -126,7 +126,7 @@ export class FieldManager {
       if (own) {
         managed.fields.delete(CURRENT_OPERATION);
         const previous = managed.fields.get(id);
-        managed.fields.set(id, previous ? { ...own, set: own.set.union(previous.set) } : own);
+        managed.fields.set(id, previous ? { ...own, set: previous.set.union(own.set) } : own);
         managed.times.set(id, this.#opts.now());
       }
       capUpdateManagers(managed, MAX_UPDATE_MANAGERS);

@@ -163,7 +163,8 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     e.apiVersion = vs.apiVersion;
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = fieldSetToFieldsV1(vs.set);
+    // Only the time changed (a manager writing again a second later): the same set encodes the same.
+    e.fieldsV1 = before && before.vs.set === vs.set && before.entry.fieldsV1 ? before.entry.fieldsV1 : fieldSetToFieldsV1(vs.set);
     if (parsed.subresource) e.subresource = parsed.subresource;
     entries.push(e);
   }

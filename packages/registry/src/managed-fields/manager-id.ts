@@ -15,10 +15,25 @@ export function managerIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'opera
   return JSON.stringify(id);
 }
 
+type ManagerFields = Readonly<Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>>;
+
+/**
+ * Parsed identifiers: a write that creates a manager's entry names its fields from the identifier, and the same
+ * few managers write again and again. Bounded, started over when full (identifiers come from clients).
+ */
+const parsed = new Map<string, ManagerFields | undefined>();
+const PARSED_MAX = 1024;
+
 /** The entry fields a manager identifier carries (its inverse); undefined when `id` is not one. */
-export function parseManagerIdentifier(
-  id: string,
-): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
+export function parseManagerIdentifier(id: string): ManagerFields | undefined {
+  if (parsed.has(id)) return parsed.get(id);
+  const fields = parseUncached(id);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(id, fields && Object.freeze(fields));
+  return fields;
+}
+
+function parseUncached(id: string): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
   let v: unknown;
   try {
     v = JSON.parse(id);

@@ -4,6 +4,9 @@ export const FIELD_MANAGER_MAX_LENGTH = 128;
 /** Go's unicode.IsPrint, near enough: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Printable ASCII only: all of it printable, one byte per character. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Whether one character (a code point) is printable: what a fieldManager may hold (ValidateFieldManager). */
 export const isPrintable = (ch: string): boolean => PRINTABLE.test(ch);
 
@@ -13,7 +16,10 @@ export const isPrintable = (ch: string): boolean => PRINTABLE.test(ch);
  * → "kubectl".
  */
 export function prefixFromUserAgent(userAgent: string): string {
-  const head = userAgent.split('/')[0] ?? '';
+  const slash = userAgent.indexOf('/');
+  const head = slash < 0 ? userAgent : userAgent.slice(0, slash);
+  // The usual agent ("kubectl/v1.31.0 …", "node-fetch/1.0"): printable ASCII, short — nothing to drop or cut.
+  if (head.length <= FIELD_MANAGER_MAX_LENGTH && PRINTABLE_ASCII.test(head)) return head;
   let out = '';
   let bytes = 0;
   for (const ch of head) {

@@ -1,5 +1,7 @@
 import { type FieldError, fieldErrors, type KubeObject } from '@kapi/apimachinery';
 
+const IMMUTABLE = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const;
+
 /**
  * apimachinery's ValidateObjectMetaUpdate: what no update may change, and no new finalizers once deletion started.
  * Go prints a []string with %#v, so the message keeps that form.
@@ -18,15 +20,10 @@ export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): Fiel
         ),
       );
   }
-  const immutable: [string, unknown, unknown][] = [
-    ['name', m.name, o.name],
-    ['namespace', m.namespace, o.namespace],
-    ['uid', m.uid, o.uid],
-    ['creationTimestamp', m.creationTimestamp, o.creationTimestamp],
-    ['deletionTimestamp', m.deletionTimestamp, o.deletionTimestamp],
-    ['deletionGracePeriodSeconds', m.deletionGracePeriodSeconds, o.deletionGracePeriodSeconds],
-  ];
-  for (const [field, now, was] of immutable)
-    if ((now ?? '') !== (was ?? '')) errs.push(fieldErrors.invalid(`metadata.${field}`, now ?? null, 'field is immutable'));
+  // Every update runs this: the fields are read by name, nothing is built unless one changed.
+  for (const field of IMMUTABLE) {
+    const now = m[field];
+    if ((now ?? '') !== (o[field] ?? '')) errs.push(fieldErrors.invalid(`metadata.${field}`, now ?? null, 'field is immutable'));
+  }
   return errs;
 }

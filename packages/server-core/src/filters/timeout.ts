@@ -28,25 +28,36 @@ export function withTimeout(opts: TimeoutOptions = {}): Filter {
   return async (ctx, next) => {
     if (ctx.longRunning || timeoutMs <= 0) return next();
     const res = ctx.res;
-    const state = { timedOut: false, own: false };
-
-    let timer: ReturnType<Clock['setTimeout']> | undefined;
-    const expired = new Promise<'timeout'>((resolve) => {
-      timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
-      timer.unref?.();
-    });
     const work = next();
-    try {
-      const winner = await Promise.race([work.then(() => 'done' as const), expired]);
-      if (winner === 'done') return;
-    } finally {
-      if (timer) clock.clearTimeout(timer);
-    }
+    // One timer and one promise per request (every non-watch request passes here): settled by whichever comes first.
+    const timedOut = await new Promise<boolean>((resolve, reject) => {
+      let settled = false;
+      const timer = clock.setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        resolve(true);
+      }, timeoutMs);
+      timer.unref?.();
+      work.then(
+        () => {
+          if (settled) return;
+          settled = true;
+          clock.clearTimeout(timer);
+          resolve(false);
+        },
+        (err: unknown) => {
+          if (settled) return opts.onLateError?.(err);
+          settled = true;
+          clock.clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+    if (!timedOut) return;
 
-    state.timedOut = true;
+    const state = { timedOut: true, own: false };
     // Guards go on only now (nothing needs them before): the handler keeps running, and what it writes is dropped.
     guardWrites(res, state);
-    work.catch((err: unknown) => opts.onLateError?.(err));
     state.own = true;
     try {
       writeStatus(res, newTimeout(TIMEOUT_MESSAGE, 0));
