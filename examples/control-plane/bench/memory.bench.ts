@@ -1,21 +1,29 @@
 /**
  * Memory per object of the whole example server: the control plane `npm start` runs (startControlPlane over
- * MemoryStorage, watch caches in front) after N ConfigMaps of about 700 bytes of JSON are created over HTTP and then
+ * MemoryStorage, watch caches in front) after N ConfigMaps of about 1,070 bytes of JSON are created over HTTP and then
  * updated once each. Figures are heap + array buffers after gc (node --expose-gc), per ConfigMap, next to the JSON
  * size of the ConfigMap as the server returns it; then the same after the storage's history is compacted to the head
- * (what history costs), and with the encoding memo emptied (a constant: it holds at most 16 MiB, whatever the count).
+ * (what history costs), with the encoding memo emptied (a constant: it holds at most 16 MiB, whatever the count), and
+ * with the watch caches' history forgotten too (what the server keeps once kube's 75 s window has moved on).
  * The registry's StoredManagedFieldsCache (decoded managedFields of up to 1,000 stored versions per resource) is another
  * constant, about 2.5 MB per busy resource.
  *
- * Where the bytes go (heap snapshot of this run, 10,000 ConfigMaps of 1,073 bytes after one update each; bytes per
- * ConfigMap held only by that part, issue 18): the registry's StoredManagedFieldsCache ~2,600 (10,000 decodings per
- * resource; since bounded to 1,000, which took the settled figure from 6,306 to 4,417 bytes per ConfigMap); the Cacher's event history ~1,250 (both revisions' events within 75 s; bounded by
- * 64 MiB of objects); the encoding memo ~1,600 (16 MiB bound); the garbage collector's owner graph ~375 (a node per
- * object, as kube's); the watch cache's store and indexes ~200; MemoryStorage's MVCC entries and change log ~130 (~200
- * before a key's single version lost its array); the objects themselves ~1,300 per version, shared by
- * storage, cache and history (empty objects and recurring strings shared since issue 18; a new version shares what it
- * did not change with the one it replaces). Run: `npm run bench` in examples/control-plane, or
- * `node --expose-gc --conditions=@kapi/source bench/memory.bench.ts [N]`.
+ * Then, since those totals divide the server's constants by N too (code compiled under load, the bounded caches, hash
+ * tables that shrink only on a later insert), what one more ConfigMap costs: two more batches of N/2, the first to let
+ * the constants settle, the second measured, with its watch-cache history and after it.
+ *
+ * Where the bytes go (heap snapshots before and after, dominator tree; 10,000 ConfigMaps of 1,073 bytes, created and
+ * updated once, storage compacted, memo emptied; bytes per ConfigMap, issue 18): the current version ~1,180 (its
+ * managedFields and labels shared with the previous one); the Cacher's event history ~1,160 while both revisions are in
+ * kube's 75 s window (the previous version's changed parts ~940, two events ~160, the ring's slots ~60; nothing once
+ * the window moves on); the garbage collector's owner graph ~220 (a node per object as kube's; ~375 before its empty
+ * dependents Set went); recurring strings ~170-240 (the key, once per object since issue 18, name, uid,
+ * resourceVersion); MemoryStorage's MVCC entry ~130; the watch cache's store ~80 (~200 before its entry objects and
+ * its namespace index of default-layout keys went); the storage-key WeakMap ~80 (an entry per version); constants
+ * that show per object at N = 10,000: StoredManagedFieldsCache ~210 (1,000 decodings per resource), compiled code and
+ * module contexts ~220. Run: `npm run bench` in examples/control-plane, or
+ * `node --expose-gc --conditions=@kapi/source bench/memory.bench.ts [N]`; SNAPSHOT_BEFORE, SNAPSHOT (settled) and
+ * SNAPSHOT_ONE (one version left) write heap snapshots.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -92,10 +100,11 @@ try {
   const memo = encodingMemoBytes();
   setEncodingMemoLimit(0);
   const noMemo = await heap();
+  if (process.env.SNAPSHOT) console.log('snapshot', writeHeapSnapshot(process.env.SNAPSHOT));
   // What the window moving on leaves: no event history, one version of each object (the floor while idle).
   await plane.server.compactWatchCaches();
   const noHistory = await heap();
-  if (process.env.SNAPSHOT) console.log('snapshot', writeHeapSnapshot(process.env.SNAPSHOT));
+  if (process.env.SNAPSHOT_ONE) console.log('snapshot', writeHeapSnapshot(process.env.SNAPSHOT_ONE));
   // What one more ConfigMap costs, whatever the server's constants (code compiled under load, bounded caches such as
   // the managed-fields one, hash tables that shrink on the next insert after a compaction emptied them): two more
   // batches of N/2, created and updated once each and settled as above (storage history compacted, no encoding memo),
