@@ -11,6 +11,7 @@ import {
   dependentsOf,
   identityOf,
   isDeletingDependents,
+  NO_OWNERS,
   type ObjectIdentity,
   OwnerGraph,
   type OwnerNode,
@@ -190,7 +191,15 @@ export class GarbageCollector {
     const identity = identityOf(obj);
     let node = this.#graph.get(uid);
     if (!node) {
-      node = { identity, observed: true, resource, owners: [], dependents: undefined, beingDeleted: false, deletingDependents: false };
+      node = {
+        identity,
+        observed: true,
+        resource,
+        owners: NO_OWNERS,
+        dependents: undefined,
+        beingDeleted: false,
+        deletingDependents: false,
+      };
       this.#graph.insert(node);
     } else {
       const wasVirtual = !node.observed;
@@ -200,7 +209,7 @@ export class GarbageCollector {
       // Dependents that named it from another namespace (or cluster-wide) found it absent; they are checked again.
       if (wasVirtual) for (const dep of dependentsOf(node)) if (this.#outOfReach(node, dep)) this.#enqueue(DELETE, dep.identity.uid);
     }
-    this.#relink(node, obj.metadata.ownerReferences ?? []);
+    this.#relink(node, obj.metadata.ownerReferences ?? NO_OWNERS);
     const wasDeletingDependents = node.deletingDependents;
     node.beingDeleted = !!obj.metadata.deletionTimestamp;
     node.deletingDependents = isDeletingDependents(obj);
@@ -242,7 +251,7 @@ export class GarbageCollector {
           identity: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid, namespace: node.identity.namespace },
           observed: false,
           resource: '',
-          owners: [],
+          owners: NO_OWNERS,
           dependents: undefined,
           beingDeleted: false,
           deletingDependents: false,

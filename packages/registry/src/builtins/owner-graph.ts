@@ -45,6 +45,9 @@ export const isDeletingDependents = (obj: KubeObject): boolean =>
 
 const NO_DEPENDENTS: ReadonlySet<OwnerNode> = new Set();
 
+/** The owners of a node that names none: one frozen array for all of them rather than an empty one each. */
+export const NO_OWNERS: readonly OwnerReference[] = Object.freeze([]);
+
 /** The nodes whose owner references name `node`. */
 export const dependentsOf = (node: OwnerNode): ReadonlySet<OwnerNode> => node.dependents ?? NO_DEPENDENTS;
 
