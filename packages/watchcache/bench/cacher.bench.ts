@@ -173,7 +173,7 @@ console.log('');
 console.log(`memory per cached object (${N} objects; heap + array buffers delta${gc ? ' after gc' : ', no --expose-gc: rough'}), bytes`);
 const row = (name: string, bytes: number, note = '') => console.log(`${name.padEnd(60)}${Math.round(bytes).toString().padStart(8)}${note}`);
 row('JSON size of the object', jsonBytes);
-row('cached object + its entry and indexes (objects the cache decoded)', withObjects, `   ${(withObjects / jsonBytes).toFixed(2)}× JSON`);
+row('cached object + its key and indexes (objects the cache decoded)', withObjects, `   ${(withObjects / jsonBytes).toFixed(2)}× JSON`);
 row('the cache alone (objects shared with MemoryStorage)', overhead);
 row('+ its JSON bytes, once served (memoized with the object)', bytesMemo);
 
