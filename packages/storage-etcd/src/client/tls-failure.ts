@@ -20,8 +20,9 @@ const CAUSES: { test: RegExp; hint: string }[] = [
     hint: "etcd's serving certificate is not signed by a CA in tls.ca (kube-apiserver's --etcd-cafile)",
   },
   {
-    // What a plaintext server does to a TLS client: closes the connection, or answers bytes that are not TLS.
-    test: /disconnected before secure TLS connection|wrong version number|packet length too long/,
+    // What a plaintext server does to a TLS client: closes the connection (etcd's Go server, under load, resets it
+    // before any answer), or answers bytes that are not TLS.
+    test: /disconnected before secure TLS connection|wrong version number|packet length too long|No connection established\. Last error: (?:Error: )?read ECONNRESET/,
     hint: 'the member closed the connection or answered without TLS: is it serving TLS? (an http:// endpoint is for a plaintext etcd)',
   },
 ];
