@@ -32,17 +32,28 @@ export function shareUnchanged(next: unknown, prev: unknown, depth = 0): unknown
   } else {
     const n = next as Record<string, unknown>;
     const p = prev as Record<string, unknown>;
-    const pk = Object.keys(p);
-    let i = 0;
-    for (const k of Object.keys(n)) {
-      // Equal means in the same key order too: `next`'s JSON text then stays its encoding (the storage hands it on).
-      if (pk[i++] !== k) same = false;
-      if (!Object.hasOwn(p, k)) continue;
+    const nk = Object.keys(n);
+    for (const k of nk) {
+      if (!Object.hasOwn(p, k)) {
+        same = false;
+        continue;
+      }
       const v = shareUnchanged(n[k], p[k], depth + 1);
       n[k] = v;
       if (v !== p[k]) same = false;
     }
-    if (i !== pk.length) same = false;
+    if (same) {
+      // Equal means in the same key order too: `next`'s JSON text then stays its encoding (the storage hands it on).
+      // for…in over `prev` (frozen JSON: no enumerable inherited keys) needs no second array of keys.
+      let i = 0;
+      for (const k in p) {
+        if (nk[i++] !== k) {
+          same = false;
+          break;
+        }
+      }
+      if (i !== nk.length) same = false;
+    }
   }
   return same ? prev : next;
 }
