@@ -1,24 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type EtcdServer, makeTestCA, requireBinary, startEtcd } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { etcdTLSFromFlags } from './etcd-tls-flags.ts';
+import { killTestProcesses, STARTUP_MS, startMain, startProcess } from './test-support/test-process.ts';
 
 // --storage etcds://… with --etcd-cafile, --etcd-certfile and --etcd-keyfile (kube-apiserver's flags): src/main.ts as a
 // process on a real etcd serving TLS with --client-cert-auth, the CA and certificates made at run time.
-
-const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
-const STARTUP_MS = 60_000;
 
 let etcd: EtcdServer;
 let dir: string;
 /** The CA, the client certificate and its key as files, as an operator passes them; `otherCA` did not sign etcd's. */
 let files: { ca: string; cert: string; key: string; otherCA: string };
-/** Every process this file spawned and has not seen exit; killed by PID after each test. */
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   requireBinary('kubectl', 'kubectl');
@@ -32,47 +26,17 @@ beforeAll(async () => {
   await writeFile(files.cert, tls.client.cert);
   await writeFile(files.key, tls.client.key, { mode: 0o600 });
 });
-afterEach(() => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
-});
+// Whatever a test left running is killed by PID.
+afterEach(killTestProcesses);
 afterAll(async () => {
   await etcd?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], input = ''): { child: ChildProcess; exited: Promise<Exit>; stdout: () => string } {
-  const child = spawn(command, args, { cwd: PACKAGE_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const exited = new Promise<Exit>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      children.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-  child.stdin?.end(input);
-  return { child, exited, stdout: () => stdout };
-}
-
-const main = (args: string[]) => run(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', '--port', '0', ...args]);
+const main = (args: string[]) => startMain(['--port', '0', ...args]);
 
 async function kubectl(kubeconfig: string, args: string[], input?: string): Promise<string> {
-  const exit = await run('kubectl', ['--kubeconfig', kubeconfig, ...args], input).exited;
+  const exit = await startProcess('kubectl', ['--kubeconfig', kubeconfig, ...args], { input: input ?? '' }).exited;
   if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code}:\n${exit.stdout}\n${exit.stderr}`);
   return exit.stdout;
 }
@@ -150,17 +114,13 @@ describe('--etcd-cafile, --etcd-certfile, --etcd-keyfile', () => {
         '--etcd-keyfile',
         files.key,
       ]);
-      const ended = plane.exited.then((e) => {
-        throw new Error(`src/main.ts exited (${e.code}) before serving:\n${e.stdout}\n${e.stderr}`);
-      });
-      await Promise.race([expect.poll(plane.stdout, { timeout: STARTUP_MS }).toMatch(/serving https:\/\/\S+ \(storage: etcds:/), ended]);
+      await plane.waitForStdout(/serving https:\/\/\S+ \(storage: etcds:/);
       const kubeconfig = join(dataDir, 'kubeconfig');
       const widget = 'apiVersion: example.kapi.dev/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  color: red\n  replicas: 3\n';
       expect(await kubectl(kubeconfig, ['create', '-f', '-'], widget)).toBe('widget.example.kapi.dev/w1 created\n');
       expect(await kubectl(kubeconfig, ['get', 'widget', 'w1', '-o', 'jsonpath={.spec.color}/{.spec.replicas}'])).toBe('red/3');
-      plane.child.kill('SIGTERM');
-      const exit = await plane.exited.catch(() => undefined);
-      expect(exit?.code).toBe(0);
+      const exit = await plane.stop();
+      expect(exit.code).toBe(0);
     },
     2 * STARTUP_MS,
   );

@@ -1,24 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Exit, killTestProcesses, STARTUP_MS, startMain, startProcess, type TestProcess } from './test-support/test-process.ts';
 
 // `npm start` (src/main.ts) as a process, driven by the real kubectl, on every storage backend.
 
-const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
-const STARTUP_MS = 60_000;
-
-/** Every process this file spawned and has not seen exit; killed by PID after each test. */
-const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
 
-afterEach(() => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
-});
+// Whatever a test left running is killed by PID.
+afterEach(killTestProcesses);
 afterAll(async () => {
   for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
 });
@@ -29,97 +21,30 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-interface Started {
-  child: ChildProcess;
-  exited: Promise<Exit>;
-  stdout: () => string;
-  stderr: () => string;
-}
-
-function start(command: string, args: string[], input?: string): Started {
-  const child = spawn(command, args, { cwd: PACKAGE_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const exited = new Promise<Exit>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-  child.stdin?.end(input ?? '');
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
-}
-
 /** Runs src/main.ts to completion (for flags that make it exit). */
 function runMain(args: string[]): Promise<Exit> {
-  return start(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', ...args]).exited;
+  return startMain(args).exited;
 }
 
-interface Plane extends Started {
+interface Plane extends TestProcess {
   url: string;
   dataDir: string;
   kubeconfig: string;
 }
 
 /** Starts `npm start`'s program on a free port and waits for its "serving" line. */
-async function startMain(storage: string, dataDir: string): Promise<Plane> {
-  const started = start(process.execPath, [
-    '--conditions=@kapi/source',
-    'src/main.ts',
-    '--port',
-    '0',
-    '--data-dir',
-    dataDir,
-    '--storage',
-    storage,
-  ]);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "serving" line within ${STARTUP_MS}ms:\n${started.stdout()}\n${started.stderr()}`)),
-      STARTUP_MS,
-    );
-    const check = () => {
-      const m = /kapi example control plane serving (https:\/\/\S+) \(storage: (\S+)\)\n.*get widgets\n/.exec(started.stdout());
-      if (m) {
-        clearTimeout(timer);
-        started.child.stdout?.off('data', check);
-        expect(m[2]).toBe(storage);
-        resolve(m[1] as string);
-      }
-    };
-    started.child.stdout?.on('data', check);
-    started.exited.then(
-      (e) => {
-        clearTimeout(timer);
-        reject(new Error(`src/main.ts exited (${e.code ?? e.signal}) before serving:\n${e.stdout}\n${e.stderr}`));
-      },
-      (err: unknown) => reject(err),
-    );
-  });
+async function startPlane(storage: string, dataDir: string): Promise<Plane> {
+  const started = startMain(['--port', '0', '--data-dir', dataDir, '--storage', storage]);
+  const [m] = await started.waitForStdout(/kapi example control plane serving (https:\/\/\S+) \(storage: (\S+)\)\n.*get widgets\n/);
+  expect(m?.[2]).toBe(storage);
   const kubeconfig = join(dataDir, 'kubeconfig');
   expect(started.stdout()).toContain(`kubectl --kubeconfig ${kubeconfig} get widgets`);
-  return { ...started, url, dataDir, kubeconfig };
+  return Object.assign(started, { url: m?.[1] as string, dataDir, kubeconfig });
 }
 
 /** SIGTERM (by PID) and the exit it must make: 0 after a graceful shutdown. */
-async function stopMain(plane: Plane): Promise<Exit> {
-  plane.child.kill('SIGTERM');
-  const exit = await plane.exited;
+async function stopPlane(plane: Plane): Promise<Exit> {
+  const exit = await plane.stop();
   expect(exit.stdout).toContain('SIGTERM: shutting down');
   expect({ code: exit.code, signal: exit.signal, stderr: exit.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
   return exit;
@@ -127,8 +52,8 @@ async function stopMain(plane: Plane): Promise<Exit> {
 
 /** Runs kubectl (from PATH) against the plane's kubeconfig; fails on a non-zero exit. */
 async function kubectl(kubeconfig: string, args: string[], input?: string): Promise<string> {
-  const run = start('kubectl', ['--kubeconfig', kubeconfig, ...args], input);
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), 30_000);
+  const run = startProcess('kubectl', ['--kubeconfig', kubeconfig, ...args], { input: input ?? '' });
+  const timer = setTimeout(() => run.kill(), 30_000);
   const exit = await run.exited.finally(() => clearTimeout(timer));
   if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${exit.stdout}\n${exit.stderr}`);
   return exit.stdout;
@@ -246,13 +171,13 @@ describe('npm start (src/main.ts)', () => {
     'serves kubectl with --storage memory and shuts down gracefully on SIGTERM, ending open watches',
     async () => {
       const dataDir = await tempDir();
-      const plane = await startMain('memory', dataDir);
+      const plane = await startPlane('memory', dataDir);
       await createAndGetWidget(plane);
       // An open watch must not hold up the shutdown.
-      const watch = start('kubectl', ['--kubeconfig', plane.kubeconfig, 'get', 'widgets', '--watch', '--no-headers']);
+      const watch = startProcess('kubectl', ['--kubeconfig', plane.kubeconfig, 'get', 'widgets', '--watch', '--no-headers'], { input: '' });
       await expect.poll(() => watch.stdout(), { timeout: 30_000 }).toMatch(/^w1\s+3/);
       const t0 = Date.now();
-      await stopMain(plane);
+      await stopPlane(plane);
       expect(Date.now() - t0).toBeLessThan(10_000);
     },
     2 * STARTUP_MS,
@@ -277,13 +202,13 @@ describe('npm start (src/main.ts)', () => {
       async () => {
         const storage = `${scheme}://127.0.0.1:${backend.port}`;
         const dataDir = await tempDir();
-        const first = await startMain(storage, dataDir);
+        const first = await startPlane(storage, dataDir);
         await createAndGetWidget(first);
         const before = await snapshot(first);
-        await stopMain(first);
-        const second = await startMain(storage, dataDir);
+        await stopPlane(first);
+        const second = await startPlane(storage, dataDir);
         await expectSurvived(before, second);
-        await stopMain(second);
+        await stopPlane(second);
       },
       3 * STARTUP_MS,
     );
