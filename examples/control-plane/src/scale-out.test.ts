@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Exit, killTestProcesses, startMain, startProcess, type TestProcess } from './test-support/test-process.ts';
 
 // Several kapi processes on one etcd: separate `node main.ts` processes sharing a data directory, and --workers.
 
-const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const T = 90_000;
 /** Short leader election timings, so a takeover takes about two seconds rather than kube's fifteen. */
 const FAST_ELECTION = [
@@ -21,7 +19,6 @@ const FAST_ELECTION = [
   '100ms',
 ];
 
-const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
 let etcd: { port: number; stop(): Promise<void> };
 let redis: { url: string; stop(): Promise<void> };
@@ -31,72 +28,37 @@ beforeAll(async () => {
   requireBinary('kubectl', 'kubectl');
   [etcd, redis] = await Promise.all([startEtcd(), startRedis()]);
 }, 30_000);
-afterEach(() => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
-});
+// Whatever a test left running is killed by PID.
+afterEach(killTestProcesses);
 afterAll(async () => {
   await Promise.all([etcd?.stop(), redis?.stop()]);
   for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
 });
 
-interface Proc {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+const main = (args: string[]) => startMain(['--port', '0', ...args]);
+/** How a process ended, without its output. */
+const status = (e: Exit) => ({ code: e.code, signal: e.signal });
 
-function run(command: string, args: string[]): Proc {
-  const child = spawn(command, args, { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-const main = (args: string[]) => run(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', '--port', '0', ...args]);
-
-interface Plane extends Proc {
+interface Plane extends TestProcess {
   url: string;
   /** Its leader election identity (the Lease's holderIdentity while it leads). */
   identity: string;
 }
 
 /** Waits for `count` "serving" lines (one per process or worker). */
-async function serving(proc: Proc, count = 1): Promise<Plane> {
+async function serving(proc: TestProcess, count = 1): Promise<Plane> {
   const re =
-    /kapi example control plane serving (https:\/\/\S+) .*\n(?:.*\n){2}\s+leader election: kube-system\/kube-controller-manager as (\S+)\n/g;
-  await expect
-    .poll(
-      () => {
-        if (proc.child.exitCode !== null) throw new Error(`exited ${proc.child.exitCode}:\n${proc.stdout()}\n${proc.stderr()}`);
-        return [...proc.stdout().matchAll(re)].length;
-      },
-      { timeout: 60_000, interval: 50 },
-    )
-    .toBe(count);
-  const [m] = [...proc.stdout().matchAll(re)];
-  return { ...proc, url: m?.[1] as string, identity: m?.[2] as string };
+    /kapi example control plane serving (https:\/\/\S+) .*\n(?:.*\n){2}\s+leader election: kube-system\/kube-controller-manager as (\S+)\n/;
+  const matches = await proc.waitForStdout(re, { count });
+  expect(matches).toHaveLength(count);
+  const [m] = matches;
+  return Object.assign(proc, { url: m?.[1] as string, identity: m?.[2] as string });
 }
 
 async function kubectl(kubeconfig: string, server: string, args: string[]): Promise<string> {
-  const p = run('kubectl', ['--kubeconfig', kubeconfig, '--server', server, ...args]);
-  const exit = await p.exited;
-  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${p.stdout()}\n${p.stderr()}`);
-  return p.stdout();
+  const exit = await startProcess('kubectl', ['--kubeconfig', kubeconfig, '--server', server, ...args]).exited;
+  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${exit.stdout}\n${exit.stderr}`);
+  return exit.stdout;
 }
 
 async function dataDir(): Promise<string> {
@@ -123,7 +85,16 @@ describe.each(['etcd', 'redis'])('several processes on one %s', (backend) => {
       // Started at once: the first makes the token, CAs and certificates, the other waits and reuses them.
       const [a, b] = await Promise.all([serving(main(flags)), serving(main(flags))]);
       const kubeconfig = join(dir, 'kubeconfig');
-      const watch = run('kubectl', ['--kubeconfig', kubeconfig, '--server', b.url, 'get', 'configmaps', '--watch', '--no-headers']);
+      const watch = startProcess('kubectl', [
+        '--kubeconfig',
+        kubeconfig,
+        '--server',
+        b.url,
+        'get',
+        'configmaps',
+        '--watch',
+        '--no-headers',
+      ]);
       await kubectl(kubeconfig, a.url, ['create', 'configmap', 'through-a', '--from-literal=k=v']);
       expect(await kubectl(kubeconfig, b.url, ['get', 'configmap', 'through-a', '-o', 'jsonpath={.data.k}'])).toBe('v');
       await expect.poll(() => watch.stdout(), { timeout: 30_000 }).toMatch(/^through-a\s/m);
@@ -155,8 +126,7 @@ describe.each(['etcd', 'redis'])('several processes on one %s', (backend) => {
           },
         )
         .not.toBe('');
-      leader.child.kill('SIGKILL');
-      await leader.exited;
+      await leader.kill();
       // The other takes the Lease once it has seen it unrenewed for its duration, and finishes the deletion.
       await expect.poll(() => holder(kubeconfig, other.url), { timeout: 30_000, interval: 200 }).toBe(other.identity);
       expect(
@@ -192,8 +162,7 @@ describe.each(['etcd', 'redis'])('several processes on one %s', (backend) => {
           timeout: 30_000,
         })
         .toMatch(/^\d+$/);
-      other.child.kill('SIGTERM');
-      expect(await other.exited).toEqual({ code: 0, signal: null });
+      expect(status(await other.stop())).toEqual({ code: 0, signal: null });
       expect(other.stderr()).toBe('');
     },
     T,
@@ -203,7 +172,7 @@ describe.each(['etcd', 'redis'])('several processes on one %s', (backend) => {
 describe('--workers', () => {
   it('refuses the memory backend with N > 1', async () => {
     const p = main(['--workers', '2', '--data-dir', await dataDir()]);
-    expect(await p.exited).toEqual({ code: 2, signal: null });
+    expect(status(await p.exited)).toEqual({ code: 2, signal: null });
     expect(p.stderr()).toContain('the memory backend is single-process; use etcd or Redis to run several workers');
     expect(p.stdout()).not.toContain('serving');
   });
@@ -226,8 +195,7 @@ describe('--workers', () => {
       await expect.poll(() => primary.stdout().match(/serving https/g)?.length, { timeout: 60_000 }).toBe(3);
       expect(primary.stderr()).toContain(`worker ${pids[0]} died (SIGKILL); starting another`);
       expect(await kubectl(kubeconfig, plane.url, ['get', 'configmap', 'cm-0', '-o', 'name'])).toBe('configmap/cm-0\n');
-      primary.child.kill('SIGTERM');
-      expect(await primary.exited).toEqual({ code: 0, signal: null });
+      expect(status(await primary.stop())).toEqual({ code: 0, signal: null });
       expect(primary.stdout()).toContain('SIGTERM: stopping 2 workers');
       expect(primary.stderr()).toBe(`worker ${pids[0]} died (SIGKILL); starting another\n`);
     },
