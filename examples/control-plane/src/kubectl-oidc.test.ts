@@ -1,13 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestOIDCIssuer, type TestOIDCIssuer } from '../../../packages/authn/src/test-support/oidc-issuer.ts';
 import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
+import { killTestProcesses, startMain, type TestProcess, waitForServing } from './test-support/test-process.ts';
 
 /**
  * `npm start` with kube's --oidc-* flags against an OIDC issuer this test runs on loopback over HTTPS (its CA given
@@ -17,7 +17,6 @@ import { kubectlBinaries } from '../../../scripts/kubectl-binaries.ts';
  */
 
 const execFileAsync = promisify(execFile);
-const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const [kubectl] = kubectlBinaries(['kubectl']) as [string];
 const T = 60_000;
 
@@ -30,37 +29,10 @@ interface Exit {
   stderr: string;
 }
 
-/** Runs src/main.ts; resolves with its first "serving" URL, or with its exit if it ends first. */
-function startMain(args: string[]): { child: ChildProcess; serving: Promise<string>; exited: Promise<Exit> } {
-  const child = spawn(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', ...args], {
-    cwd: PACKAGE_DIR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<Exit>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  const serving = new Promise<string>((resolve, reject) => {
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      const m = /serving (https:\/\/\S+)/.exec(stdout);
-      if (m) resolve(m[1] as string);
-    });
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    exited.then((e) => reject(new Error(`main exited ${e.code} before serving: ${e.stderr}`)));
-  });
-  serving.catch(() => {});
-  return { child, serving, exited };
-}
-
 describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
   let issuer: TestOIDCIssuer;
   let tmp: string;
-  let main: ReturnType<typeof startMain> | undefined;
+  let main: TestProcess | undefined;
   let kubeconfig: string;
 
   beforeAll(async () => {
@@ -77,13 +49,11 @@ describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
       // Requests then ask every authenticator for these audiences; ID tokens are good for them (kube: audience-agnostic).
       ...['--api-audiences', 'https://kapi.example'],
     ]);
-    await main.serving;
+    await waitForServing(main);
   }, T);
   afterAll(async () => {
-    if (main && main.child.exitCode === null) {
-      main.child.kill('SIGTERM');
-      await main.exited;
-    }
+    await main?.stop();
+    await killTestProcesses();
     await issuer?.close();
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }, T);
@@ -157,7 +127,7 @@ describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
     const dataDir = join(tmp, 'config-data');
     const plane = startMain(['--port', '0', '--data-dir', dataDir, '--authentication-config', config]);
     try {
-      await plane.serving;
+      await waitForServing(plane);
       const token = await issuer.sign({ email: 'carol@example.com', roles: 'admin', tier: 'gold' });
       const r = await run('--kubeconfig', join(dataDir, 'kubeconfig'), `--token=${token}`, 'auth', 'whoami');
       expect(squash(r.stdout)).toBe('ATTRIBUTE VALUE\nUsername cfg:carol@example.com\nGroups [admin system:authenticated]\n');
@@ -165,8 +135,7 @@ describe('kubectl with an OIDC id-token against npm start --oidc-*', () => {
       const denied = await run('--kubeconfig', join(dataDir, 'kubeconfig'), `--token=${unverified}`, 'auth', 'whoami');
       expect(denied.stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
     } finally {
-      plane.child.kill('SIGTERM');
-      await plane.exited;
+      await plane.stop();
     }
     const both = await startMain(['--port', '0', '--data-dir', dataDir, '--authentication-config', config, '--oidc-client-id', 'k']).exited;
     expect(both.code).toBe(2);
