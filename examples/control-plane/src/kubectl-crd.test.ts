@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +21,7 @@ import type { ControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
 import { consistentReadFallbacks } from './test-support/consistent-read-fallbacks.ts';
 import { kubectlArgs, kubectlEnv, runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } from './test-support/kubectl.ts';
+import { startProcess } from './test-support/test-process.ts';
 
 /**
  * CustomResourceDefinitions end to end: the real kubectl (1.27 and 1.33 on memory, 1.32 on etcd and Redis) against
@@ -659,21 +659,15 @@ spec:
     expect(reviews.some((r) => r.desiredAPIVersion === `${CONV_GROUP}/v1`)).toBe(true);
 
     // A watch in v2 sees a change made in v1.
-    const child: ChildProcess = spawn(bin, kubectlArgs(tmp, cp.kubeconfigPath, ['get', v2, '-w', '--request-timeout=30s']), {
+    const watch = startProcess(bin, kubectlArgs(tmp, cp.kubeconfigPath, ['get', v2, '-w', '--request-timeout=30s']), {
       env: kubectlEnv(tmp),
     });
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
-      await waitFor('the initial list', async () => (/\nb2 +cache:6379\n/.test(out) ? true : undefined));
+      await watch.waitForStdout(/\nb2 +cache:6379\n/, { timeoutMs: 10_000 });
       expect(await k('patch', v1, 'b1', '--type=merge', '-p', '{"spec":{"port":5432}}')).toBe(`backend.${CONV_GROUP}/b1 patched\n`);
-      await waitFor(`the patched row in ${JSON.stringify(out)}`, async () => (/\nb1 +db:5432\n/.test(out) ? true : undefined));
+      await watch.waitForStdout(/\nb1 +db:5432\n/, { timeoutMs: 10_000 });
     } finally {
-      if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid);
-      await exited;
+      await watch.stop();
     }
 
     // A patch in v2 is converted to v1 for storage.

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import type { ControlPlane } from './control-plane.ts';
 import { BACKENDS, startBackend, type TestBackend } from './test-support/backends.ts';
 import { consistentReadFallbacks } from './test-support/consistent-read-fallbacks.ts';
 import { kubectlArgs, kubectlEnv, runKubectl, startTempControlPlane, stopTempControlPlane, succeeded } from './test-support/kubectl.ts';
+import { startProcess } from './test-support/test-process.ts';
 
 /**
  * End to end: the real kubectl (1.32, 1.27 and 1.33) against the example control plane over HTTPS — every version on
@@ -71,15 +71,6 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       await writeFile(path, text);
       return path;
     }
-    async function until<V>(what: string, probe: () => Promise<V | undefined>, timeoutMs = 20_000): Promise<V> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const v = await probe();
-        if (v !== undefined) return v;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
 
     it('api-resources and api-versions', { timeout: T }, async () => {
       const [resources, versions] = await Promise.all([k('api-resources'), k('api-versions')]);
@@ -135,28 +126,16 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
     it('get -w shows a change made while it watches', { timeout: T }, async () => {
       await k('create', '-f', await manifest(widgetYAML('watched', 1)));
-      const child: ChildProcess = spawn(bin, kubectlArgs(tmp, cp.kubeconfigPath, ['get', 'widgets', '-w', '--request-timeout=30s']), {
+      const watch = startProcess(bin, kubectlArgs(tmp, cp.kubeconfigPath, ['get', 'widgets', '-w', '--request-timeout=30s']), {
         env: kubectlEnv(tmp),
       });
-      let out = '';
-      let err = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-      });
-      child.stderr?.on('data', (d: Buffer) => {
-        err += d.toString();
-      });
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       try {
-        await until('the initial list', async () => (/\nwatched +1 /.test(out) ? true : undefined));
-        expect(squash(out).split('\n')[0]).toBe('NAME REPLICAS READY AGE');
+        await watch.waitForStdout(/\nwatched +1 /, { timeoutMs: 20_000 });
+        expect(squash(watch.stdout()).split('\n')[0]).toBe('NAME REPLICAS READY AGE');
         await k('scale', 'widget', 'watched', '--replicas=4');
-        await until(`the scaled row (stdout ${JSON.stringify(out)}, stderr ${JSON.stringify(err)})`, async () =>
-          /\nwatched +4 /.test(out) ? true : undefined,
-        );
+        await watch.waitForStdout(/\nwatched +4 /, { timeoutMs: 20_000 });
       } finally {
-        if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid);
-        await exited;
+        await watch.stop();
       }
     });
 
