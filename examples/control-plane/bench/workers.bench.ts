@@ -10,21 +10,19 @@
  * Run: `npm run bench` in examples/control-plane (part of it), or
  * `node --conditions=@kapi/source bench/workers.bench.ts`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startEtcd } from '@kapi/test-servers';
 import { measureWorkers, printWorkersTable, type WorkersRow } from '../../../scripts/mixed-load.ts';
+import { startMain, type TestProcess, waitForServing } from '../src/test-support/test-process.ts';
 
 const CONCURRENCY = 32;
 const WARMUP_MS = 1_500;
 const MEASURE_MS = 6_000;
-const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 
 interface Running {
-  child: ChildProcess;
+  proc: TestProcess;
   url: string;
   token: string;
   ca: string;
@@ -32,33 +30,19 @@ interface Running {
 }
 
 async function startPlane(workers: number, storage: string, dataDir: string): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@kapi/source', 'src/main.ts', '--port', '0', '--storage', storage, '--data-dir', dataDir, '--workers', String(workers)],
-    { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
+  const proc = startMain(['--port', '0', '--storage', storage, '--data-dir', dataDir, '--workers', String(workers)], {
+    inheritStderr: true,
   });
-  const deadline = Date.now() + 60_000;
-  while ((out.match(/serving https/g)?.length ?? 0) < workers) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`control plane did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /serving (https:\/\/\S+)/.exec(out)?.[1] as string;
-  const workerPids = [...out.matchAll(/\(worker (\d+)\)/g)].map((m) => Number(m[1]));
+  // A plane that does not come up is not left running behind the error.
+  const url = await waitForServing(proc, { count: workers }).catch(async (err: unknown) => {
+    await proc.kill();
+    throw err;
+  });
+  const workerPids = [...proc.stdout().matchAll(/\(worker (\d+)\)/g)].map((m) => Number(m[1]));
   const kubeconfig = await readFile(join(dataDir, 'kubeconfig'), 'utf8');
   const token = /token: (\S+)/.exec(kubeconfig)?.[1] as string;
   const ca = Buffer.from(/certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1] as string, 'base64').toString();
-  return { child, url, token, ca, pids: [child.pid as number, ...workerPids] };
-}
-
-function stopPlane(plane: Running): Promise<void> {
-  return new Promise((resolve) => {
-    plane.child.once('close', () => resolve());
-    plane.child.kill('SIGTERM');
-  });
+  return { proc, url, token, ca, pids: [proc.child.pid as number, ...workerPids] };
 }
 
 const etcd = await startEtcd();
@@ -70,7 +54,7 @@ try {
     try {
       rows.push(await measureWorkers(plane, plane.pids, workers, { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, measureMs: MEASURE_MS }));
     } finally {
-      await stopPlane(plane);
+      await plane.proc.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
   }
