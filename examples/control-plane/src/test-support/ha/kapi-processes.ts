@@ -1,16 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { startMain, waitForServing } from '../test-process.ts';
 
 /**
  * Dev-only (excluded from the build): several `npm start` processes (src/main.ts) on one backend, as kube-apiserver
  * replicas on one etcd. They share a data directory, so one admin token and one serving CA reach all of them: the
  * first process creates its files, the others start once it serves and reuse them.
  */
-
-const PACKAGE_DIR = dirname(dirname(dirname(dirname(fileURLToPath(import.meta.url)))));
-const STARTUP_MS = 60_000;
 
 export interface KapiProcess {
   readonly index: number;
@@ -22,6 +18,7 @@ export interface KapiProcess {
   kill(): Promise<void>;
   /** SIGTERM by PID and the exit it makes (SIGKILL after 10 s). */
   stop(): Promise<void>;
+  /** Its stdout, then its stderr. */
   output(): string;
 }
 
@@ -35,62 +32,25 @@ export interface KapiProcesses {
   stop(): Promise<void>;
 }
 
-function startOne(index: number, storage: string, dataDir: string, port = 0): Promise<KapiProcess> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--conditions=@kapi/source', 'src/main.ts', '--port', String(port), '--data-dir', dataDir, '--storage', storage],
-    { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  const keep = (d: Buffer) => {
-    out = (out + d.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let exited = false;
-  const gone = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
-  const killProcess = async () => {
-    if (!exited) child.kill('SIGKILL');
-    await gone;
-  };
-  return new Promise<KapiProcess>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void killProcess();
-      reject(new Error(`kapi process ${index}: no "serving" line within ${STARTUP_MS} ms:\n${out}`));
-    }, STARTUP_MS);
-    const check = () => {
-      const m = /kapi example control plane serving (https:\/\/\S+) /.exec(out);
-      if (!m || !child.pid) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', check);
-      const pid = child.pid;
-      resolve({
-        index,
-        url: m[1] as string,
-        pid,
-        alive: () => !exited,
-        kill: killProcess,
-        stop: async () => {
-          if (exited) return;
-          child.kill('SIGTERM');
-          const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          await gone;
-          clearTimeout(t);
-        },
-        output: () => out,
-      });
-    };
-    child.stdout?.on('data', check);
-    gone.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`kapi process ${index} exited before serving:\n${out}`));
-    });
+async function startOne(index: number, storage: string, dataDir: string, port = 0): Promise<KapiProcess> {
+  const proc = startMain(['--port', String(port), '--data-dir', dataDir, '--storage', storage]);
+  const url = await waitForServing(proc).catch(async (err: unknown) => {
+    await proc.kill();
+    throw new Error(`kapi process ${index}: ${err instanceof Error ? err.message : String(err)}`);
   });
+  return {
+    index,
+    url,
+    pid: proc.child.pid as number,
+    alive: () => proc.child.exitCode === null && proc.child.signalCode === null,
+    kill: async () => {
+      await proc.kill();
+    },
+    stop: async () => {
+      await proc.stop();
+    },
+    output: () => proc.stdout() + proc.stderr(),
+  };
 }
 
 /** Starts `count` processes of src/main.ts on `storage` sharing `dataDir` (the first alone, then the rest together). */
