@@ -31,10 +31,10 @@ export function watchEventFor(pred: SelectionPredicate | undefined, change: Stor
  * The copy keeps `obj`'s storage key.
  */
 export function lastStateAt(obj: KubeObject, rev: number): KubeObject {
-  const copy = Object.freeze({ ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(rev) }) });
+  const copy = { ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(rev) }) };
   const key = storageKeyOf(obj);
   if (key !== undefined) recordStorageKey(copy, key);
-  return copy;
+  return Object.freeze(copy);
 }
 
 /** A BOOKMARK's object: only metadata.resourceVersion (and the initial-events-end annotation when it ends them). */

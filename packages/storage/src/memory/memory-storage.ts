@@ -355,9 +355,10 @@ export class MemoryStorage implements Storage, Compactable, WatchProgressRequest
     // What did not change is shared with the version this one replaces: history then holds only what changed.
     if (prev) shareUnchanged(copy, prev);
     markStoredEntries(copy);
-    freezeForStorage(copy);
-    // Every reader shares this frozen version: recording its key once covers gets, lists and watch events.
+    // Every reader shares this frozen version: recording its key once covers gets, lists and watch events (before
+    // the freeze, so that the key is a property of the copy rather than an entry in a weak table).
     recordStorageKey(copy, key);
+    freezeForStorage(copy);
     // The text the copy was parsed from is its encoding, and its length the size: the response and the watch cache
     // need not encode or measure it again. Sharing with the previous version keeps it so: only members equal in key
     // order too are shared.
