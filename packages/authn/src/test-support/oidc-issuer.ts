@@ -1,8 +1,7 @@
-import 'reflect-metadata';
-import { randomUUID, webcrypto } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import * as x509 from '@peculiar/x509';
+import { makeTestCA } from '@kapi/test-servers';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
 /**
@@ -38,9 +37,6 @@ export interface TestOIDCIssuerOptions {
   /** Answers discovery with this status and body instead (tests of broken issuers). */
   discoveryResponse?: (url: string) => { status: number; body: string };
 }
-
-const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 interface SigningKey {
   kid: string;
@@ -122,45 +118,8 @@ export async function startTestOIDCIssuer(options: TestOIDCIssuerOptions = {}): 
   };
 }
 
-/** A CA and a serving certificate for 127.0.0.1 and localhost that it signs, valid from an hour ago for a day. */
+/** A CA made here and a serving certificate for 127.0.0.1 and localhost that it signs (test-servers' test CA). */
 async function servingCertificate(): Promise<{ ca: string; cert: string; key: string }> {
-  const subtle = webcrypto.subtle;
-  const notBefore = new Date(Date.now() - 3_600_000);
-  const notAfter = new Date(Date.now() + 86_400_000);
-  const caKeys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: 'CN=test-oidc-issuer-ca',
-    notBefore,
-    notAfter,
-    keys: caKeys,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
-    ],
-  });
-  const keys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const leaf = await x509.X509CertificateGenerator.create({
-    serialNumber: '02',
-    subject: 'CN=127.0.0.1',
-    issuer: ca.subject,
-    notBefore,
-    notAfter,
-    publicKey: keys.publicKey,
-    signingKey: caKeys.privateKey,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        { type: 'ip', value: '127.0.0.1' },
-        { type: 'dns', value: 'localhost' },
-      ]),
-    ],
-  });
-  const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)?.join('\n')}\n-----END PRIVATE KEY-----\n`;
-  return { ca: ca.toString('pem'), cert: leaf.toString('pem'), key };
+  const ca = await makeTestCA('test-oidc-issuer-ca');
+  return { ca: ca.pem, ...(await ca.issue({ cn: '127.0.0.1', usage: 'server' })) };
 }
