@@ -18,6 +18,21 @@ describe('jsonEqual', () => {
       true,
     );
     expect(sameStoredObject({ metadata: { name: 'a' } }, { metadata: { name: 'b' } })).toBe(false);
+    // An absent metadata is an empty one; undefined members are absent; key order does not matter.
+    type Stored = { metadata?: object; [member: string]: unknown };
+    const same = (a: Stored, b: Stored) => sameStoredObject(a, b);
+    expect(same({ metadata: { resourceVersion: '3' } }, {})).toBe(true);
+    expect(same({ metadata: { name: 'a', uid: undefined }, data: { x: '1' } }, { data: { x: '1' }, metadata: { name: 'a' } })).toBe(true);
+    const mf = (t: string) => [{ manager: 'm', operation: 'Update', time: t, fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }];
+    expect(sameStoredObject({ metadata: { name: 'a', managedFields: mf('1') } }, { metadata: { name: 'a', managedFields: mf('1') } })).toBe(
+      true,
+    );
+    expect(sameStoredObject({ metadata: { name: 'a', managedFields: mf('1') } }, { metadata: { name: 'a', managedFields: mf('2') } })).toBe(
+      false,
+    );
+    expect(sameStoredObject({ metadata: { name: 'a', managedFields: mf('1') } }, { metadata: { name: 'a' } })).toBe(false);
+    expect(same({ metadata: { name: 'a' }, spec: 1 }, { metadata: { name: 'a' } })).toBe(false);
+    expect(same({ metadata: { name: 'a' } }, { metadata: { name: 'a' }, status: {} })).toBe(false);
   });
   it('deepFreeze freezes nested values', () => {
     const o = deepFreeze({ a: { b: [1] } });

@@ -11,11 +11,29 @@ const RECURSION_DEPTH = 500;
 /** Structural equality of JSON values, safe at any depth: apimachinery's, one walk for every package. */
 export { jsonEqual } from '@kapi/apimachinery';
 
-/** Equal as stored data: everything but metadata.resourceVersion. */
+/**
+ * Equal as stored data: everything but metadata.resourceVersion (an absent metadata counts as an empty one). Every
+ * write asks this of the object it is about to store, and nearly always the answer is no: the members a write
+ * changes (spec, data, status) are compared first and metadata.managedFields, the largest part, last — no copies.
+ */
 export function sameStoredObject(a: { metadata?: object }, b: { metadata?: object }): boolean {
-  const { resourceVersion: _a, ...ma } = (a.metadata ?? {}) as Record<string, unknown>;
-  const { resourceVersion: _b, ...mb } = (b.metadata ?? {}) as Record<string, unknown>;
-  return jsonEqual({ ...a, metadata: ma }, { ...b, metadata: mb });
+  if (a === b) return true;
+  if (!sameMembers(a as Record<string, unknown>, b as Record<string, unknown>, 'metadata')) return false;
+  const ma = (a.metadata ?? {}) as Record<string, unknown>;
+  const mb = (b.metadata ?? {}) as Record<string, unknown>;
+  return sameMembers(ma, mb, 'resourceVersion', 'managedFields') && jsonEqual(ma.managedFields, mb.managedFields);
+}
+
+/** `a` and `b` have equal members apart from the `skipped` keys (for…in: JSON objects inherit nothing enumerable). */
+function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, ...skipped: string[]): boolean {
+  let count = 0;
+  for (const k in a) {
+    if (a[k] === undefined || skipped.includes(k)) continue;
+    count++;
+    if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+  }
+  for (const k in b) if (b[k] !== undefined && !skipped.includes(k)) count--;
+  return count === 0;
 }
 
 /** Freezes a JSON value and everything in it, so shared objects cannot be changed by a reader. Safe at any depth. */
