@@ -13,6 +13,20 @@ const entry = (
 ) => ({ manager, operation, apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1, ...extra }) as ManagedFieldsEntry;
 
 describe('decodeManagedFields / encodeManagedFields', () => {
+  it('decodes equal FieldsV1 once: entries of other objects with the same fields share one immutable set', () => {
+    const a = decodeManagedFields([entry('x', 'Update', '2026-01-01T00:00:01Z', { 'f:data': { 'f:k': {} } })]);
+    const b = decodeManagedFields([entry('y', 'Update', '2026-01-01T00:00:02Z', { 'f:data': { 'f:k': {} } })]);
+    const other = decodeManagedFields([entry('x', 'Update', '2026-01-01T00:00:01Z', { 'f:data': { 'f:j': {} } })]);
+    const setOf = (m: Managed) => [...m.fields.values()][0]?.set;
+    expect(setOf(a)).toBe(setOf(b));
+    expect(setOf(other)).not.toBe(setOf(a));
+    expect(setOf(other)?.has(makePath('data', 'j'))).toBe(true);
+    // A FieldsV1 that does not decode fails every time (nothing is remembered for it).
+    const bad = () => decodeManagedFields([entry('x', 'Update', '2026-01-01T00:00:01Z', { 'f:data': 'nope' })]);
+    expect(bad).toThrow(/must be an object/);
+    expect(bad).toThrow(/must be an object/);
+  });
+
   it('round-trips, sorted by operation, time, manager, apiVersion, subresource', () => {
     const entries = [
       entry('b', 'Update', '2026-01-01T00:00:02Z', { 'f:data': { 'f:b': {} } }),

@@ -120,7 +120,7 @@ export function decodeManagedFields(
     const id = managerIdentifier(e);
     let set: FieldSet;
     try {
-      set = fieldSetFromFieldsV1(e.fieldsV1 ?? {});
+      set = decodeFieldsV1(e.fieldsV1);
     } catch (err) {
       throw new Error(`error decoding versioned set from ${JSON.stringify(e)}: error decoding set: ${(err as Error).message}`);
     }
@@ -130,6 +130,31 @@ export function decodeManagedFields(
     decoded.set(id, { vs, entry: e });
   });
   return out;
+}
+
+/**
+ * Decoded sets by their FieldsV1 JSON text. Sets are immutable, so one decoding serves every entry with the same
+ * fields — the objects a controller or client writes mostly share their shape — and the schema reconciliation the
+ * Updater runs on each set (memoized on the set) is done once per shape instead of once per write. Bounded by the
+ * texts' length (about 4 MiB of them).
+ */
+const decodedSets = new LRUCache<string, FieldSet>({ maxSize: 4 << 20, sizeCalculation: (_set, text) => text.length + 64 });
+
+/** fieldSetFromFieldsV1, shared by content; an error is thrown as it is and nothing is remembered. */
+function decodeFieldsV1(fieldsV1: unknown): FieldSet {
+  if (fieldsV1 === undefined || fieldsV1 === null) return fieldSetFromFieldsV1({});
+  let text: string;
+  try {
+    text = JSON.stringify(fieldsV1);
+  } catch {
+    // Nested beyond JSON.stringify's recursion: decoded as it is, not remembered.
+    return fieldSetFromFieldsV1(fieldsV1);
+  }
+  const known = decodedSets.get(text);
+  if (known) return known;
+  const set = fieldSetFromFieldsV1(fieldsV1);
+  decodedSets.set(text, set);
+  return set;
 }
 
 /** Whole seconds of an RFC 3339 time (0 without one), as kube compares entry times. */

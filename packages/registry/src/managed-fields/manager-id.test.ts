@@ -14,6 +14,14 @@ describe('managerIdentifier', () => {
     );
   });
 
+  it('is the same asked again, and a field that is not a string never shares the identifier of its string form', () => {
+    const fields = { manager: 'm', operation: 'Update', apiVersion: 'v1' } as const;
+    expect(managerIdentifier(fields)).toBe(managerIdentifier({ ...fields }));
+    const odd = { ...fields, manager: 1 } as unknown as Parameters<typeof managerIdentifier>[0];
+    expect(managerIdentifier({ ...fields, manager: '1' })).toBe('{"manager":"1","operation":"Update","apiVersion":"v1"}');
+    expect(managerIdentifier(odd)).toBe('{"manager":1,"operation":"Update","apiVersion":"v1"}');
+  });
+
   it('round-trips through parseManagerIdentifier', () => {
     const id = managerIdentifier({ manager: 'a', operation: 'Update', apiVersion: 'v1', subresource: 'scale' });
     expect(parseManagerIdentifier(id)).toEqual({ manager: 'a', operation: 'Update', apiVersion: 'v1', subresource: 'scale' });

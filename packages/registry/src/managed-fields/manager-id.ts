@@ -6,6 +6,28 @@ import { goQuote, type ManagedFieldsEntry } from '@kapi/apimachinery';
  * Go's field order with its omitempty rules. Entries with the same key are one manager.
  */
 export function managerIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  // Every decoding of every entry asks for its identifier; the same few managers come back. Only string fields are
+  // keyed (a client's entry may hold anything, and 1 and "1" must not share an identifier).
+  const { manager, operation, apiVersion, subresource } = e;
+  if (!isOptionalString(manager) || !isOptionalString(operation) || !isOptionalString(apiVersion) || !isOptionalString(subresource))
+    return buildIdentifier(e);
+  const key = `${manager ?? ''}\u0000${operation ?? ''}\u0000${apiVersion ?? ''}\u0000${subresource ?? ''}`;
+  let id = identifiers.get(key);
+  if (id === undefined) {
+    id = buildIdentifier(e);
+    if (identifiers.size >= IDENTIFIERS_MAX) identifiers.clear();
+    identifiers.set(key, id);
+  }
+  return id;
+}
+
+const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
+
+/** Identifiers by their fields (bounded, started over when full: manager names come from clients). */
+const identifiers = new Map<string, string>();
+const IDENTIFIERS_MAX = 1024;
+
+function buildIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
   // Key order is metav1.ManagedFieldsEntry's (manager, operation, apiVersion, …, subresource), as Go marshals it.
   const id: Record<string, string> = {};
   if (e.manager) id.manager = e.manager;
