@@ -16,7 +16,6 @@ export function capUpdateManagers(managed: Managed, max: number): void {
   for (const vs of managed.fields.values()) if (!vs.applied) count++;
   if (count <= max) return;
   const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
-  if (updaters.length <= max) return;
   updaters.sort((a, b) => timeSeconds(managed.times.get(a)) - timeSeconds(managed.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0));
   const firstOfVersion = new Map<string, string>();
   let length = updaters.length;
