@@ -52,6 +52,32 @@ describe('withTimeout', () => {
     expect((await watch).status).toBe(201); // its own write goes through
   });
 
+  it('passes on an error thrown before the limit (synchronously too) and hands one thrown after it to onLateError', async () => {
+    const clock = new FakeClock();
+    const late: unknown[] = [];
+    let release: (() => void) | undefined;
+    srv = await listen(
+      compose([withTimeout({ timeoutMs: 1000, clock, onLateError: (err) => late.push(err) })], (ctx) => {
+        if (ctx.url.pathname === '/sync') throw new Error('thrown at once');
+        return new Promise<void>((r) => {
+          release = r;
+        }).then(() => {
+          throw new Error('thrown late');
+        });
+      }),
+    );
+    expect((await fetch(`${srv.url}/sync`)).status).toBe(500);
+    expect(clock.pending).toBe(0); // no timer left behind by the request that failed at once
+
+    const slow = fetch(`${srv.url}/slow`);
+    await expect.poll(() => release).toBeDefined();
+    clock.advance(1000);
+    expect((await slow).status).toBe(504);
+    release?.();
+    await expect.poll(() => late.length).toBe(1);
+    expect((late[0] as Error).message).toBe('thrown late');
+  });
+
   it('cuts the connection when the handler had already started the response', async () => {
     const clock = new FakeClock();
     let started = false;
