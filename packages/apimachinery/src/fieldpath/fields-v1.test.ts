@@ -44,6 +44,11 @@ describe('FieldsV1 (serialize_test.go)', () => {
     expect(encode(fieldSetFromFieldsV1Json('{"f:aaa":{},"r:aab":{}}'))).toBe('{"f:aaa":{}}');
   });
 
+  it('an undefined member is absent, as in the JSON of the object', () => {
+    const withUndefined = fieldSetFromFieldsV1({ 'f:a': {}, 'f:b': undefined, 'f:c': { '.': undefined, 'f:d': {} } });
+    expect(withUndefined.equals(fieldSetFromFieldsV1({ 'f:a': {}, 'f:c': { 'f:d': {} } }))).toBe(true);
+  });
+
   it('errors say which key is wrong', () => {
     expect(() => fieldSetFromFieldsV1({ 'f:a': { xy: {} } })).toThrow(
       'managedFields parsing: parsing key as path element: missing colon: xy',

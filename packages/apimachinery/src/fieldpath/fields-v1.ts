@@ -75,6 +75,9 @@ function read(o: Record<string, unknown>): FieldSet | undefined {
   // for…in: a parsed JSON object has no enumerable inherited keys, and no array of its keys is made.
   for (const key in o) {
     const v = o[key];
+    // An undefined member is absent, as in the JSON the object is stored as (and in managedFields' decoding cache,
+    // which is keyed by that JSON: an error here would depend on what the cache held).
+    if (v === undefined) continue;
     if (key === '.') {
       member = true;
       continue;

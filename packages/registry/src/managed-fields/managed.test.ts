@@ -21,6 +21,11 @@ describe('decodeManagedFields / encodeManagedFields', () => {
     expect(setOf(a)).toBe(setOf(b));
     expect(setOf(other)).not.toBe(setOf(a));
     expect(setOf(other)?.has(makePath('data', 'j'))).toBe(true);
+    // A member that is undefined is absent whether or not its JSON was decoded before.
+    const holey = (k: string) =>
+      decodeManagedFields([entry('x', 'Update', '2026-01-01T00:00:01Z', { 'f:data': { [`f:${k}`]: {}, 'f:gone': undefined } })]);
+    expect(setOf(holey('k'))).toBe(setOf(a));
+    expect(setOf(holey('fresh'))?.has(makePath('data', 'fresh'))).toBe(true);
     // A FieldsV1 that does not decode fails every time (nothing is remembered for it).
     const bad = () => decodeManagedFields([entry('x', 'Update', '2026-01-01T00:00:01Z', { 'f:data': 'nope' })]);
     expect(bad).toThrow(/must be an object/);
