@@ -241,13 +241,13 @@ function equalTo(a: unknown, b: unknown, depth: number, deeper: unknown[]): bool
   const ao = a as JsonObject;
   const bo = b as JsonObject;
   let count = 0;
-  // for…in, not Object.keys: JSON objects have no enumerable inherited keys, and it allocates no array of keys (this
-  // runs on every write, over both versions of the object).
+  // for…in with an own-key check, not Object.keys: no array of keys per object (this runs on every write, over both
+  // versions of the object), and a polluted Object.prototype still adds no key.
   for (const k in ao) {
-    if (ao[k] === undefined) continue;
+    if (!Object.hasOwn(ao, k) || ao[k] === undefined) continue;
     count++;
     if (!Object.hasOwn(bo, k) || !equalTo(ao[k], bo[k], depth + 1, deeper)) return false;
   }
-  for (const k in bo) if (bo[k] !== undefined) count--;
+  for (const k in bo) if (Object.hasOwn(bo, k) && bo[k] !== undefined) count--;
   return count === 0;
 }

@@ -46,7 +46,7 @@ function mayHoldProtoKey(value: unknown, depth: number): boolean {
   }
   if (Object.hasOwn(value, '__proto__')) return true;
   const o = value as Record<string, unknown>;
-  for (const k in o) if (mayHoldProtoKey(o[k], depth + 1)) return true;
+  for (const k in o) if (Object.hasOwn(o, k) && mayHoldProtoKey(o[k], depth + 1)) return true;
   return false;
 }
 

@@ -26,16 +26,16 @@ export function sameStoredObject(a: { metadata?: object }, b: { metadata?: objec
 
 /**
  * `a` and `b` have equal members apart from keys `skip1` and `skip2` (two plain parameters: no array of them built
- * per call, twice per write). for…in: JSON objects inherit nothing enumerable.
+ * per call, twice per write). for…in with an own-key check: no array of keys, and nothing from a polluted prototype.
  */
 function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, skip1: string, skip2?: string): boolean {
   let count = 0;
   for (const k in a) {
-    if (a[k] === undefined || k === skip1 || k === skip2) continue;
+    if (!Object.hasOwn(a, k) || a[k] === undefined || k === skip1 || k === skip2) continue;
     count++;
     if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
   }
-  for (const k in b) if (b[k] !== undefined && k !== skip1 && k !== skip2) count--;
+  for (const k in b) if (Object.hasOwn(b, k) && b[k] !== undefined && k !== skip1 && k !== skip2) count--;
   return count === 0;
 }
 

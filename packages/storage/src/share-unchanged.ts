@@ -44,9 +44,10 @@ export function shareUnchanged(next: unknown, prev: unknown, depth = 0): unknown
     }
     if (same) {
       // Equal means in the same key order too: `next`'s JSON text then stays its encoding (the storage hands it on).
-      // for…in over `prev` (frozen JSON: no enumerable inherited keys) needs no second array of keys.
+      // for…in over `prev` needs no second array of keys (own keys only: a polluted prototype adds none).
       let i = 0;
       for (const k in p) {
+        if (!Object.hasOwn(p, k)) continue;
         if (nk[i++] !== k) {
           same = false;
           break;

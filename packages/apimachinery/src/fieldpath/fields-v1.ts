@@ -72,8 +72,9 @@ function read(o: Record<string, unknown>): FieldSet | undefined {
   let m: Elem[] | undefined;
   let ce: Elem[] | undefined;
   let cs: FieldSet[] | undefined;
-  // for…in: a parsed JSON object has no enumerable inherited keys, and no array of its keys is made.
+  // for…in with an own-key check: no array of its keys is made, and a polluted prototype adds nothing.
   for (const key in o) {
+    if (!Object.hasOwn(o, key)) continue;
     const v = o[key];
     // An undefined member is absent, as in the JSON the object is stored as (and in managedFields' decoding cache,
     // which is keyed by that JSON: an error here would depend on what the cache held).

@@ -62,7 +62,7 @@ const built = (b: FieldSetBuilder | undefined): FieldSet => (b ? b.build() : Fie
 
 /** No own key (absent counts as empty). */
 function isEmpty(o: Record<string, unknown> | undefined): boolean {
-  if (o) for (const _ in o) return false;
+  if (o) for (const k in o) if (Object.hasOwn(o, k)) return false;
   return true;
 }
 
@@ -212,9 +212,9 @@ class CompareWalker {
       this.doLeaf(lhs, rhs);
       return true;
     }
-    // for…in over JSON objects (no enumerable inherited keys): no array of keys per map on every write.
-    if (l) for (const key in l) this.visitMapItem(t, key, l[key], getOwn(r, key));
-    if (r) for (const key in r) if (!l || !Object.hasOwn(l, key)) this.visitMapItem(t, key, undefined, r[key]);
+    // for…in with an own-key check: no array of keys per map on every write, and no key from a polluted prototype.
+    if (l) for (const key in l) if (Object.hasOwn(l, key)) this.visitMapItem(t, key, l[key], getOwn(r, key));
+    if (r) for (const key in r) if (Object.hasOwn(r, key) && !(l && Object.hasOwn(l, key))) this.visitMapItem(t, key, undefined, r[key]);
     return false;
   }
 
