@@ -91,8 +91,6 @@ export class FieldManager {
   readonly #opts: FieldManagerOptions;
   readonly #updater: Updater;
   readonly #gvk: string;
-  /** Manager identifiers by operation and manager name (JSON built once per manager, not per write). */
-  readonly #ids = new Map<string, string>();
 
   constructor(opts: FieldManagerOptions) {
     this.#opts = opts;
@@ -197,17 +195,10 @@ export class FieldManager {
     return live ? this.#opts.storedCache.decode(live) : emptyManaged();
   }
 
+  /** The writer's identifier (managerIdentifier remembers the JSON it builds for each manager). */
   #id(manager: string, operation: 'Apply' | 'Update'): string {
-    const key = `${operation}:${manager}`;
-    let id = this.#ids.get(key);
-    if (id === undefined) {
-      const { apiVersion, subresource } = this.#opts;
-      id = managerIdentifier({ manager: manager || 'unknown', operation, apiVersion, ...(subresource ? { subresource } : {}) });
-      // Manager names come from clients: a bounded memo, started over when full.
-      if (this.#ids.size >= 1024) this.#ids.clear();
-      this.#ids.set(key, id);
-    }
-    return id;
+    const { apiVersion, subresource } = this.#opts;
+    return managerIdentifier({ manager: manager || 'unknown', operation, apiVersion, subresource });
   }
 
   #strip(fields: ManagedFields, id: string): void {

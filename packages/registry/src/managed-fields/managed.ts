@@ -1,5 +1,5 @@
 import {
-  type FieldSet,
+  FieldSet,
   fieldSetFromFieldsV1,
   fieldSetToFieldsV1,
   type KubeObject,
@@ -142,7 +142,7 @@ const decodedSets = new LRUCache<string, FieldSet>({ maxSize: 4 << 20, sizeCalcu
 
 /** fieldSetFromFieldsV1, shared by content; an error is thrown as it is and nothing is remembered. */
 function decodeFieldsV1(fieldsV1: unknown): FieldSet {
-  if (fieldsV1 === undefined || fieldsV1 === null) return fieldSetFromFieldsV1({});
+  if (fieldsV1 === undefined || fieldsV1 === null) return FieldSet.empty();
   let text: string;
   try {
     text = JSON.stringify(fieldsV1);

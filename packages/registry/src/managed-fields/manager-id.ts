@@ -12,20 +12,25 @@ export function managerIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'opera
   if (!isOptionalString(manager) || !isOptionalString(operation) || !isOptionalString(apiVersion) || !isOptionalString(subresource))
     return buildIdentifier(e);
   const key = `${manager ?? ''}\u0000${operation ?? ''}\u0000${apiVersion ?? ''}\u0000${subresource ?? ''}`;
-  let id = identifiers.get(key);
-  if (id === undefined) {
-    id = buildIdentifier(e);
-    if (identifiers.size >= IDENTIFIERS_MAX) identifiers.clear();
-    identifiers.set(key, id);
-  }
-  return id;
+  return remembered(identifiers, key, () => buildIdentifier(e));
 }
 
 const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
 
-/** Identifiers by their fields (bounded, started over when full: manager names come from clients). */
+/** How many identifiers each memo below holds before it starts over (manager names come from clients). */
+const MEMO_MAX = 1024;
+
+/** `memo`'s value for `key`, made by `make` when missing; the memo is emptied when full. */
+function remembered<V>(memo: Map<string, V>, key: string, make: () => V): V {
+  if (memo.has(key)) return memo.get(key) as V;
+  const value = make();
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
+/** Identifiers by their fields. */
 const identifiers = new Map<string, string>();
-const IDENTIFIERS_MAX = 1024;
 
 function buildIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
   // Key order is metav1.ManagedFieldsEntry's (manager, operation, apiVersion, …, subresource), as Go marshals it.
@@ -41,18 +46,16 @@ type ManagerFields = Readonly<Pick<ManagedFieldsEntry, 'manager' | 'operation' |
 
 /**
  * Parsed identifiers: a write that creates a manager's entry names its fields from the identifier, and the same
- * few managers write again and again. Bounded, started over when full (identifiers come from clients).
+ * few managers write again and again.
  */
 const parsed = new Map<string, ManagerFields | undefined>();
-const PARSED_MAX = 1024;
 
 /** The entry fields a manager identifier carries (its inverse); undefined when `id` is not one. */
 export function parseManagerIdentifier(id: string): ManagerFields | undefined {
-  if (parsed.has(id)) return parsed.get(id);
-  const fields = parseUncached(id);
-  if (parsed.size >= PARSED_MAX) parsed.clear();
-  parsed.set(id, fields && Object.freeze(fields));
-  return fields;
+  return remembered(parsed, id, () => {
+    const fields = parseUncached(id);
+    return fields && Object.freeze(fields);
+  });
 }
 
 function parseUncached(id: string): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
