@@ -1,4 +1,4 @@
-import { type LeaderElectorOptions, type LeaseLock, type LeaseRecord, microTime, LeaderElector as PackageElector } from '@kapi/server-core';
+import { type LeaderElectorOptions, type LeaseLock, type LeaseRecord, LeaderElector as PackageElector } from '@kapi/server-core';
 import {
   type ConfigurationOptions,
   CustomObjectsApi,
@@ -8,7 +8,8 @@ import {
 } from '@kubernetes/client-node';
 import { statusOf } from './example-kinds.ts';
 
-export { microTime };
+/** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */
+export { formatMicroTime as microTime } from '@kapi/server-core';
 
 /** LeaderElectorOptions of @kapi/server-core, with the Lease reached through `kubeConfig` instead of a lock. */
 export interface LeaderElectionOptions extends Omit<LeaderElectorOptions, 'lock' | 'namespace'> {

@@ -30,9 +30,6 @@ export interface LeaderElectorOptions {
   onError?: (err: unknown) => void;
 }
 
-/** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */
-export const microTime: (ms: number) => string = formatMicroTime;
-
 /**
  * client-go's leaderelection with a LeaseLock: candidates race to write a Lease; the holder renews `renewTime` every
  * `retryPeriodMs`, and the others take it over once they have seen it unchanged for `leaseDurationSeconds` (the time
@@ -163,7 +160,7 @@ export class LeaderElector {
       holderIdentity: me,
       leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
       acquireTime,
-      renewTime: microTime(now),
+      renewTime: formatMicroTime(now),
       leaseTransitions: transitions,
     });
     const current = await this.#o.lock.get(signal);
@@ -173,7 +170,7 @@ export class LeaderElector {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
           metadata: { name: this.#o.name, namespace: this.#o.namespace },
-          spec: spec(microTime(now), 0),
+          spec: spec(formatMicroTime(now), 0),
         },
         signal,
       );
@@ -189,7 +186,10 @@ export class LeaderElector {
     const updated = await this.#o.lock.update(
       {
         ...current,
-        spec: holder === me ? spec(current.spec?.acquireTime ?? microTime(now), transitions) : spec(microTime(now), transitions + 1),
+        spec:
+          holder === me
+            ? spec(current.spec?.acquireTime ?? formatMicroTime(now), transitions)
+            : spec(formatMicroTime(now), transitions + 1),
       },
       signal,
     );
@@ -206,7 +206,13 @@ export class LeaderElector {
     try {
       const released = await this.#o.lock.update({
         ...current,
-        spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now) },
+        spec: {
+          ...current.spec,
+          holderIdentity: '',
+          leaseDurationSeconds: 1,
+          acquireTime: formatMicroTime(now),
+          renewTime: formatMicroTime(now),
+        },
       });
       if (!released) return false;
       this.#observe(released);
