@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type KubeObject, type Status, toStatusError, type WatchEvent } from '@kapi/apimachinery';
-import { isStorageError, type Watch } from '@kapi/storage';
+import { isStorageError } from '@kapi/storage';
 import { type RedisServer, startRedis } from '@kapi/test-servers';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMPACT, CREATE } from './lua-scripts.ts';
 import { RedisStorage, type RedisStorageOptions } from './redis-storage.ts';
+import { brief, collect, named, sleep, whenReachable } from './test-support/watch-reading.ts';
 import { DATA_LOST_MESSAGE } from './watch-hub.ts';
 
 let redis: RedisServer;
@@ -45,49 +46,9 @@ const widget = (name: string, size = 1): KubeObject => ({
   spec: { size },
 });
 const key = (name: string) => `/registry/widgets/ns/${name}`;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Reads `watch` until `done` accepts an event or the stream ends; fails after `ms` (a watch must never hang). */
-async function collect(watch: Watch, done: (e: WatchEvent) => boolean, ms = 8000): Promise<{ events: WatchEvent[]; ended: boolean }> {
-  const it = watch[Symbol.asyncIterator]();
-  const events: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch hung: ${JSON.stringify(events.map(brief))}`);
-    if (r.done) return { events, ended: true };
-    events.push(r.value);
-    if (done(r.value)) return { events, ended: false };
-  }
-}
-
-const brief = (e: WatchEvent) =>
-  e.type === 'ERROR'
-    ? `ERROR ${(e.object as Status).code}`
-    : `${e.type} ${e.object.metadata.name ?? ''} ${e.object.metadata.resourceVersion}`;
-const named = (name: string) => (e: WatchEvent) => e.type !== 'ERROR' && e.object.metadata.name === name;
-
-/** Retries `op` while Redis is unreachable (a reconnect in progress). */
-async function retry<T>(op: () => Promise<T>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await op();
-    } catch (err) {
-      if (!isStorageError(err, 'Unreachable') || Date.now() > deadline) throw err;
-      await sleep(25);
-    }
-  }
-}
-
 /** Creates `name`; a create whose reply was lost may have been applied, which KeyExists then tells. */
 async function ensureCreated(s: RedisStorage, name: string): Promise<void> {
-  await retry(async () => {
+  await whenReachable(async () => {
     try {
       await s.create(key(name), widget(name));
     } catch (err) {
@@ -194,7 +155,7 @@ describe('RedisStorage under faults', () => {
 
     await redis.restart();
     // The other instance writes first after the restart: it finds the data gone and starts a new epoch.
-    const c = await retry(() => writer.create(key('c'), widget('c')));
+    const c = await whenReachable(() => writer.create(key('c'), widget('c')));
     const { events, ended } = await collect(watch, () => false, 10_000);
     expect(ended).toBe(true);
     expect(events.map(brief)).toEqual(['ERROR 410']);
@@ -204,7 +165,7 @@ describe('RedisStorage under faults', () => {
 
     // The data is gone, and no revision handed out before is handed out again.
     expect(Number(c.metadata.resourceVersion)).toBeGreaterThan(seen);
-    expect(await retry(() => s.get(key('a'), { ignoreNotFound: true }))).toBeNull();
+    expect(await whenReachable(() => s.get(key('a'), { ignoreNotFound: true }))).toBeNull();
     expect(Number(await s.currentResourceVersion())).toBeGreaterThanOrEqual(Number(c.metadata.resourceVersion));
     const old = await s
       .list('/registry/widgets', { resourceVersion: String(seen), resourceVersionMatch: 'Exact' })
@@ -242,7 +203,7 @@ describe('RedisStorage under faults', () => {
     expect(events.map(brief)).toEqual(['ERROR 410']);
     expect((events[0]?.object as Status | undefined)?.message).toBe(DATA_LOST_MESSAGE);
     // Neither instance hands out a revision again (the writer had seen less than the watcher).
-    const d = await retry(() => writer.create(key('d'), widget('d')));
+    const d = await whenReachable(() => writer.create(key('d'), widget('d')));
     expect(Number(d.metadata.resourceVersion)).toBeGreaterThan(seen);
   });
 
@@ -312,8 +273,8 @@ describe('RedisStorage under faults', () => {
     } finally {
       process.kill(pid, 'SIGCONT');
     }
-    expect((await retry(() => owned.get(key('a'))))?.metadata.name).toBe('a');
-    expect((await retry(() => given.get(key('b'))))?.metadata.name).toBe('b');
+    expect((await whenReachable(() => owned.get(key('a'))))?.metadata.name).toBe('a');
+    expect((await whenReachable(() => given.get(key('b'))))?.metadata.name).toBe('b');
     await given.close();
     client.disconnect();
   });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type KubeObject, type Status, toStatusError, type WatchEvent } from '@kapi/apimachinery';
-import { isStorageError, type Watch } from '@kapi/storage';
+import { type KubeObject, type Status, toStatusError } from '@kapi/apimachinery';
+import { isStorageError } from '@kapi/storage';
 import { type RedisServer, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStorage } from './redis-storage.ts';
+import { brief, collect, named, sleep, whenReachable } from './test-support/watch-reading.ts';
 import { DATA_LOST_MESSAGE } from './watch-hub.ts';
 
 // A real redis-server killed (SIGKILL, as a crash) and started again: with its data (an append-only file fsynced on
@@ -41,45 +42,6 @@ const widget = (name: string): KubeObject => ({
   spec: {},
 });
 const key = (name: string) => `/registry/widgets/ns/${name}`;
-/** Stops at the event for object `name`. */
-const named = (name: string) => (e: WatchEvent) => e.type !== 'ERROR' && (e.object as KubeObject).metadata.name === name;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const brief = (e: WatchEvent) =>
-  e.type === 'ERROR' ? `ERROR ${(e.object as Status).code}` : `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`;
-
-/** Reads `watch` (skipping BOOKMARKs) until `done` accepts an event or it ends; fails after `ms`: a watch must never hang. */
-async function collect(watch: Watch, done: (e: WatchEvent) => boolean, ms = 10_000): Promise<{ events: WatchEvent[]; ended: boolean }> {
-  const it = watch[Symbol.asyncIterator]();
-  const events: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch hung after ${JSON.stringify(events.map(brief))}`);
-    if (r.done) return { events, ended: true };
-    if (r.value.type === 'BOOKMARK') continue;
-    events.push(r.value);
-    if (done(r.value)) return { events, ended: false };
-  }
-}
-
-/** Retries `op` while Redis is unreachable (a reconnect in progress). */
-async function whenReachable<T>(op: () => Promise<T>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await op();
-    } catch (err) {
-      if (!isStorageError(err, 'Unreachable') || Date.now() > deadline) throw err;
-      await sleep(25);
-    }
-  }
-}
-
 describe('RedisStorage across a redis-server restart', () => {
   it('with its data kept: writes during the outage fail with Unreachable, the watch resumes with nothing lost or twice', async () => {
     const s = storage(kept);
