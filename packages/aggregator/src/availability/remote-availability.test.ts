@@ -11,6 +11,7 @@ import { clientCertificateAuthority, issueClientCertificate, selfSignedServingCe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIService } from '../apiservice/types.ts';
 import { RemoteTransport } from '../remote/remote-transport.ts';
+import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 import { RemoteAvailabilityController } from './remote-availability-controller.ts';
 
@@ -91,12 +92,7 @@ const available = async (name: string): Promise<Json> =>
   ((await send('GET', `${c.url}${APISERVICES}/${name}`)).body.status?.conditions ?? []).find((x: Json) => x.type === 'Available');
 
 const create = async (group: string, service: { namespace: string; name: string; port?: number }): Promise<void> => {
-  const created = await send('POST', c.url + APISERVICES, {
-    apiVersion: 'apiregistration.k8s.io/v1',
-    kind: 'APIService',
-    metadata: { name: `v1alpha1.${group}` },
-    spec: { group, version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15, service, insecureSkipTLSVerify: true },
-  });
+  const created = await send('POST', c.url + APISERVICES, remoteAPIService(group, 'v1alpha1', service, { insecureSkipTLSVerify: true }));
   expect(created.status).toBe(201);
 };
 

@@ -12,6 +12,7 @@ import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
+import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
 const execFileAsync = promisify(execFile);
@@ -91,20 +92,12 @@ const groupNames = async (): Promise<string[]> => (await get('/apis')).groups.ma
 
 describe('remote APIServices in the aggregator’s discovery (kube’s discovery manager)', () => {
   it('an APIService created lists its group in discovery within a second, with the remote’s resources, in priority order', async () => {
-    const created = await send('POST', chain.url + APISERVICES, {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name: 'v1alpha1.wardle.example.com' },
-      spec: {
-        group: 'wardle.example.com',
-        version: 'v1alpha1',
-        // Between authorization.k8s.io (kube's 17600) and rbac.authorization.k8s.io (17000).
-        groupPriorityMinimum: 17500,
-        versionPriority: 15,
-        service: { namespace: 'wardle', name: 'api' },
-        caBundle,
-      },
-    });
+    const created = await send(
+      'POST',
+      chain.url + APISERVICES,
+      // Between authorization.k8s.io (kube's 17600) and rbac.authorization.k8s.io (17000).
+      remoteAPIService('wardle.example.com', 'v1alpha1', { namespace: 'wardle', name: 'api' }, { groupPriorityMinimum: 17500, caBundle }),
+    );
     expect(created.status).toBe(201);
     // expect.poll's default timeout is one second.
     await expect.poll(groupNames).toContain('wardle.example.com');
@@ -162,19 +155,11 @@ describe('remote APIServices in the aggregator’s discovery (kube’s discovery
 
   it('a remote without aggregated discovery: its /apis/<g>/<v> converted as kube does; unreachable, it is Stale with what was fetched', async () => {
     const name = 'v1beta1.legacy.example.com';
-    const created = await send('POST', chain.url + APISERVICES, {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name },
-      spec: {
-        group: 'legacy.example.com',
-        version: 'v1beta1',
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-        service: { namespace: 'legacy', name: 'api' },
-        caBundle,
-      },
-    });
+    const created = await send(
+      'POST',
+      chain.url + APISERVICES,
+      remoteAPIService('legacy.example.com', 'v1beta1', { namespace: 'legacy', name: 'api' }, { caBundle }),
+    );
     expect(created.status).toBe(201);
     const legacy = async (): Promise<Json> =>
       (await get('/apis', AGGREGATED)).items.find((i: Json) => i.metadata.name === 'legacy.example.com');

@@ -11,6 +11,7 @@ import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
+import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
 const execFileAsync = promisify(execFile);
@@ -46,19 +47,11 @@ beforeAll(async () => {
     provider: { serviceResolver: mapServiceResolver({ 'wardle/api:443': remoteServing.url }) },
   });
   tmp = await mkdtemp(join(tmpdir(), 'kapi-remote-openapi-'));
-  const created = await send('POST', chain.url + APISERVICES, {
-    apiVersion: 'apiregistration.k8s.io/v1',
-    kind: 'APIService',
-    metadata: { name: 'v1alpha1.wardle.example.com' },
-    spec: {
-      group: 'wardle.example.com',
-      version: 'v1alpha1',
-      groupPriorityMinimum: 1000,
-      versionPriority: 15,
-      service: { namespace: 'wardle', name: 'api' },
-      caBundle: ca.toString('base64'),
-    },
-  });
+  const created = await send(
+    'POST',
+    chain.url + APISERVICES,
+    remoteAPIService('wardle.example.com', 'v1alpha1', { namespace: 'wardle', name: 'api' }, { caBundle: ca.toString('base64') }),
+  );
   expect(created.status).toBe(201);
 });
 afterAll(async () => {
