@@ -2,13 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
 import { mapServiceResolver } from '@kapi/admission';
-import { ConfigMap, Namespace } from '@kapi/registry';
-import { GenericAPIServer, type Serving, selfSignedServingCertificate, serve } from '@kapi/server-core';
+import { selfSignedServingCertificate } from '@kapi/server-core';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AggregatorProvider, aggregatorProvider } from './aggregator-provider.ts';
 import { remoteAPIService } from './test-support/apiservice.ts';
-import { type Json, send } from './test-support/chain.ts';
+import { type Json, send, startChain, type TestChain } from './test-support/chain.ts';
 
 /**
  * Hostile input as users and remote servers send it: APIServices of wrong types and sizes, remote servers answering
@@ -138,9 +136,7 @@ const remotes: Record<string, Handler> = {
 
 /** The resolver's Services: the tests may take one away. */
 const addresses: Record<string, string> = {};
-let aggregator: GenericAPIServer;
-let provider: AggregatorProvider;
-let serving: Serving;
+let chain: TestChain;
 const servers: Server[] = [];
 
 const apiService = (group: string, spec: Json = {}): Json =>
@@ -153,7 +149,7 @@ const apiService = (group: string, spec: Json = {}): Json =>
 
 async function untilAvailable(name: string): Promise<void> {
   for (;;) {
-    const r = await send('GET', `${serving.url}${APISERVICES}/${name}`, undefined, bearer);
+    const r = await send('GET', `${chain.url}${APISERVICES}/${name}`, undefined, bearer);
     if (r.body?.status?.conditions?.find((c: Json) => c.type === 'Available')?.status === 'True') return;
     await new Promise((res) => setTimeout(res, 10));
   }
@@ -162,7 +158,7 @@ async function untilAvailable(name: string): Promise<void> {
 /** The aggregated /apis document's version of `group` once it is Current with resources. */
 async function untilDiscovered(group: string): Promise<Json> {
   for (;;) {
-    const r = await fetch(`${serving.url}/apis`, { headers: { ...bearer, Accept: AGGREGATED } });
+    const r = await fetch(`${chain.url}/apis`, { headers: { ...bearer, Accept: AGGREGATED } });
     expect(r.status).toBe(200);
     const doc = (await r.json()) as Json;
     const v = doc.items.find((g: Json) => g.metadata.name === group)?.versions?.[0];
@@ -173,7 +169,7 @@ async function untilDiscovered(group: string): Promise<Json> {
 
 /** A raw HTTP/1.1 exchange with the aggregator: what came back before it closed (or 2 s of it). */
 function raw(request: string): Promise<string> {
-  const { port } = new URL(serving.url);
+  const { port } = new URL(chain.url);
   return new Promise<string>((resolve) => {
     let text = '';
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
@@ -196,15 +192,9 @@ beforeAll(async () => {
     if (name === 'good') goodPort = (server.address() as AddressInfo).port;
     addresses[`bad/${name}`] = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
-  const storage = new MemoryStorage();
-  const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
-  provider = aggregatorProvider({ serviceResolver: mapServiceResolver(addresses) });
-  aggregator = new GenericAPIServer({
-    storage,
-    closeStorage: false,
-    resources: [],
-    providers: [provider],
-    delegate: controlPlane,
+  chain = await startChain([], new MemoryStorage(), {
+    serve: true,
+    provider: { serviceResolver: mapServiceResolver(addresses) },
     authentication: {
       authenticator: {
         authenticate: async (req) =>
@@ -212,17 +202,14 @@ beforeAll(async () => {
       },
     },
   });
-  await aggregator.start();
-  serving = await serve(aggregator.handler);
   // The hostile ones first: the good one's discovery must not wait behind them.
   for (const name of Object.keys(remotes).reverse())
-    expect((await send('POST', `${serving.url}${APISERVICES}`, apiService(`${name}.bad.example`), bearer)).status).toBe(201);
+    expect((await send('POST', `${chain.url}${APISERVICES}`, apiService(`${name}.bad.example`), bearer)).status).toBe(201);
   for (const name of Object.keys(remotes)) await untilAvailable(`v1.${name}.bad.example`);
 });
 
 afterAll(async () => {
-  await serving?.shutdown({ gracePeriodMs: 0 });
-  await aggregator?.shutdown();
+  await chain?.stop();
   for (const server of servers) {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
@@ -235,11 +222,11 @@ describe('remote servers answering garbage', () => {
     // Asked for as kube's discovery manager asks.
     expect(discoveryGroup).toBe('system:masters');
     expect(good.resources.map((r: Json) => r.resource)).toEqual(['things']);
-    const legacy = await send('GET', `${serving.url}/apis`, undefined, bearer);
+    const legacy = await send('GET', `${chain.url}/apis`, undefined, bearer);
     expect(legacy.status).toBe(200);
     const groups = legacy.body.groups.map((g: Json) => g.name);
     for (const name of Object.keys(remotes)) expect(groups).toContain(`${name}.bad.example`);
-    const aggregated = await fetch(`${serving.url}/apis`, { headers: { ...bearer, Accept: AGGREGATED } });
+    const aggregated = await fetch(`${chain.url}/apis`, { headers: { ...bearer, Accept: AGGREGATED } });
     const doc = (await aggregated.json()) as Json;
     // Every garbage document is refused whole (as Go's decoding fails): listed Stale, without resources.
     for (const name of ['badjson', 'types', 'types2', 'endless', 'wrongct']) {
@@ -247,17 +234,17 @@ describe('remote servers answering garbage', () => {
       expect(v, name).toMatchObject({ version: 'v1' });
       for (const r of v.resources) expect(typeof r.resource, name).toBe('string');
     }
-    const proto = await fetch(`${serving.url}/apis`, {
+    const proto = await fetch(`${chain.url}/apis`, {
       headers: { ...bearer, Accept: 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' },
     });
     expect(proto.status).toBe(200);
-    expect((await send('GET', `${serving.url}/apis/types.bad.example`, undefined, bearer)).status).toBe(200);
+    expect((await send('GET', `${chain.url}/apis/types.bad.example`, undefined, bearer)).status).toBe(200);
   });
 
   it('leave OpenAPI v2 and v3 serving, with the good remote merged', async () => {
     await untilDiscovered('good.bad.example');
     for (;;) {
-      const v2 = await send('GET', `${serving.url}/openapi/v2`, undefined, bearer);
+      const v2 = await send('GET', `${chain.url}/openapi/v2`, undefined, bearer);
       expect(v2.status).toBe(200);
       if (v2.body.definitions['example.Thing']) {
         // Only the APIService's /apis/<group>/<version>/ paths and what they use, asked for as kube's downloader.
@@ -268,22 +255,22 @@ describe('remote servers answering garbage', () => {
       }
       await new Promise((res) => setTimeout(res, 10));
     }
-    const proto = await fetch(`${serving.url}/openapi/v2`, {
+    const proto = await fetch(`${chain.url}/openapi/v2`, {
       headers: { ...bearer, Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
     });
     expect(proto.status).toBe(200);
-    const v3 = await send('GET', `${serving.url}/openapi/v3`, undefined, bearer);
+    const v3 = await send('GET', `${chain.url}/openapi/v3`, undefined, bearer);
     expect(v3.status).toBe(200);
     // The v3 document of types2 is asked of its own server, whatever host its index names (kube asks its proxy).
     while (!v3.body.paths['apis/types2.bad.example/v1']) {
       await new Promise((res) => setTimeout(res, 10));
-      v3.body = (await send('GET', `${serving.url}/openapi/v3`, undefined, bearer)).body;
+      v3.body = (await send('GET', `${chain.url}/openapi/v3`, undefined, bearer)).body;
     }
     expect(goodSeen).not.toContain('/stolen?hash=1');
     for (const [key, entry] of Object.entries(v3.body.paths as Record<string, Json>))
       expect(
         (
-          await fetch(`${serving.url}/openapi/v3/${key}${entry.serverRelativeURL.slice(entry.serverRelativeURL.indexOf('?'))}`, {
+          await fetch(`${chain.url}/openapi/v3/${key}${entry.serverRelativeURL.slice(entry.serverRelativeURL.indexOf('?'))}`, {
             headers: bearer,
           })
         ).status,
@@ -291,9 +278,9 @@ describe('remote servers answering garbage', () => {
   });
 
   it('leave the proxy and the chain serving', async () => {
-    const r = await send('GET', `${serving.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, bearer);
+    const r = await send('GET', `${chain.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, bearer);
     expect(r).toEqual({ status: 200, body: { url: '/apis/good.bad.example/v1/namespaces/a/things', user: 'alice' } });
-    expect((await send('GET', `${serving.url}/api/v1/namespaces`, undefined, bearer)).status).toBe(200);
+    expect((await send('GET', `${chain.url}/api/v1/namespaces`, undefined, bearer)).status).toBe(200);
   });
 });
 
@@ -301,10 +288,10 @@ describe('the proxy, in the order kube checks', () => {
   it('answers a caBundle that makes no transport 500 before it resolves the Service', async () => {
     addresses['bad/gone'] = addresses['bad/good'] as string;
     const spec = { insecureSkipTLSVerify: false, caBundle: Buffer.from('not a pem').toString('base64') };
-    expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('gone.bad.example', spec), bearer)).status).toBe(201);
+    expect((await send('POST', `${chain.url}${APISERVICES}`, apiService('gone.bad.example', spec), bearer)).status).toBe(201);
     await untilAvailable('v1.gone.bad.example');
     delete addresses['bad/gone'];
-    const r = await fetch(`${serving.url}/apis/gone.bad.example/v1/things`, { headers: bearer });
+    const r = await fetch(`${chain.url}/apis/gone.bad.example/v1/things`, { headers: bearer });
     expect(r.status).toBe(500);
     expect(await r.text()).toBe('unable to load root certificates: unable to parse bytes as PEM block\n');
   });
@@ -332,13 +319,13 @@ describe('APIServices of wrong types and sizes', () => {
     it(`refuses ${what} with a 4xx`, async () => {
       const base = apiService('odd.bad.example');
       const body = { ...base, ...patch, spec: typeof patch.spec === 'object' ? { ...base.spec, ...patch.spec } : patch.spec };
-      const r = await send('POST', `${serving.url}${APISERVICES}`, body, bearer);
+      const r = await send('POST', `${chain.url}${APISERVICES}`, body, bearer);
       expect(r.status, JSON.stringify(r.body)).toBeGreaterThanOrEqual(400);
       expect(r.status, JSON.stringify(r.body)).toBeLessThan(500);
     });
 
   it('refuses a status of the wrong types with a 4xx', async () => {
-    const url = `${serving.url}${APISERVICES}/v1.good.bad.example/status`;
+    const url = `${chain.url}${APISERVICES}/v1.good.bad.example/status`;
     for (const conditions of ['x', [null], [{ type: 'Available', status: 5 }]]) {
       const current = await send('GET', url, undefined, bearer);
       const r = await send('PUT', url, { ...current.body, status: { conditions } }, bearer);
@@ -349,13 +336,13 @@ describe('APIServices of wrong types and sizes', () => {
 
   it('refuses a name that is not version.group', async () => {
     const body = { ...apiService('odd.bad.example'), metadata: { name: 'v2.odd.bad.example' } };
-    expect((await send('POST', `${serving.url}${APISERVICES}`, body, bearer)).status).toBe(422);
+    expect((await send('POST', `${chain.url}${APISERVICES}`, body, bearer)).status).toBe(422);
   });
 });
 
 describe('requests through the proxy', () => {
   it("go without the client's own X-Remote-* headers, whatever their case", async () => {
-    const r = await send('GET', `${serving.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, {
+    const r = await send('GET', `${chain.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, {
       ...bearer,
       'X-REMOTE-USER': 'mallory',
       'x-remote-uid': '0',
@@ -367,7 +354,7 @@ describe('requests through the proxy', () => {
 
   it('go with odd paths to the remote, never answered 500', async () => {
     for (const path of ['/apis/good.bad.example/v1/a:b:c', '/apis/good.bad.example/v1/..%2F..%2Fx', '/apis/good.bad.example/v1/%00%ff']) {
-      const r = await fetch(`${serving.url}${path}`, { headers: bearer });
+      const r = await fetch(`${chain.url}${path}`, { headers: bearer });
       expect(r.status, path).toBeLessThan(500);
     }
     const got = await raw('GET /apis/good.bad.example/v1/../../../api/v1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer alice\r\n\r\n');
@@ -387,12 +374,12 @@ describe('requests through the proxy', () => {
       );
       expect(got, headers).toMatch(/^HTTP\/1\.1 (101|[2-4]\d\d|503 .*\r\n\r\ninvalid upgrade response)/s);
     }
-    expect((await send('GET', `${serving.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, bearer)).status).toBe(200);
+    expect((await send('GET', `${chain.url}/apis/good.bad.example/v1/namespaces/a/things`, undefined, bearer)).status).toBe(200);
   });
 
   // kube's body cap is the handlers' that read the body (limitedReadBody): its proxy forwards any size.
   it("stream a body over the chain's cap to the remote, declared or chunked", async () => {
-    const url = `${serving.url}/apis/good.bad.example/v1/namespaces/a/things`;
+    const url = `${chain.url}/apis/good.bad.example/v1/namespaces/a/things`;
     const declared = await fetch(url, {
       method: 'POST',
       headers: { ...bearer, 'Content-Type': 'application/json' },

@@ -6,20 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { mapServiceResolver } from '@kapi/admission';
-import { ConfigMap, Namespace } from '@kapi/registry';
-import {
-  clientCertificateAuthority,
-  GenericAPIServer,
-  issueClientCertificate,
-  type Serving,
-  selfSignedServingCertificate,
-  serve,
-} from '@kapi/server-core';
+import { clientCertificateAuthority, issueClientCertificate, selfSignedServingCertificate } from '@kapi/server-core';
 import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AggregatorProvider, aggregatorProvider } from '../aggregator-provider.ts';
 import { remoteAPIService } from '../test-support/apiservice.ts';
-import { type Json, send } from '../test-support/chain.ts';
+import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 import { goQueryEncode, headerKeyEscape } from './auth-proxy-headers.ts';
 
 const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
@@ -43,9 +34,7 @@ interface Remote {
 
 let dir: string;
 let remote: Remote;
-let aggregator: GenericAPIServer;
-let provider: AggregatorProvider;
-let serving: Serving;
+let chain: TestChain;
 const bearer = { Authorization: 'Bearer alice' };
 
 async function startRemote(cert: string, key: string): Promise<Remote> {
@@ -93,7 +82,7 @@ const apiService = (version: string, serviceName: string, caBundle: string): Jso
 /** Polls the APIService until its Available condition has `status` (the availability controller sets it). */
 async function untilAvailable(name: string, status: string): Promise<void> {
   for (;;) {
-    const r = await send('GET', `${serving.url}${APISERVICES}/${name}`, undefined, bearer);
+    const r = await send('GET', `${chain.url}${APISERVICES}/${name}`, undefined, bearer);
     if (r.body?.status?.conditions?.find((c: Json) => c.type === 'Available')?.status === status) return;
     await new Promise((res) => setTimeout(res, 10));
   }
@@ -105,19 +94,13 @@ beforeAll(async () => {
   const ca = await clientCertificateAuthority({ dir });
   const client = await issueClientCertificate(ca, { user: 'front-proxy-client' });
   remote = await startRemote(remoteServing.cert, remoteServing.key);
-  const storage = new MemoryStorage();
-  const controlPlane = new GenericAPIServer({ storage, resources: [Namespace, ConfigMap] });
-  provider = aggregatorProvider({
-    serviceResolver: mapServiceResolver({ 'wardle/api': `https://127.0.0.1:${remote.port}`, 'wardle/down': 'https://127.0.0.1:1' }),
-    proxyClientCert: client.cert,
-    proxyClientKey: client.key,
-  });
-  aggregator = new GenericAPIServer({
-    storage,
-    closeStorage: false,
-    resources: [],
-    providers: [provider],
-    delegate: controlPlane,
+  chain = await startChain([], new MemoryStorage(), {
+    serve: true,
+    provider: {
+      serviceResolver: mapServiceResolver({ 'wardle/api': `https://127.0.0.1:${remote.port}`, 'wardle/down': 'https://127.0.0.1:1' }),
+      proxyClientCert: client.cert,
+      proxyClientKey: client.key,
+    },
     authentication: {
       authenticator: {
         authenticate: async (req) =>
@@ -134,21 +117,18 @@ beforeAll(async () => {
       },
     },
   });
-  await aggregator.start();
-  serving = await serve(aggregator.handler);
   const caBundle = Buffer.from(remoteServing.ca).toString('base64');
-  expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('v1alpha1', 'api', caBundle), bearer)).status).toBe(201);
-  expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('v1beta1', 'down', caBundle), bearer)).status).toBe(201);
+  expect((await send('POST', `${chain.url}${APISERVICES}`, apiService('v1alpha1', 'api', caBundle), bearer)).status).toBe(201);
+  expect((await send('POST', `${chain.url}${APISERVICES}`, apiService('v1beta1', 'down', caBundle), bearer)).status).toBe(201);
   const garbage = Buffer.from('not a pem').toString('base64');
-  expect((await send('POST', `${serving.url}${APISERVICES}`, apiService('v1beta2', 'api', garbage), bearer)).status).toBe(201);
+  expect((await send('POST', `${chain.url}${APISERVICES}`, apiService('v1beta2', 'api', garbage), bearer)).status).toBe(201);
   await untilAvailable('v1alpha1.wardle.example.com', 'True');
   // Its availability check does not verify the serving certificate, as kube's.
   await untilAvailable('v1beta2.wardle.example.com', 'True');
 });
 
 afterAll(async () => {
-  await serving?.shutdown({ gracePeriodMs: 0 });
-  await aggregator?.shutdown();
+  await chain?.stop();
   remote?.server.closeAllConnections();
   await new Promise((r) => remote?.server.close(r));
   await rm(dir, { recursive: true, force: true });
@@ -157,7 +137,7 @@ afterAll(async () => {
 describe('the aggregator proxy to remote APIServices', () => {
   it('sends the authenticated user as X-Remote-* headers with the proxy client certificate, never the caller credentials', async () => {
     remote.seen.length = 0;
-    const res = await fetch(`${serving.url}${GV}/namespaces/default/flunders?z=1&a=b%20c`, {
+    const res = await fetch(`${chain.url}${GV}/namespaces/default/flunders?z=1&a=b%20c`, {
       method: 'POST',
       headers: { ...bearer, 'Content-Type': 'application/json', 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters' },
       body: JSON.stringify({ spec: {} }),
@@ -182,7 +162,7 @@ describe('the aggregator proxy to remote APIServices', () => {
   });
 
   it("refuses to forward the remote's redirects (kube's --aggregator-reject-forwarding-redirect)", async () => {
-    const res = await fetch(`${serving.url}${GV}/redirect`, { headers: bearer, redirect: 'manual' });
+    const res = await fetch(`${chain.url}${GV}/redirect`, { headers: bearer, redirect: 'manual' });
     expect(res.status).toBe(502);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).toBe('the backend attempted to redirect this request, which is not permitted');
@@ -192,7 +172,7 @@ describe('the aggregator proxy to remote APIServices', () => {
     const events: string[] = [];
     let client!: import('node:http').ClientRequest;
     const got = new Promise<void>((resolve, reject) => {
-      client = httpRequest(`${serving.url}${GV}/namespaces/default/flunders?watch=true`, { headers: bearer }, (res) => {
+      client = httpRequest(`${chain.url}${GV}/namespaces/default/flunders?watch=true`, { headers: bearer }, (res) => {
         expect(res.statusCode).toBe(200);
         res.setEncoding('utf8');
         res.on('data', (d: string) => {
@@ -212,7 +192,7 @@ describe('the aggregator proxy to remote APIServices', () => {
   });
 
   it('passes a connection upgrade through, authenticated and as the user', async () => {
-    const { port } = new URL(serving.url);
+    const { port } = new URL(chain.url);
     const got = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () =>
         socket.write(
@@ -233,7 +213,7 @@ describe('the aggregator proxy to remote APIServices', () => {
   });
 
   it('refuses an unauthenticated upgrade before it reaches the remote', async () => {
-    const { port } = new URL(serving.url);
+    const { port } = new URL(chain.url);
     const got = await new Promise<string>((resolve) => {
       const socket = connect(Number(port), '127.0.0.1', () =>
         socket.write(`GET ${GV}/namespaces/default/flunders/f/attach HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n`),
@@ -247,16 +227,16 @@ describe('the aggregator proxy to remote APIServices', () => {
   });
 
   it('answers 503 `service unavailable` for a remote APIService that is not Available, and leaves local ones to the chain', async () => {
-    const res = await fetch(`${serving.url}/apis/wardle.example.com/v1beta1/flunders`, { headers: bearer });
+    const res = await fetch(`${chain.url}/apis/wardle.example.com/v1beta1/flunders`, { headers: bearer });
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await res.text()).toBe('service unavailable\n');
     // apiregistration.k8s.io/v1 is a local APIService: served by the chain.
-    expect((await send('GET', `${serving.url}${APISERVICES}`, undefined, bearer)).status).toBe(200);
+    expect((await send('GET', `${chain.url}${APISERVICES}`, undefined, bearer)).status).toBe(200);
   });
 
   it('answers 500 with the error for an APIService whose caBundle makes no transport', async () => {
-    const res = await fetch(`${serving.url}/apis/wardle.example.com/v1beta2/flunders`, { headers: bearer });
+    const res = await fetch(`${chain.url}/apis/wardle.example.com/v1beta2/flunders`, { headers: bearer });
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('unable to load root certificates: unable to parse bytes as PEM block\n');
   });
@@ -265,7 +245,7 @@ describe('the aggregator proxy to remote APIServices', () => {
     remote.server.closeAllConnections();
     await new Promise((r) => remote.server.close(r));
     // Until the availability controller's next check the APIService stays Available: the dial itself fails.
-    const res = await fetch(`${serving.url}${GV}/namespaces/default/flunders/f`, { headers: bearer });
+    const res = await fetch(`${chain.url}${GV}/namespaces/default/flunders/f`, { headers: bearer });
     expect(res.status).toBe(503);
     expect(await res.text()).toBe(`error trying to reach service: dial tcp 127.0.0.1:${remote.port}: connect: connection refused\n`);
   });

@@ -1,5 +1,5 @@
 import { ConfigMap, Namespace, type ResourceDefinition } from '@kapi/registry';
-import { GenericAPIServer, type GenericAPIServerOptions, listen } from '@kapi/server-core';
+import { GenericAPIServer, type GenericAPIServerOptions, listen, serve } from '@kapi/server-core';
 import { MemoryStorage, type Storage } from '@kapi/storage';
 import { type AggregatorProvider, type AggregatorProviderOptions, aggregatorProvider } from '../aggregator-provider.ts';
 
@@ -20,6 +20,8 @@ export interface TestChainOptions {
   provider?: AggregatorProviderOptions;
   /** The aggregator's authentication; none by default (every request anonymous). */
   authentication?: GenericAPIServerOptions['authentication'];
+  /** Listen through serve(), whose connections can be upgraded (the proxy's upgrades), rather than a bare listener. */
+  serve?: boolean;
 }
 
 /** kube's chain's end in process on plain HTTP: an aggregator server delegating to a control plane over MemoryStorage. */
@@ -40,7 +42,9 @@ export async function startChain(
     ...(options.authentication ? { authentication: options.authentication } : {}),
   });
   await aggregator.start();
-  const http = await listen(aggregator.handler);
+  const http = options.serve
+    ? await serve(aggregator.handler).then((s) => ({ url: s.url, close: () => s.shutdown({ gracePeriodMs: 0 }) }))
+    : await listen(aggregator.handler);
   let stopping: Promise<void> | undefined;
   return {
     url: http.url,
