@@ -1,7 +1,7 @@
 import { type FieldError, goSharpV, type JsonRendering, OMIT_VALUE, renderJson } from '@kapi/apimachinery';
 import type { z } from 'zod';
 import { kubeMetaOf } from './kube-extensions.ts';
-import { childSchema, defOf, formatFieldPath, unwrap } from './schema-walk.ts';
+import { anySchema, childSchema, formatFieldPath } from './schema-walk.ts';
 
 /**
  * The uniqueness invariants of x-kubernetes-list-type "map" and "set" lists (listMap / listSet), as
@@ -93,33 +93,12 @@ function walk(root: z.core.$ZodType, schema: z.core.$ZodType | undefined, path: 
 /** Whether any list `schema` describes, at any depth, is a map or set list; remembered per schema. */
 const declaresMapsOrSets = new WeakMap<z.core.$ZodType, boolean>();
 
-function hasMapOrSetLists(schema: z.core.$ZodType): boolean {
-  return declaresMapsOrSets.get(schema) ?? findMapOrSetLists(schema, new Set());
+function isMapOrSetList(schema: z.core.$ZodType): boolean {
+  const type = kubeMetaOf(schema)?.listType;
+  return type === 'map' || type === 'set';
 }
 
-function findMapOrSetLists(schema: z.core.$ZodType, visiting: Set<z.core.$ZodType>): boolean {
-  const known = declaresMapsOrSets.get(schema);
-  if (known !== undefined) return known;
-  // A recursive schema's cycle adds nothing the walk has not seen already.
-  if (visiting.has(schema)) return false;
-  visiting.add(schema);
-  const type = kubeMetaOf(schema)?.listType;
-  let found = type === 'map' || type === 'set';
-  if (!found) {
-    const d = defOf(unwrap(schema));
-    const children = [
-      ...Object.values(d.shape ?? {}),
-      ...(d.options ?? []),
-      ...(d.items ?? []),
-      ...[d.catchall, d.element, d.valueType, d.rest, d.left, d.right].filter((c) => c != null),
-    ];
-    found = children.some((c) => findMapOrSetLists(c, visiting));
-  }
-  visiting.delete(schema);
-  // Only a finished answer is remembered: one reached inside a cycle may have skipped the cycle's other branches.
-  if (visiting.size === 0 || found) declaresMapsOrSets.set(schema, found);
-  return found;
-}
+const hasMapOrSetLists = (schema: z.core.$ZodType): boolean => anySchema(schema, isMapOrSetList, declaresMapsOrSets);
 
 /** The duplicate items of every map and set list in `body` (an object without apiVersion, kind and metadata). */
 export function validateListSetsAndMaps(schema: z.core.$ZodType, body: unknown): FieldError[] {

@@ -1,6 +1,6 @@
 import { getOwn, isJsonObject, setOwn } from '@kapi/apimachinery';
 import { z } from 'zod';
-import { defOf, extraKeys, isOpaque, openAPITypeOf, unwrap } from './schema-walk.ts';
+import { anySchema, defOf, extraKeys, isOpaque, openAPITypeOf, unwrap } from './schema-walk.ts';
 
 /**
  * zod's safeParse with "__proto__" keys as data. zod skips an own "__proto__" key of its input everywhere (it builds
@@ -156,41 +156,14 @@ const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype).filter((k
 
 const declaresInherited = new WeakMap<z.core.$ZodType, boolean>();
 
-/** Whether any object schema in `schema` (lazy ones included) declares a field named like an inherited member. */
-function needsNullPrototype(schema: z.core.$ZodType): boolean {
-  const known = declaresInherited.get(schema);
-  if (known !== undefined) return known;
-  // A recursive schema meets itself again: answer "no" while the question is open.
-  declaresInherited.set(schema, false);
-  const s = unwrap(schema);
-  const d = defOf(s);
-  let children: (z.core.$ZodType | null | undefined)[] = [];
-  let answer = false;
-  switch (d.type) {
-    case 'object':
-      answer = Object.keys(d.shape ?? {}).some((k) => INHERITED.has(k));
-      children = [...Object.values(d.shape ?? {}), d.catchall];
-      break;
-    case 'record':
-      children = [d.valueType];
-      break;
-    case 'array':
-      children = [d.element];
-      break;
-    case 'tuple':
-      children = [...(d.items ?? []), d.rest];
-      break;
-    case 'union':
-      children = [...(d.options ?? [])];
-      break;
-    case 'intersection':
-      children = [d.left, d.right];
-      break;
-  }
-  answer ||= children.some((c) => !!c && needsNullPrototype(c));
-  declaresInherited.set(schema, answer);
-  return answer;
+/** An object schema with a field named like an inherited member. */
+function declaresInheritedField(schema: z.core.$ZodType): boolean {
+  const d = defOf(unwrap(schema));
+  return d.type === 'object' && Object.keys(d.shape ?? {}).some((k) => INHERITED.has(k));
 }
+
+/** Whether any object schema in `schema` (lazy ones included) declares a field named like an inherited member. */
+const needsNullPrototype = (schema: z.core.$ZodType): boolean => anySchema(schema, declaresInheritedField, declaresInherited);
 
 /**
  * `value` with every object whose schema declares a field named like an inherited member replaced by a null-prototype
@@ -205,7 +178,7 @@ function withoutInheritedMembers(schema: z.core.$ZodType, value: unknown): unkno
     case 'object':
     case 'record': {
       if (!isJsonObject(value)) return value;
-      const declares = d.type === 'object' && Object.keys(d.shape ?? {}).some((k) => INHERITED.has(k));
+      const declares = declaresInheritedField(s);
       // Object.assign onto a null-prototype object: no "__proto__" setter to run, so that key stays data.
       let out: Record<string, unknown> | undefined = declares ? Object.assign(Object.create(null), value) : undefined;
       const preserve = d.type === 'object' && extraKeys(s) === 'preserve';

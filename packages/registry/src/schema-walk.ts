@@ -95,6 +95,45 @@ export function childSchema(
   }
 }
 
+/**
+ * The schemas directly below `schema` (through wrappers, pipes and lazies): object fields and catchall, record and
+ * map values, array elements, tuple items and rest, union options, intersection sides.
+ */
+function childSchemas(schema: z.core.$ZodType): z.core.$ZodType[] {
+  const d = defOf(unwrap(schema));
+  const single = [d.catchall, d.element, d.valueType, d.rest, d.left, d.right].filter((c): c is z.core.$ZodType => c != null);
+  return [...Object.values(d.shape ?? {}), ...(d.options ?? []), ...(d.items ?? []), ...single];
+}
+
+/**
+ * Whether `test` holds for `schema` or any schema below it (childSchemas, to any depth), remembered per schema in
+ * `memo` — one memo per question, so that a per-request check costs one lookup. A recursive schema ends: a schema met
+ * again inside its own walk adds nothing new, and an answer that may depend on an unfinished walk is not remembered.
+ */
+export function anySchema(
+  schema: z.core.$ZodType,
+  test: (schema: z.core.$ZodType) => boolean,
+  memo: WeakMap<z.core.$ZodType, boolean>,
+): boolean {
+  return memo.get(schema) ?? anySchemaWalk(schema, test, memo, new Set());
+}
+
+function anySchemaWalk(
+  schema: z.core.$ZodType,
+  test: (schema: z.core.$ZodType) => boolean,
+  memo: WeakMap<z.core.$ZodType, boolean>,
+  visiting: Set<z.core.$ZodType>,
+): boolean {
+  const known = memo.get(schema);
+  if (known !== undefined) return known;
+  if (visiting.has(schema)) return false;
+  visiting.add(schema);
+  const found = test(schema) || childSchemas(schema).some((c) => anySchemaWalk(c, test, memo, visiting));
+  visiting.delete(schema);
+  if (visiting.size === 0 || found) memo.set(schema, found);
+  return found;
+}
+
 /** The schema at a data path, or undefined where the schema says nothing (unknown fields, opaque values). */
 export function schemaAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): z.core.$ZodType | undefined {
   let s: z.core.$ZodType | undefined = schema;
