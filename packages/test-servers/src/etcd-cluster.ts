@@ -87,7 +87,7 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
           clusterArgs: ['--initial-cluster-token', token, '--heartbeat-interval', '50', '--election-timeout', '500'],
           label: `etcd member ${s.name} on ${s.client}`,
           progressNotifyInterval: opts.progressNotifyInterval,
-          tls: tls && { args: tls.args, creds: tls },
+          tls,
           extraArgs: opts.extraArgs,
         }),
       ),

@@ -1,5 +1,5 @@
 import { etcdHTTP } from './etcd-http.ts';
-import { type EtcdTLS, type EtcdTLSOptions, etcdTLSFiles } from './etcd-tls.ts';
+import { type EtcdTLS, type EtcdTLSFiles, type EtcdTLSOptions, etcdTLSFiles } from './etcd-tls.ts';
 import { freePort } from './free-port.ts';
 import { type ProcessSpec, poll, startProcess, type TestServer } from './process-server.ts';
 
@@ -38,8 +38,8 @@ export interface EtcdMemberSpec {
   /** What the readiness poll's error names the member. */
   label: string;
   progressNotifyInterval?: string | undefined;
-  /** Client TLS: etcd's flags and the credentials the readiness poll presents. */
-  tls?: { args: string[]; creds: EtcdTLS } | undefined;
+  /** Client TLS: etcd's flags, and the credentials the readiness poll presents. */
+  tls?: EtcdTLSFiles | undefined;
   extraArgs?: string[] | undefined;
 }
 
@@ -79,7 +79,7 @@ export function etcdMemberProcess(m: EtcdMemberSpec): ProcessSpec {
     ],
     ready: (deadline) =>
       poll(m.label, deadline, async () => {
-        const { json } = await etcdHTTP(m.client, '/health', m.tls?.creds);
+        const { json } = await etcdHTTP(m.client, '/health', m.tls);
         return (json as { health?: string }).health === 'true';
       }),
   };
@@ -103,7 +103,7 @@ export async function startEtcd(opts: EtcdOptions = {}): Promise<EtcdServer> {
       initialCluster: `kapi-test=${peerUrl}`,
       label: `etcd on ${client}`,
       progressNotifyInterval: opts.progressNotifyInterval,
-      tls: tls && { args: tls.args, creds: tls },
+      tls,
       extraArgs: opts.extraArgs,
     }),
   );
