@@ -26,15 +26,16 @@ function details(err: unknown): { code: number | undefined; text: string } {
 }
 
 /**
- * Every member was found unreachable: gRPC's balancer has tried each address and has no connection, so the call was
- * never sent. Not retried: another attempt now would find the same (a down etcd fails calls at once).
+ * The member's channel has no connection (it could not connect), so the call was never sent: safe to send to another
+ * member whatever the call (EtcdClient does), but not again to this one now, which would find the same (a down etcd
+ * fails calls at once).
  */
 export function noMemberReachable(err: unknown): boolean {
   const { code, text } = details(err);
   return code === status.UNAVAILABLE && text.startsWith('No connection established');
 }
 
-/** Whether a call of `kind` that failed with `err` may be sent again (to whichever member the channel picks next). */
+/** Whether a call of `kind` that failed with `err` on a member it reached may be sent again (to the member calls go to then). */
 export function mayRetry(err: unknown, kind: RetryKind): boolean {
   const { code, text } = details(err);
   if (noMemberReachable(err)) return false;
