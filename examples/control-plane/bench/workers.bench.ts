@@ -10,12 +10,12 @@
  * Run: `npm run bench` in examples/control-plane (part of it), or
  * `node --conditions=@kapi/source bench/workers.bench.ts`.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcd } from '@kapi/test-servers';
 import { measureWorkers, printWorkersTable, type WorkersRow } from '../../../scripts/mixed-load.ts';
-import { startMain, type TestProcess, waitForServing } from '../src/test-support/test-process.ts';
+import { kubeconfigCredentials, startMain, type TestProcess, waitForServing } from '../src/test-support/test-process.ts';
 
 const CONCURRENCY = 32;
 const WARMUP_MS = 1_500;
@@ -39,9 +39,7 @@ async function startPlane(workers: number, storage: string, dataDir: string): Pr
     throw err;
   });
   const workerPids = [...proc.stdout().matchAll(/\(worker (\d+)\)/g)].map((m) => Number(m[1]));
-  const kubeconfig = await readFile(join(dataDir, 'kubeconfig'), 'utf8');
-  const token = /token: (\S+)/.exec(kubeconfig)?.[1] as string;
-  const ca = Buffer.from(/certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1] as string, 'base64').toString();
+  const { token, ca } = await kubeconfigCredentials(dataDir);
   return { proc, url, token, ca, pids: [proc.child.pid as number, ...workerPids] };
 }
 

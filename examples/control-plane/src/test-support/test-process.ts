@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -134,6 +135,16 @@ export function startMain(args: readonly string[], opts: Omit<TestProcessOptions
 export async function waitForServing(proc: TestProcess, opts: { count?: number; timeoutMs?: number } = {}): Promise<string> {
   const [first] = await proc.waitForStdout(/kapi example control plane serving (https?:\/\/\S+)/, opts);
   return first?.[1] as string;
+}
+
+/** The admin's bearer token and the serving CA (PEM) of the kubeconfig src/main.ts wrote in `dataDir`. */
+export async function kubeconfigCredentials(dataDir: string): Promise<{ token: string; ca: string }> {
+  const path = join(dataDir, 'kubeconfig');
+  const kubeconfig = await readFile(path, 'utf8');
+  const token = /token: (\S+)/.exec(kubeconfig)?.[1];
+  const caData = /certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1];
+  if (!token || !caData) throw new Error(`no token or certificate-authority-data in ${path}`);
+  return { token, ca: Buffer.from(caData, 'base64').toString('utf8') };
 }
 
 /** SIGKILLs (by PID) every process started here that has not exited, and waits for them: a suite's afterEach/afterAll. */

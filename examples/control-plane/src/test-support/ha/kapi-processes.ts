@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startMain, waitForServing } from '../test-process.ts';
+import { kubeconfigCredentials, startMain, waitForServing } from '../test-process.ts';
 
 /**
  * Dev-only (excluded from the build): several `npm start` processes (src/main.ts) on one backend, as kube-apiserver
@@ -65,10 +63,7 @@ export async function startKapiProcesses(storage: string, count: number, dataDir
     for (const r of rest) if (r.status === 'fulfilled') processes.push(r.value);
     const failed = rest.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    const token = (await readFile(join(dataDir, 'tokens.csv'), 'utf8')).split(',')[0] as string;
-    const kubeconfig = await readFile(join(dataDir, 'kubeconfig'), 'utf8');
-    const caData = /certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1];
-    if (!caData) throw new Error(`no certificate-authority-data in ${join(dataDir, 'kubeconfig')}`);
+    const { token, ca } = await kubeconfigCredentials(dataDir);
     const restart = async (index: number) => {
       const old = processes[index];
       if (!old) throw new Error(`no kapi process ${index}`);
@@ -77,7 +72,7 @@ export async function startKapiProcesses(storage: string, count: number, dataDir
       processes[index] = started;
       return started;
     };
-    return { processes, token, ca: Buffer.from(caData, 'base64').toString('utf8'), restart, stop };
+    return { processes, token, ca, restart, stop };
   } catch (err) {
     await stop();
     throw err;
