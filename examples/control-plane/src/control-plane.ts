@@ -452,7 +452,7 @@ function serviceEndpointsCaches(): { resolver: ServiceResolver; provider: APIPro
           },
         },
       ],
-      preShutdownHooks: [{ name: 'start-service-resolver-caches', run: () => stop.abort() }],
+      preShutdownHooks: [{ name: 'stop-service-resolver-caches', run: () => stop.abort() }],
     },
   };
 }
