@@ -40,10 +40,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, not ${JSON.stringify(values.port)}\n${USAGE}`);
   process.exit(2);
 }
-// Without a kubeconfig, the main server is the cluster the pod runs in (sample-apiserver's rest.InClusterConfig).
-const inCluster = { inCluster: true } as const;
-const authentication = values['authentication-kubeconfig'] ?? values.kubeconfig ?? inCluster;
-const authorization = values['authorization-kubeconfig'] ?? values.kubeconfig ?? inCluster;
 if (values.register && !values.kubeconfig) {
   console.error(`--register needs --kubeconfig\n${USAGE}`);
   process.exit(2);
@@ -58,8 +54,10 @@ try {
     port,
     bind: values.bind,
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-    authenticationKubeconfig: authentication,
-    authorizationKubeconfig: authorization,
+    // Without a kubeconfig, the main server is the cluster the pod runs in (sample-apiserver's rest.InClusterConfig).
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    ...(values['authentication-kubeconfig'] !== undefined ? { authenticationKubeconfig: values['authentication-kubeconfig'] } : {}),
+    ...(values['authorization-kubeconfig'] !== undefined ? { authorizationKubeconfig: values['authorization-kubeconfig'] } : {}),
   });
 } catch (err) {
   console.error(`wardle aggregated API server failed to start: ${(err as Error).message}`);
