@@ -1,4 +1,4 @@
-import type { LeaderElectionConfig } from '@kapi/server-core';
+import { LEADER_ELECTION_DEFAULTS, type LeaderElectionConfig } from '@kapi/server-core';
 import { parseGoDuration } from './token-flags.ts';
 
 /** kube-controller-manager's leader election flags. */
@@ -23,25 +23,25 @@ export function parseDuration(flag: string, value: string): number {
   }
 }
 
+/** Each timing flag and the option it sets. */
+const TIMING_FLAGS = [
+  ['leader-elect-lease-duration', 'leaseDurationMs'],
+  ['leader-elect-renew-deadline', 'renewDeadlineMs'],
+  ['leader-elect-retry-period', 'retryPeriodMs'],
+] as const;
+
 /** The timings the flags give (identity aside); undefined when leader election is off. */
 export function leaderElectionFromFlags(
   values: LeaderElectionFlagValues,
   workers: number,
 ): Omit<LeaderElectionConfig, 'identity'> | undefined {
   if (!values['leader-elect'] && workers <= 1) return undefined;
-  const ms = (flag: 'leader-elect-lease-duration' | 'leader-elect-renew-deadline' | 'leader-elect-retry-period') => {
+  const config: Omit<LeaderElectionConfig, 'identity'> = {};
+  for (const [flag, key] of TIMING_FLAGS) {
     const v = values[flag];
-    return v === undefined ? undefined : parseDuration(flag, v);
-  };
-  const leaseDurationMs = ms('leader-elect-lease-duration');
-  const renewDeadlineMs = ms('leader-elect-renew-deadline');
-  const retryPeriodMs = ms('leader-elect-retry-period');
-  const config = {
-    ...(leaseDurationMs !== undefined ? { leaseDurationMs } : {}),
-    ...(renewDeadlineMs !== undefined ? { renewDeadlineMs } : {}),
-    ...(retryPeriodMs !== undefined ? { retryPeriodMs } : {}),
-  };
-  if ((config.renewDeadlineMs ?? 10_000) >= (config.leaseDurationMs ?? 15_000))
-    throw new Error('--leader-elect-renew-deadline must be less than --leader-elect-lease-duration');
+    if (v !== undefined) config[key] = parseDuration(flag, v);
+  }
+  const { leaseDurationMs, renewDeadlineMs } = { ...LEADER_ELECTION_DEFAULTS, ...config };
+  if (renewDeadlineMs >= leaseDurationMs) throw new Error('--leader-elect-renew-deadline must be less than --leader-elect-lease-duration');
   return config;
 }

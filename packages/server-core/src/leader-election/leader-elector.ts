@@ -30,6 +30,9 @@ export interface LeaderElectorOptions {
   onError?: (err: unknown) => void;
 }
 
+/** kube-controller-manager's default leader election timings (--leader-elect-lease-duration, -renew-deadline, -retry-period). */
+export const LEADER_ELECTION_DEFAULTS = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
+
 /**
  * client-go's leaderelection with a LeaseLock: candidates race to write a Lease; the holder renews `renewTime` every
  * `retryPeriodMs`, and the others take it over once they have seen it unchanged for `leaseDurationSeconds` (the time
@@ -59,9 +62,9 @@ export class LeaderElector {
   constructor(options: LeaderElectorOptions) {
     this.#o = {
       ...options,
-      leaseDurationMs: options.leaseDurationMs ?? 15_000,
-      renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
-      retryPeriodMs: options.retryPeriodMs ?? 2_000,
+      leaseDurationMs: options.leaseDurationMs ?? LEADER_ELECTION_DEFAULTS.leaseDurationMs,
+      renewDeadlineMs: options.renewDeadlineMs ?? LEADER_ELECTION_DEFAULTS.renewDeadlineMs,
+      retryPeriodMs: options.retryPeriodMs ?? LEADER_ELECTION_DEFAULTS.retryPeriodMs,
     };
     if (this.#o.renewDeadlineMs >= this.#o.leaseDurationMs) throw new Error('renewDeadlineMs must be less than leaseDurationMs');
     this.#clock = options.clock ?? realClock;
