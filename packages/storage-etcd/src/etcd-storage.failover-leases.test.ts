@@ -2,7 +2,8 @@ import type { Status } from '@kapi/apimachinery';
 import { isStorageError } from '@kapi/storage';
 import type { EtcdMember } from '@kapi/test-servers';
 import { describe, expect, it } from 'vitest';
-import { brief, dir, readUntil, useFailoverCluster, widget } from './test-support/failover-cluster.ts';
+import { dir, useFailoverCluster, widget } from './test-support/failover-cluster.ts';
+import { brief, readUntil } from './test-support/read-until.ts';
 
 // Failover on a real 3-member etcd cluster: members are killed (SIGKILL) and started again, or paused (SIGSTOP).
 const failover = useFailoverCluster();

@@ -1,7 +1,8 @@
 import { isStorageError } from '@kapi/storage';
 import type { EtcdMember } from '@kapi/test-servers';
 import { describe, expect, it } from 'vitest';
-import { brief, dir, readUntil, useFailoverCluster, widget } from './test-support/failover-cluster.ts';
+import { dir, useFailoverCluster, widget } from './test-support/failover-cluster.ts';
+import { brief, readUntil } from './test-support/read-until.ts';
 
 // Failover on a real 3-member etcd cluster: members are killed (SIGKILL, as a crash) and started again.
 const failover = useFailoverCluster();

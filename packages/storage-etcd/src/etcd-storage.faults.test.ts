@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
-import { isStorageError, type Watch } from '@kapi/storage';
+import { isStorageError } from '@kapi/storage';
 import { type EtcdServer, startEtcd } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
+import { brief, readUntil } from './test-support/read-until.ts';
 
 // Faults on one real etcd: it is killed (SIGKILL, as a crash) and restarted with its data in these tests.
 let etcd: EtcdServer;
@@ -44,30 +45,6 @@ async function whenReachable<T>(fn: () => Promise<T>, ms = 15_000): Promise<T> {
     }
   }
 }
-
-/** Reads events (skipping bookmarks) until `stop` accepts one, failing after `ms`. */
-async function readUntil(w: Watch, stop: (e: WatchEvent) => boolean, ms = 15_000): Promise<WatchEvent[]> {
-  const it = w[Symbol.asyncIterator]();
-  const out: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const left = deadline - Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), Math.max(1, left));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch stalled; got ${out.map(brief).join(', ')}`);
-    if (r.done) return out;
-    if (r.value.type === 'BOOKMARK') continue;
-    out.push(r.value);
-    if (stop(r.value)) return out;
-  }
-}
-
-const brief = (e: WatchEvent) =>
-  e.type === 'ERROR' ? `ERROR ${(e.object as Status).code}` : `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`;
 
 async function elapsed<T>(p: Promise<T>): Promise<[T | unknown, number]> {
   const t0 = performance.now();

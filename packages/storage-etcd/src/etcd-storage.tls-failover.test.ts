@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type EtcdCluster, type EtcdMember, startEtcdCluster } from '@kapi/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdStorage } from './etcd-storage.ts';
-import { brief, dir, readUntil, widget } from './test-support/failover-cluster.ts';
+import { dir, widget } from './test-support/failover-cluster.ts';
+import { brief, readUntil } from './test-support/read-until.ts';
 
 // Failover over TLS: a real 3-member etcd cluster serving clients with TLS and --client-cert-auth (one CA and
 // serving certificate, for 127.0.0.1 and localhost, made at run time); the member the store talks to is killed.
