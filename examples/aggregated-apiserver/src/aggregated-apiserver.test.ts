@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { bearer, type CallOptions, callWith, type Reply } from '../../../packages/server-core/src/test-support/https-json.ts';
 import { type ControlPlane, startControlPlane } from '../../control-plane/src/control-plane.ts';
 import { type AggregatedAPIServer, startAggregatedAPIServer } from './aggregated-apiserver.ts';
 import { registerAPIService } from './register.ts';
-import { type CallOptions, call, type Reply } from './test-support/https.ts';
 
 /**
  * The example aggregated server against a real control plane (`npm start`'s, on memory): front-proxy headers believed
@@ -42,8 +42,8 @@ describe('the example aggregated server delegating to the control plane', () => 
     ).toString();
     wardle = await startAggregatedAPIServer({ port: 0, kubeconfig: cp.kubeconfigPath, onError: () => {} });
     // alice may do anything with flunders (RBAC in the control plane); bob nothing.
-    const admin = { ca: cpCA, headers: { authorization: `Bearer ${cp.token}` } };
-    const role = await call(`${cp.url}/apis/rbac.authorization.k8s.io/v1/clusterroles`, 'POST', {
+    const admin = { headers: bearer(cp.token) };
+    const role = await callWith(cpCA, cp, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
       ...admin,
       body: {
         apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -53,7 +53,7 @@ describe('the example aggregated server delegating to the control plane', () => 
       },
     });
     expect(role.status).toBe(201);
-    const binding = await call(`${cp.url}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`, 'POST', {
+    const binding = await callWith(cpCA, cp, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
       ...admin,
       body: {
         apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -72,9 +72,9 @@ describe('the example aggregated server delegating to the control plane', () => 
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  const at = (method: string, path: string, opts: Omit<CallOptions, 'ca'> = {}): Promise<Reply> =>
-    call(`${wardle.url}${path}`, method, { ca: wardle.caBundle, ...opts });
-  const whoami = (opts: Omit<CallOptions, 'ca'> = {}): Promise<Reply> =>
+  const at = (method: string, path: string, opts: CallOptions = {}): Promise<Reply> =>
+    callWith(wardle.caBundle, wardle, method, path, opts);
+  const whoami = (opts: CallOptions = {}): Promise<Reply> =>
     at('POST', WHOAMI, { ...opts, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
   const frontProxied = (user: string, groups: string[]): Record<string, string> => ({
     'X-Remote-User': user,
@@ -166,14 +166,14 @@ describe('the example aggregated server delegating to the control plane', () => 
     await registerAPIService({ kubeconfig: cp.kubeconfigPath, port: wardle.port, caBundle: wardle.caBundle });
     // Idempotent: a second run updates what the first created.
     await registerAPIService({ kubeconfig: cp.kubeconfigPath, port: wardle.port, caBundle: wardle.caBundle });
-    const admin = { ca: cpCA, headers: { authorization: `Bearer ${cp.token}` } };
-    const svc = await call(`${cp.url}/api/v1/namespaces/wardle/services/api`, 'GET', admin);
+    const admin = { headers: bearer(cp.token) };
+    const svc = await callWith(cpCA, cp, 'GET', '/api/v1/namespaces/wardle/services/api', admin);
     expect(svc.body.spec).toEqual({ type: 'ClusterIP', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: wardle.port }] });
-    const eps = await call(`${cp.url}/api/v1/namespaces/wardle/endpoints/api`, 'GET', admin);
+    const eps = await callWith(cpCA, cp, 'GET', '/api/v1/namespaces/wardle/endpoints/api', admin);
     expect(eps.body.subsets).toEqual([
       { addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: wardle.port, protocol: 'TCP' }] },
     ]);
-    const apiService = await call(`${cp.url}/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com`, 'GET', admin);
+    const apiService = await callWith(cpCA, cp, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com', admin);
     expect(apiService.body.spec).toEqual({
       group: 'wardle.example.com',
       version: 'v1alpha1',

@@ -13,8 +13,11 @@ export interface CallOptions {
   body?: unknown;
 }
 
-/** One HTTPS request trusting `ca`, with an optional client certificate; the answer parsed when it is JSON. */
-export function callWith(ca: string, serving: Serving, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+/**
+ * One HTTPS request to `path` of the server at `serving.url` (a Serving, or anything with its URL) trusting `ca`, with
+ * an optional client certificate; the answer parsed when it is JSON.
+ */
+export function callWith(ca: string, serving: Pick<Serving, 'url'>, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${serving.url}${path}`,
