@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:https';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { MemoryStorage } from '@kapi/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
+import { callWith } from '../../../server-core/src/test-support/https-json.ts';
 import { remoteAPIService } from '../test-support/apiservice.ts';
 import { type Json, send, startChain, type TestChain } from '../test-support/chain.ts';
 
@@ -113,15 +114,9 @@ describe('remote APIServices in the aggregator’s discovery (kube’s discovery
     const wardle = async (): Promise<Json> =>
       (await get('/apis', AGGREGATED)).items.find((i: Json) => i.metadata.name === 'wardle.example.com');
     await expect.poll(wardle, { timeout: 5000 }).toMatchObject({ versions: [{ version: 'v1alpha1', freshness: 'Current' }] });
-    const remoteDoc = await new Promise<Json>((resolve, reject) =>
-      request(`${remoteServing.url}/apis`, { ca: Buffer.from(caBundle, 'base64'), headers: { Accept: AGGREGATED } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-      })
-        .on('error', reject)
-        .end(),
-    );
+    const remoteDoc = (
+      await callWith(Buffer.from(caBundle, 'base64').toString(), remoteServing, 'GET', '/apis', { headers: { accept: AGGREGATED } })
+    ).body;
     expect(await wardle()).toEqual(remoteDoc.items.find((i: Json) => i.metadata.name === 'wardle.example.com'));
     expect((await wardle()).versions[0].resources.map((r: Json) => r.resource)).toEqual(['fischers', 'flunders']);
 
