@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
-import { isStorageError, type Watch } from '@kapi/storage';
+import type { KubeObject, Status } from '@kapi/apimachinery';
 import { RedisStorage } from '@kapi/storage-redis';
 import { type RedisServer, startRedis } from '@kapi/test-servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, sleep, whenReachable } from '../../storage-redis/src/test-support/watch-reading.ts';
 import { Cacher } from './cacher.ts';
 
 // A real redis-server restarted without its data under a Cacher: the storage's watch ends with 410, the Cacher
@@ -16,39 +16,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const widget = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Widget', metadata: { name, namespace: 'ns' } });
-
-/** Reads `w` until it ends, failing after `ms`: a watch must never hang. */
-async function drain(w: Watch, ms: number): Promise<WatchEvent[]> {
-  const it = w[Symbol.asyncIterator]();
-  const events: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), Math.max(1, deadline - Date.now()));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch hung after ${events.length} events`);
-    if (r.done) return events;
-    events.push(r.value);
-  }
-}
-
-/** Retries `op` while Redis is unreachable (a reconnect in progress). */
-async function whenReachable<T>(op: () => Promise<T>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await op();
-    } catch (err) {
-      if (!isStorageError(err, 'Unreachable') || Date.now() > deadline) throw err;
-      await sleep(25);
-    }
-  }
-}
 
 describe('Cacher over RedisStorage across a redis-server restart that lost the data', () => {
   it('its watchers end, it relists, and it serves what the store now holds', async () => {
@@ -65,7 +33,7 @@ describe('Cacher over RedisStorage across a redis-server restart that lost the d
       await redis.restart();
       // The Cacher's watcher ends (as kube's cacher terminates its watchers), never left waiting in silence; at most
       // with a 410 ERROR.
-      const events = await drain(w, 10_000);
+      const { events } = await collect(w, () => false, 10_000);
       for (const e of events) expect(e.type === 'ERROR' ? (e.object as Status).code : e.type).toBe(410);
 
       const c = await whenReachable(() => cacher.create(`${widgets}/ns/c`, widget('c')));
@@ -79,7 +47,7 @@ describe('Cacher over RedisStorage across a redis-server restart that lost the d
       }
       expect(await cacher.get(`${widgets}/ns/c`)).toMatchObject({ metadata: { resourceVersion: c.metadata.resourceVersion } });
       // A client re-watching from where it was is told to relist: its history is gone.
-      const again = await drain(cacher.watch(widgets, { resourceVersion: listed.metadata.resourceVersion }), 5000);
+      const again = (await collect(cacher.watch(widgets, { resourceVersion: listed.metadata.resourceVersion }), () => false, 5000)).events;
       expect(again.map((e) => (e.type === 'ERROR' ? `ERROR ${(e.object as Status).code} ${(e.object as Status).reason}` : e.type))).toEqual(
         ['ERROR 410 Expired'],
       );
