@@ -27,22 +27,17 @@ export function webhookClientConfigOf(kubeconfig: unknown, baseDir = '.'): Webho
   const ca = pem(cluster['certificate-authority-data'], cluster['certificate-authority']);
   const cert = pem(user['client-certificate-data'], user['client-certificate']);
   const key = pem(user['client-key-data'], user['client-key']);
-  const token =
-    typeof user.token === 'string' && user.token
-      ? user.token
-      : typeof user.tokenFile === 'string'
-        ? file(user.tokenFile).toString('utf8').trim()
-        : undefined;
+  const inline = typeof user.token === 'string' && user.token ? user.token : undefined;
+  // client-go re-reads a tokenFile (a rotated token is picked up) unless a token is given too; it is read once now.
+  const tokenFile = !inline && typeof user.tokenFile === 'string' ? resolve(user.tokenFile) : undefined;
+  const token = inline ?? (tokenFile ? readFileSync(tokenFile, 'utf8').trim() : undefined);
   return {
     server: cluster.server,
     ...(ca ? { ca } : {}),
     ...(cert ? { cert } : {}),
     ...(key ? { key } : {}),
     ...(token ? { token } : {}),
-    // client-go re-reads a tokenFile (a rotated token is picked up) unless a token is given too.
-    ...(!(typeof user.token === 'string' && user.token) && typeof user.tokenFile === 'string'
-      ? { tokenFile: resolve(user.tokenFile) }
-      : {}),
+    ...(tokenFile ? { tokenFile } : {}),
     ...(typeof cluster['tls-server-name'] === 'string' ? { tlsServerName: cluster['tls-server-name'] } : {}),
     ...(cluster['insecure-skip-tls-verify'] === true ? { insecureSkipTLSVerify: true } : {}),
   };
