@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type EtcdServer, makeTestCA, requireBinary, startEtcd } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { etcdTLSFromFlags } from './etcd-tls-flags.ts';
-import { killTestProcesses, STARTUP_MS, startMain, startProcess } from './test-support/test-process.ts';
+import { killTestProcesses, kubectl, STARTUP_MS, startMain } from './test-support/test-process.ts';
 
 // --storage etcds://… with --etcd-cafile, --etcd-certfile and --etcd-keyfile (kube-apiserver's flags): src/main.ts as a
 // process on a real etcd serving TLS with --client-cert-auth, the CA and certificates made at run time.
@@ -34,12 +34,6 @@ afterAll(async () => {
 });
 
 const main = (args: string[]) => startMain(['--port', '0', ...args]);
-
-async function kubectl(kubeconfig: string, args: string[], input?: string): Promise<string> {
-  const exit = await startProcess('kubectl', ['--kubeconfig', kubeconfig, ...args], { input: input ?? '' }).exited;
-  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code}:\n${exit.stdout}\n${exit.stderr}`);
-  return exit.stdout;
-}
 
 const storageURL = () => `etcds://127.0.0.1:${etcd.port}/kapi-tls-${Date.now()}`;
 

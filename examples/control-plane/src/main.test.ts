@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Exit, killTestProcesses, STARTUP_MS, startMain, startProcess, type TestProcess } from './test-support/test-process.ts';
+import {
+  type Exit,
+  killTestProcesses,
+  kubectl,
+  STARTUP_MS,
+  startMain,
+  startProcess,
+  type TestProcess,
+} from './test-support/test-process.ts';
 
 // `npm start` (src/main.ts) as a process, driven by the real kubectl, on every storage backend.
 
@@ -48,15 +56,6 @@ async function stopPlane(plane: Plane): Promise<Exit> {
   expect(exit.stdout).toContain('SIGTERM: shutting down');
   expect({ code: exit.code, signal: exit.signal, stderr: exit.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
   return exit;
-}
-
-/** Runs kubectl (from PATH) against the plane's kubeconfig; fails on a non-zero exit. */
-async function kubectl(kubeconfig: string, args: string[], input?: string): Promise<string> {
-  const run = startProcess('kubectl', ['--kubeconfig', kubeconfig, ...args], { input: input ?? '' });
-  const timer = setTimeout(() => run.kill(), 30_000);
-  const exit = await run.exited.finally(() => clearTimeout(timer));
-  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${exit.stdout}\n${exit.stderr}`);
-  return exit.stdout;
 }
 
 const widgetYAML = (name: string, color: string, replicas: number) => `apiVersion: example.kapi.dev/v1

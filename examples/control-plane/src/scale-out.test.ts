@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireBinary, startEtcd, startRedis } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Exit, killTestProcesses, startMain, startProcess, type TestProcess } from './test-support/test-process.ts';
+import {
+  type Exit,
+  killTestProcesses,
+  kubectl as kubectlIn,
+  startMain,
+  startProcess,
+  type TestProcess,
+} from './test-support/test-process.ts';
 
 // Several kapi processes on one etcd: separate `node main.ts` processes sharing a data directory, and --workers.
 
@@ -55,11 +62,8 @@ async function serving(proc: TestProcess, count = 1): Promise<Plane> {
   return Object.assign(proc, { url: m?.[1] as string, identity: m?.[2] as string });
 }
 
-async function kubectl(kubeconfig: string, server: string, args: string[]): Promise<string> {
-  const exit = await startProcess('kubectl', ['--kubeconfig', kubeconfig, '--server', server, ...args]).exited;
-  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${exit.stdout}\n${exit.stderr}`);
-  return exit.stdout;
-}
+/** kubectl through one process's URL. */
+const kubectl = (kubeconfig: string, server: string, args: string[]) => kubectlIn(kubeconfig, ['--server', server, ...args]);
 
 async function dataDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'kapi-scale-'));

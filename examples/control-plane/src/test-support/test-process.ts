@@ -131,6 +131,18 @@ export function startMain(args: readonly string[], opts: Omit<TestProcessOptions
   return startProcess(process.execPath, ['--conditions=@kapi/source', 'src/main.ts', ...args], opts);
 }
 
+/** How long one kubectl command may run before it is killed (a hung one fails its test with its output). */
+const KUBECTL_MS = 30_000;
+
+/** Runs kubectl (from PATH) with `kubeconfig` and `args`, `input` on its stdin; its stdout, or an error with its output on a non-zero exit. */
+export async function kubectl(kubeconfig: string, args: readonly string[], input?: string): Promise<string> {
+  const run = startProcess('kubectl', ['--kubeconfig', kubeconfig, ...args], { input: input ?? '' });
+  const timer = setTimeout(() => run.kill(), KUBECTL_MS);
+  const exit = await run.exited.finally(() => clearTimeout(timer));
+  if (exit.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${exit.code ?? exit.signal}:\n${exit.stdout}\n${exit.stderr}`);
+  return exit.stdout;
+}
+
 /** Waits for src/main.ts's "serving" lines (one per process, or per worker with --workers); the URL of the first. */
 export async function waitForServing(proc: TestProcess, opts: { count?: number; timeoutMs?: number } = {}): Promise<string> {
   const [first] = await proc.waitForStdout(/kapi example control plane serving (https?:\/\/\S+)/, opts);
