@@ -1,4 +1,5 @@
 import { LEADER_ELECTION_DEFAULTS, type LeaderElectionConfig } from '@kapi/server-core';
+import type { FlagValues } from './flag-values.ts';
 import { parseGoDuration } from './token-flags.ts';
 
 /** kube-controller-manager's leader election flags. */
@@ -12,7 +13,7 @@ export const LEADER_ELECTION_FLAGS = {
 export const LEADER_ELECTION_USAGE = `[--leader-elect] [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s] [--leader-elect-retry-period 2s]
     (on with --workers > 1: the namespace controller, garbage collector and quota controller run in one process at a time)`;
 
-export type LeaderElectionFlagValues = { [K in keyof typeof LEADER_ELECTION_FLAGS]?: K extends 'leader-elect' ? boolean : string };
+export type LeaderElectionFlagValues = FlagValues<typeof LEADER_ELECTION_FLAGS>;
 
 /** A Go duration (`500ms`, `15s`, `1m30s`) given to `--flag`, read by token-flags' parseGoDuration. */
 export function parseDuration(flag: string, value: string): number {
