@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -142,13 +142,6 @@ async function adminToken(dataDir: string): Promise<{ csv: string; token: string
   await writeFile(path, csv, { mode: 0o600 });
   await chmod(path, 0o600);
   return { csv, token };
-}
-
-/** A kubeconfig written whole under its name (a temporary file renamed), so a process of the same data dir or kubectl never reads half of one. */
-async function writeKubeconfigAtomically(path: string, options: Parameters<typeof writeKubeconfig>[1]): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeKubeconfig(tmp, options);
-  await rename(tmp, path);
 }
 
 /**
@@ -374,10 +367,10 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   url = serving.url.replace('0.0.0.0', '127.0.0.1');
-  await writeKubeconfigAtomically(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
+  await writeKubeconfig(kubeconfigPath, { server: url, ca: cert?.ca ?? '', token, namespace: 'default' });
   const clientCertKubeconfigPath = join(dataDir, 'admin.kubeconfig');
   const admin = await issueClientCertificate(clientCA, { user: 'kapi-admin', groups: ['system:masters'] });
-  await writeKubeconfigAtomically(clientCertKubeconfigPath, {
+  await writeKubeconfig(clientCertKubeconfigPath, {
     server: url,
     ca: cert?.ca ?? '',
     clientCertificate: admin.cert,

@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -46,11 +46,16 @@ export function kubeconfig(options: KubeconfigOptions): string {
   });
 }
 
-/** Writes {@link kubeconfig} to `path` with mode 0600 (it holds a credential), creating directories. */
+/**
+ * Writes {@link kubeconfig} to `path` with mode 0600 (it holds a credential), creating directories. It is written whole
+ * under a temporary name and renamed, so kubectl or another process sharing the directory never reads half of one.
+ */
 export async function writeKubeconfig(path: string, options: KubeconfigOptions): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, kubeconfig(options), { mode: 0o600 });
-  await chmod(path, 0o600);
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, kubeconfig(options), { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  await rename(tmp, path);
 }
 
 /** The kubeconfig user entry: the client certificate when given (base64 data fields), else the token. */
