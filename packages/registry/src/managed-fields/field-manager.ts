@@ -3,6 +3,7 @@ import {
   type Converter,
   FieldSet,
   formatAPIVersionKind,
+  jsonEqual,
   type KubeObject,
   type ManagedFields,
   makePath,
@@ -225,11 +226,13 @@ export class FieldManager {
     if (this.#opts.subresource) return liveManaged();
     const sent = next.metadata?.managedFields;
     if (isResetManagedFields(sent)) return emptyManaged();
-    // A patch carries the live entries themselves. A client that sends back the entries it read (a PUT of the object
-    // as got) sends a copy: decoding it is as cheap as comparing it with the live ones, and gives the same sets.
+    // A patch carries the live entries themselves.
     if (sent === liveEntries) return liveManaged();
     try {
-      const managed = decodeManagedFields(sent);
+      // A client that sends back the entries it read (a PUT of the object as got) sends an equal copy: the live
+      // entries stand for it, so that the entries this write keeps are the stored ones, which the storage shares as
+      // they are instead of copying them and comparing them with the previous version's.
+      const managed = decodeManagedFields(liveEntries && jsonEqual(sent, liveEntries) ? liveEntries : sent);
       if (managed.fields.size > 0) return managed;
     } catch {
       // A request's invalid managedFields are ignored: the live ones stay (kube does not fail the write for them).

@@ -104,6 +104,28 @@ describe('managedFields on Update operations', () => {
     expect(patched.object.metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
   });
 
+  it('an update sending back a copy of the entries it read keeps the stored entries themselves', async () => {
+    const created = await cms.create(ctx, cm('a', { x: '1' }), { fieldManager: 'one' });
+    const [stored] = entries(created.object);
+    // The body as a client sends it: parsed from JSON, so an equal copy of the entries, not the stored objects.
+    const sent = JSON.parse(JSON.stringify({ ...created.object, data: { x: '2' } })) as KubeObject;
+    const same = await cms.update(ctx, 'a', sent, { fieldManager: 'one' });
+    expect(same.object.metadata.resourceVersion).not.toBe(created.object.metadata.resourceVersion);
+    expect(entries(same.object)[0]).toBe(stored);
+    // A second later only the time moves: a new entry, its fieldsV1 still the stored one.
+    clock.advance(1000);
+    const later = await cms.update(ctx, 'a', JSON.parse(JSON.stringify({ ...same.object, data: { x: '3' } })), { fieldManager: 'one' });
+    const [moved] = entries(later.object);
+    expect(moved).not.toBe(stored);
+    expect(moved?.time).toBe('2026-01-01T00:00:01Z');
+    expect(moved?.fieldsV1).toBe(stored?.fieldsV1);
+    // A copy that differs from the live entries is decoded as sent (the client's own edit counts).
+    const edited = JSON.parse(JSON.stringify({ ...later.object, data: { x: '4' } })) as KubeObject;
+    (edited.metadata.managedFields as ManagedFieldsEntry[])[0] = { ...(moved as ManagedFieldsEntry), manager: 'renamed' };
+    const renamed = await cms.update(ctx, 'a', edited, { fieldManager: 'one' });
+    expect(managers(renamed.object)).toEqual(['one/Update', 'renamed/Update']);
+  });
+
   it('an empty managedFields in the request resets tracking; invalid ones are ignored', async () => {
     const created = await cms.create(ctx, cm('a', { x: '1' }), { fieldManager: 'one' });
     const reset = await cms.update(
