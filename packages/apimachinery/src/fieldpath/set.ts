@@ -105,11 +105,22 @@ export class FieldSet {
   /** @internal */
   readonly cs: readonly FieldSet[];
   /**
-   * @internal merge/reconcile-schema.ts's answer for this set under one schema (sets are immutable, so it holds):
-   * the Updater reconciles every manager's set on every write. A slot, not a WeakMap: sets decoded per request die
-   * young, and weak tables keyed by them cost the garbage collector more than the walk they save.
+   * merge/reconcile-schema.ts's answer for this set under one schema (sets are immutable, so it holds): the Updater
+   * reconciles every manager's set on every write. A slot, not a WeakMap: sets decoded per request die young, and weak
+   * tables keyed by them cost the garbage collector more than the walk they save. Private, so that comparing two
+   * equal sets structurally (a test's toEqual) never sees whether one of them was reconciled.
    */
-  reconciled: { readonly type: object; readonly set: FieldSet | null } | undefined = undefined;
+  #reconciled: { readonly type: object; readonly set: FieldSet | null } | undefined = undefined;
+
+  /** @internal The reconcile memo (see #reconciled). */
+  get reconciled(): { readonly type: object; readonly set: FieldSet | null } | undefined {
+    return this.#reconciled;
+  }
+
+  /** @internal */
+  set reconciled(memo: { readonly type: object; readonly set: FieldSet | null } | undefined) {
+    this.#reconciled = memo;
+  }
 
   /** @internal Use FieldSet.empty(), fromPaths or FieldSetBuilder. */
   constructor(m: readonly Elem[], ce: readonly Elem[], cs: readonly FieldSet[]) {

@@ -49,6 +49,14 @@ describe('reconcileFieldSetWithSchema', () => {
     expect(out?.equals(set(['tree', 'child', 'tags']))).toBe(true);
   });
 
+  it('remembers its answer per set without changing how the set compares', () => {
+    const reconciled = set(['data', 'a'], ['atomicStruct', 'x']);
+    const out = reconcileFieldSetWithSchema(reconciled, type);
+    expect(reconcileFieldSetWithSchema(reconciled, type)).toBe(out);
+    // A structural comparison of equal sets does not see which of them was reconciled.
+    expect(reconciled).toEqual(set(['data', 'a'], ['atomicStruct', 'x']));
+  });
+
   it('still reports a type that does not resolve', () => {
     expect(() => reconcileFieldSetWithSchema(set(['broken', 'y']), type)).toThrow(/could not resolve missing/);
   });
