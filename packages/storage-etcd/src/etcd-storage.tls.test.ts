@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { KubeObject } from '@kapi/apimachinery';
+import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
 import { isStorageError } from '@kapi/storage';
 import { type EtcdServer, freePort, makeTestCA, startEtcd, type TestCertificate } from '@kapi/test-servers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,30 @@ async function expectTLSFailure(call: Promise<unknown>, endpoint: string, why: R
   expect(message).not.toMatch(/may or may not/);
 }
 
+/**
+ * A watch on `s` ends with one ERROR: kube's 500 ServerTimeout (retry after 2 s), as for an etcd that is down, whose
+ * message names the member and matches `why`. Both ways a watch starts: from a revision (straight onto the watch
+ * stream, which gives up after watchReconnectTimeoutMs) and from now (a read first, which fails at once).
+ */
+async function expectWatchTLSFailure(s: EtcdStorage, endpoint: string, why: RegExp): Promise<void> {
+  for (const resourceVersion of ['1', undefined]) {
+    const events: WatchEvent[] = [];
+    for await (const e of s.watch('/registry/widgets', { resourceVersion })) events.push(e);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'ERROR',
+      object: { kind: 'Status', code: 500, reason: 'ServerTimeout', details: { retryAfterSeconds: 2 } },
+    });
+    const event = events[0];
+    const message = event?.type === 'ERROR' ? event.object.message : undefined;
+    expect(message).toContain(`TLS handshake with etcd at ${endpoint} failed`);
+    expect(message).toMatch(why);
+  }
+}
+
+/** Long enough for a handshake on loopback to fail first; the watch then ends with that handshake's error. */
+const WATCH_GIVE_UP = { watchReconnectTimeoutMs: 1000 };
+
 describe('EtcdStorage over TLS', () => {
   it('verifies an IP SAN (https://127.0.0.1) and a DNS name (https://localhost) and presents the client certificate', async () => {
     const byIP = storage([etcd.endpoint], good());
@@ -87,24 +111,19 @@ describe('EtcdStorage over TLS', () => {
 
   it("a CA that did not sign etcd's certificate: reads and writes fail at once with Unreachable saying so", async () => {
     const other = await makeTestCA('another-ca');
-    const s = storage([etcd.endpoint], { ...good(), ca: other.pem });
+    const s = storage([etcd.endpoint], { ...good(), ca: other.pem }, WATCH_GIVE_UP);
     const why =
       /\(unable to verify the first certificate\): etcd's serving certificate is not signed by a CA in tls\.ca \(kube-apiserver's --etcd-cafile\)/;
     await expectTLSFailure(s.get('/registry/widgets/a'), etcd.endpoint, why);
     await expectTLSFailure(s.create('/registry/widgets/a', widget('a')), etcd.endpoint, why);
-  });
-
-  it('a watch that cannot get a TLS connection ends with one 500 ERROR once its reconnect time is up (as for an etcd that is down)', async () => {
-    const s = storage([etcd.endpoint], { ca: good().ca }, { watchReconnectTimeoutMs: 300 });
-    const events = [];
-    for await (const e of s.watch('/registry/widgets', { resourceVersion: '1' })) events.push(e);
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 500 } });
+    await expectWatchTLSFailure(s, etcd.endpoint, why);
   });
 
   it('no client certificate where etcd demands one: Unreachable saying etcd refused it', async () => {
-    const s = storage([etcd.endpoint], { ca: good().ca });
-    await expectTLSFailure(s.list('/registry/widgets'), etcd.endpoint, /\(ssl\/tls alert [a-z ]+\): etcd refused the client certificate/);
+    const s = storage([etcd.endpoint], { ca: good().ca }, WATCH_GIVE_UP);
+    const why = /\(ssl\/tls alert [a-z ]+\): etcd refused the client certificate/;
+    await expectTLSFailure(s.list('/registry/widgets'), etcd.endpoint, why);
+    await expectWatchTLSFailure(s, etcd.endpoint, why);
   });
 
   it('a client certificate etcd does not accept (expired, or from another CA): Unreachable saying etcd refused it', async () => {
@@ -118,17 +137,17 @@ describe('EtcdStorage over TLS', () => {
     });
     const stranger = await (await makeTestCA('another-ca')).issue({ cn: 'stranger', usage: 'client' });
     for (const client of [old, stranger]) {
-      const s = storage([etcd.endpoint], { ...good(), ...client });
+      const s = storage([etcd.endpoint], { ...good(), ...client }, WATCH_GIVE_UP);
       await expectTLSFailure(s.get('/registry/widgets/a'), etcd.endpoint, /etcd refused the client certificate/);
+      await expectWatchTLSFailure(s, etcd.endpoint, /etcd refused the client certificate/);
     }
   });
 
   it("an expired serving certificate, or one for another name: Unreachable saying what is wrong with etcd's certificate", async () => {
-    await expectTLSFailure(
-      storage([expired.endpoint], good(expired)).get('/registry/widgets/a'),
-      expired.endpoint,
-      /\(certificate has expired\): etcd's serving certificate is outside its validity period/,
-    );
+    const outdated = storage([expired.endpoint], good(expired), WATCH_GIVE_UP);
+    const why = /\(certificate has expired\): etcd's serving certificate is outside its validity period/;
+    await expectTLSFailure(outdated.get('/registry/widgets/a'), expired.endpoint, why);
+    await expectWatchTLSFailure(outdated, expired.endpoint, why);
     await expectTLSFailure(
       storage([named.endpoint], good(named)).get('/registry/widgets/a'),
       named.endpoint,
@@ -138,7 +157,9 @@ describe('EtcdStorage over TLS', () => {
 
   it('an https:// client on a plaintext etcd: Unreachable asking whether the member serves TLS', async () => {
     const endpoint = plaintext.endpoint.replace('http:', 'https:');
-    await expectTLSFailure(storage([endpoint], good()).get('/registry/widgets/a'), endpoint, /is it serving TLS\?/);
+    const s = storage([endpoint], good(), WATCH_GIVE_UP);
+    await expectTLSFailure(s.get('/registry/widgets/a'), endpoint, /is it serving TLS\?/);
+    await expectWatchTLSFailure(s, endpoint, /is it serving TLS\?/);
   });
 
   it('a plaintext http:// client on a TLS etcd fails with Unreachable, not a hang', async () => {

@@ -112,6 +112,8 @@ export class EtcdClient {
   #current = 0;
   /** Open watch streams and the member each is on (only with several members). */
   readonly #streams = new Map<WatchStream, number>();
+  /** The member every watch stream was opened on, for the errors that break it. */
+  readonly #streamMembers = new WeakMap<WatchStream, number>();
 
   constructor(options: EtcdClientOptions) {
     if (options.endpoints.length === 0) throw new Error('EtcdStorage: at least one endpoint is required');
@@ -172,6 +174,7 @@ export class EtcdClient {
       m.responseDeserialize,
       requireLeader(),
     );
+    this.#streamMembers.set(stream, member);
     if (this.#channels.length > 1) {
       // A stream its member broke (gone, or without a leader): the watcher re-opens it on the next member.
       stream.on('error', (err) => (err as { code?: unknown }).code === grpc.status.UNAVAILABLE && this.#leave(member));
@@ -179,6 +182,15 @@ export class EtcdClient {
       stream.on('status', () => this.#streams.delete(stream));
     }
     return stream;
+  }
+
+  /**
+   * What broke `stream`, as calls say it: a stream that could not connect because the TLS handshake with its member
+   * failed gets the same explanation (EtcdTLSError) as a call that failed so; anything else is returned as it is.
+   */
+  watchError(stream: WatchStream, err: unknown): unknown {
+    const member = this.#streamMembers.get(stream);
+    return this.#tls && member !== undefined ? explainTLSFailure(err, this.#urls[member] as string) : err;
   }
 
   /**

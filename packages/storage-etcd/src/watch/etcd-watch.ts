@@ -1,6 +1,7 @@
 import { newResourceExpired, parseResourceVersion, type Status, toStatusError, type WatchEvent } from '@kapi/apimachinery';
 import {
   bookmarkObject,
+  isStorageError,
   MESSAGES,
   normalizeKey,
   predicateMatches,
@@ -179,6 +180,13 @@ export class EtcdWatch implements WatchHandler {
   }
 }
 
+/**
+ * The Status a watch ends with for `err`. Unreachable is kube's 500 ServerTimeout (retry after 2 s), whose message
+ * says only "could not be completed at this time"; a watch has no caller to throw the StorageError to, so its message
+ * (a failed TLS handshake with the member and what to check, or how long etcd has been unreachable) goes in the
+ * Status instead, which is all a watch client sees.
+ */
 function statusOf(err: unknown): Status {
-  return toStatusError(err).status;
+  const status = toStatusError(err).status;
+  return isStorageError(err, 'Unreachable') ? { ...status, message: err.message } : status;
 }

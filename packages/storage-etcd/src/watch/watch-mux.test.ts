@@ -41,6 +41,7 @@ function setup(reconnectTimeoutMs = 10_000) {
         streams.push(s);
         return s as unknown as WatchStream;
       },
+      watchError: (_stream, err) => err,
     },
     { reconnectTimeoutMs },
   );

@@ -52,7 +52,7 @@ const MAX_BACKOFF_MS = 1000;
  * can be (re)established for `reconnectTimeoutMs`, every watcher gets failed() rather than waiting forever.
  */
 export class WatchMux {
-  readonly #client: Pick<EtcdClient, 'watch'>;
+  readonly #client: Pick<EtcdClient, 'watch' | 'watchError'>;
   readonly #reconnectTimeoutMs: number;
   readonly #subs = new Map<number, Subscription>();
   #nextId = 1;
@@ -66,7 +66,7 @@ export class WatchMux {
   /** Progress requests on this stream not answered yet: the highest watcher id on the stream when each was sent. */
   #progressAsked: number[] = [];
 
-  constructor(client: Pick<EtcdClient, 'watch'>, options: WatchMuxOptions) {
+  constructor(client: Pick<EtcdClient, 'watch' | 'watchError'>, options: WatchMuxOptions) {
     this.#client = client;
     this.#reconnectTimeoutMs = options.reconnectTimeoutMs;
   }
@@ -167,7 +167,8 @@ export class WatchMux {
   #onBroken(stream: WatchStream, err: unknown): void {
     if (stream !== this.#stream) return;
     this.#stream = undefined;
-    this.#lastError = err;
+    // Kept for the failure of every watcher if no stream works again: a failed TLS handshake said as calls say it.
+    this.#lastError = this.#client.watchError(stream, err);
     if (this.#closed || this.#subs.size === 0) return;
     this.#giveUpTimer ??= setTimeout(() => this.#giveUp(), this.#reconnectTimeoutMs);
     this.#backoffMs = Math.min(Math.max(this.#backoffMs * 2, MIN_BACKOFF_MS), MAX_BACKOFF_MS);
@@ -186,7 +187,10 @@ export class WatchMux {
 
   #giveUp(): void {
     this.#giveUpTimer = undefined;
-    const why = this.#lastError instanceof Error ? `: ${this.#lastError.message}` : '';
+    const last = this.#lastError as { message?: unknown; details?: unknown } | undefined;
+    // gRPC's details, without the "14 UNAVAILABLE: " its message starts with.
+    const text = typeof last?.details === 'string' && last.details ? last.details : last instanceof Error ? last.message : '';
+    const why = text ? `: ${text}` : '';
     const cause = new Error(`no etcd watch stream for ${this.#reconnectTimeoutMs} ms${why}`, { cause: this.#lastError });
     const err = storageErrors.unreachable('', cause);
     const subs = [...this.#subs.values()];
