@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { KubeObject, WatchEvent } from '@kapi/apimachinery';
 import { isStorageError } from '@kapi/storage';
 import { type EtcdServer, freePort, makeTestCA, startEtcd, type TestCertificate } from '@kapi/test-servers';
@@ -7,10 +9,12 @@ import { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.ts';
 
 // Real etcd processes serving TLS with --client-cert-auth, the CAs and certificates made at run time:
 // `etcd` with a serving certificate for 127.0.0.1 and localhost, `expired` with one whose validity has passed,
-// `named` with one for the DNS name etcd.kapi.test only (no IP SAN), all signed by one CA; and a plaintext etcd.
+// `named` with one for the DNS name etcd.kapi.test only (no IP SAN), `otherIP` with one for 127.0.0.2 only (and
+// localhost), all signed by one CA; and a plaintext etcd.
 let etcd: EtcdServer;
 let expired: EtcdServer;
 let named: EtcdServer;
+let otherIP: EtcdServer;
 let plaintext: EtcdServer;
 const open: EtcdStorage[] = [];
 
@@ -19,10 +23,11 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   const ca = await makeTestCA('kapi-tls-test-ca');
   const past = { notBefore: new Date(Date.now() - 2 * HOUR), notAfter: new Date(Date.now() - HOUR) };
-  [etcd, expired, named, plaintext] = await Promise.all([
+  [etcd, expired, named, otherIP, plaintext] = await Promise.all([
     startEtcd({ tls: { ca } }),
     startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'expired-etcd', usage: 'server', ...past }) } }),
     startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'named-etcd', usage: 'server', ips: [], dnsNames: ['etcd.kapi.test'] }) } }),
+    startEtcd({ tls: { ca, serving: await ca.issue({ cn: 'other-ip-etcd', usage: 'server', ips: ['127.0.0.2'] }) } }),
     startEtcd(),
   ]);
 });
@@ -30,7 +35,7 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 afterAll(async () => {
-  await Promise.all([etcd, expired, named, plaintext].map((e) => e?.stop()));
+  await Promise.all([etcd, expired, named, otherIP, plaintext].map((e) => e?.stop()));
 });
 
 /** The CA and client certificate the test etcds accept. */
@@ -153,6 +158,45 @@ describe('EtcdStorage over TLS', () => {
       named.endpoint,
       /Hostname\/IP does not match.*: etcd's serving certificate does not name the endpoint's host/,
     );
+  });
+
+  it('an IP endpoint is verified against IP SANs only: a certificate for another IP is refused, its DNS name accepted', async () => {
+    await expectTLSFailure(
+      storage([otherIP.endpoint], good(otherIP)).get('/registry/widgets/a'),
+      otherIP.endpoint,
+      /Hostname\/IP does not match certificate's altnames: IP: 127\.0\.0\.1 is not in the cert's list: 127\.0\.0\.2\): etcd's serving certificate does not name the endpoint's host/,
+    );
+    const byName = storage([otherIP.endpoint.replace('127.0.0.1', 'localhost')], good(otherIP));
+    await byName.create('/registry/widgets/a', widget('a'));
+  });
+
+  it('connecting to an IP address over TLS prints no DEP0123 warning (no IP address is sent as the TLS server name)', async () => {
+    // A process of its own: Node prints the warning once per process, so another test here may already have caused it.
+    const script = `
+      import { EtcdStorage } from ${JSON.stringify(new URL('./etcd-storage.ts', import.meta.url).href)};
+      const s = new EtcdStorage({ endpoints: [process.env.ENDPOINT], tls: JSON.parse(process.env.TLS), prefix: process.env.PREFIX });
+      const created = await s.create('/registry/widgets/a', { apiVersion: 'v1', kind: 'Widget', metadata: { name: 'a' } });
+      for await (const e of s.watch('/registry/widgets', { resourceVersion: '0' })) { console.log(e.type, e.object.metadata.name); break; }
+      await s.close();
+      console.log('created', created.metadata.name);
+    `;
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=@kapi/source', '--input-type=module', '--eval', script],
+      {
+        env: {
+          ...process.env,
+          ENDPOINT: etcd.endpoint,
+          TLS: JSON.stringify(good()),
+          PREFIX: `/kapi-tls-${randomBytes(6).toString('hex')}`,
+        },
+        timeout: 30_000,
+      },
+    );
+    expect(etcd.endpoint).toMatch(/^https:\/\/127\.0\.0\.1:/);
+    expect(stdout).toBe('ADDED a\ncreated a\n');
+    expect(stderr).not.toContain('DEP0123');
+    expect(stderr).not.toMatch(/Warning/);
   });
 
   it('an https:// client on a plaintext etcd: Unreachable asking whether the member serves TLS', async () => {

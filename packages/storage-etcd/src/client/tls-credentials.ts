@@ -1,5 +1,7 @@
+import { createSecureContext } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { EtcdEndpoint } from './grpc-target.ts';
+import { SNICredentials } from './sni-credentials.ts';
 
 /**
  * TLS to etcd's client port, as kube-apiserver's --etcd-cafile, --etcd-certfile and --etcd-keyfile (the PEM texts,
@@ -36,7 +38,8 @@ export function channelCredentials(endpoints: readonly EtcdEndpoint[], tls: Etcd
     throw new Error('EtcdStorage: tls.cert and tls.key go together (a client certificate and its private key)');
   }
   try {
-    return grpc.credentials.createSsl(pem(tls?.ca) ?? null, pem(tls?.key) ?? null, pem(tls?.cert) ?? null);
+    // What grpc-js's createSsl makes (no ca: Node's trusted roots), but connected without an IP address as SNI.
+    return new SNICredentials(createSecureContext({ ca: pem(tls?.ca), cert: pem(tls?.cert), key: pem(tls?.key) }));
   } catch (err) {
     throw new Error(`EtcdStorage: invalid tls options: ${(err as Error).message}`, { cause: err });
   }
