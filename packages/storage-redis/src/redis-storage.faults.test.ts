@@ -268,6 +268,7 @@ describe('RedisStorage under faults', () => {
         const e = await s.get(key('a')).catch((err: unknown) => err);
         const ms = performance.now() - t0;
         expect(isStorageError(e, 'Unreachable'), `${name}: ${String(e)}`).toBe(true);
+        expect((e as Error).message, name).not.toMatch(/maxRetriesPerRequest/);
         expect(ms, name).toBeLessThan(1500);
       }
     } finally {
@@ -313,9 +314,15 @@ describe('RedisStorage under faults', () => {
       const fresh = await collect(s.watch('/registry/widgets', { resourceVersion: a.metadata.resourceVersion }), () => false, 2000);
       expect(fresh.events.map(brief)).toEqual(['ERROR 500']);
       expect(performance.now() - t0).toBeLessThan(500);
+      // kube's ServerTimeout, with the reason in its message: a watch client sees nothing else.
+      const down = /^server unreachable: (no connection to Redis: \S|lost the connection to Redis for 1000 ms)/;
+      const freshStatus = fresh.events[0]?.object as Status | undefined;
+      expect(freshStatus?.reason).toBe('ServerTimeout');
+      expect(freshStatus?.message).toMatch(down);
       // A running watch ends once the reader has been cut off for watchReconnectTimeoutMs.
       const ended = await collect(live, () => false, 5000);
       expect(ended.events.map(brief)).toEqual(['ERROR 500']);
+      expect((ended.events[0]?.object as Status | undefined)?.message).toMatch(down);
     } finally {
       await redis.restart();
     }

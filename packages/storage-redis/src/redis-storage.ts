@@ -1,4 +1,4 @@
-import { type KubeObject, newResourceExpired, type ObjectList, parseResourceVersion, toStatusError } from '@kapi/apimachinery';
+import { type KubeObject, newResourceExpired, type ObjectList, parseResourceVersion } from '@kapi/apimachinery';
 import {
   bookmarkObject,
   type Compactable,
@@ -23,6 +23,7 @@ import {
   type WatchOptions,
   type WatchProgressRequester,
   WatchQueue,
+  watchStatusOf,
 } from '@kapi/storage';
 import { Redis, type RedisOptions } from 'ioredis';
 import { type KeyLayout, keyLayout } from './key-layout.ts';
@@ -320,7 +321,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
       return queue;
     }
     this.#hub.add(w);
-    this.#startWatch(w, k, rv, opts).catch((err: unknown) => queue.fail(toStatusError(err).status));
+    this.#startWatch(w, k, rv, opts).catch((err: unknown) => queue.fail(watchStatusOf(err)));
     return queue;
   }
 

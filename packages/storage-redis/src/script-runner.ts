@@ -45,6 +45,8 @@ export class ScriptRunner {
   #pending = 0;
   #progressAt = 0;
   #watchdog: NodeJS.Timeout | undefined;
+  /** Why the connection is down, as ioredis last said (ECONNREFUSED, a timeout): the commands it fails say only that it is. */
+  #connectionError: string | undefined;
 
   constructor(opts: ScriptRunnerOptions) {
     this.#opts = opts;
@@ -52,6 +54,7 @@ export class ScriptRunner {
     this.prefix = opts.prefix;
     this.#everReady = opts.client.status === 'ready';
     opts.client.on('ready', this.#onReady);
+    opts.client.on('error', this.#onError);
     if (opts.ownsClient) {
       this.#watchdog = setInterval(() => this.#checkProgress(), Math.max(10, opts.timeoutMs / 4));
       this.#watchdog.unref();
@@ -78,12 +81,18 @@ export class ScriptRunner {
   #onReady = (): void => {
     if (this.#everReady) this.#resync = true;
     this.#everReady = true;
+    this.#connectionError = undefined;
+  };
+
+  #onError = (err: unknown): void => {
+    this.#connectionError = messageOf(err);
   };
 
   /** Stops listening to the client (it may outlive this runner when the caller owns it). */
   detach(): void {
     this.closed = true;
     this.client.off('ready', this.#onReady);
+    this.client.off('error', this.#onError);
     clearInterval(this.#watchdog);
   }
 
@@ -119,7 +128,7 @@ export class ScriptRunner {
       if (this.epoch === epoch) await this.sync(key);
       return this.#run(script, args, key, 1);
     }
-    throw toStorageError(err, key);
+    throw toStorageError(err, key, this.#connectionError);
   }
 
   async #run(script: LuaScript, args: readonly (string | number)[], key: string, attempt = 0): Promise<unknown[]> {
@@ -181,7 +190,7 @@ export class ScriptRunner {
       }
     } catch (err) {
       if (messageOf(err).startsWith('KAPI_EPOCH')) throw new EpochMismatch(messageOf(err));
-      throw toStorageError(err, key);
+      throw toStorageError(err, key, this.#connectionError);
     }
   }
 
@@ -191,7 +200,7 @@ export class ScriptRunner {
     if (c.status === 'ready') return;
     if (this.closed) throw storageErrors.unreachable(key, new Error('storage is closed'));
     const starting = c.status === 'wait' || (!this.#everReady && (c.status === 'connecting' || c.status === 'connect'));
-    if (!starting) throw storageErrors.unreachable(key, new Error(`Redis connection is ${c.status}`));
+    if (!starting) throw storageErrors.unreachable(key, this.#noConnection(c.status));
     if (c.status === 'wait') c.connect().catch(() => {});
     await new Promise<void>((resolve, reject) => {
       const done = (err?: Error) => {
@@ -203,12 +212,17 @@ export class ScriptRunner {
         else resolve();
       };
       const onReady = () => done();
-      const onDown = () => done(new Error('could not connect to Redis'));
+      const onDown = () => done(this.#noConnection('could not connect'));
       const timer = setTimeout(() => done(new Error(`no connection to Redis within ${this.#opts.timeoutMs} ms`)), this.#opts.timeoutMs);
       c.once('ready', onReady);
       c.once('reconnecting', onDown);
       c.once('end', onDown);
     });
+  }
+
+  /** "no connection to Redis", with ioredis' last connection error, else `state` (what the connection is doing). */
+  #noConnection(state: string): Error {
+    return new Error(`no connection to Redis: ${this.#connectionError ?? state}`);
   }
 
   #timed<T>(p: Promise<T>, key: string): Promise<T> {
@@ -236,11 +250,15 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|READONLY|CLUSTERDOWN
 
 /**
  * A connection failure or a transient reply becomes Unreachable (retryable); any other error reply from Redis (a script
- * error, OOM, WRONGTYPE) is Internal — retrying would fail the same way. StorageErrors pass through.
+ * error, OOM, WRONGTYPE) is Internal — retrying would fail the same way. StorageErrors pass through. A command ioredis
+ * refuses because the connection is down says so in its own terms ("max retries per request", "Connection is closed");
+ * the Unreachable says what a user can act on instead: the connection is down, and why (`down`, ioredis' last error).
  */
-function toStorageError(err: unknown, key: string): StorageError {
+function toStorageError(err: unknown, key: string, down: string | undefined): StorageError {
   if (err instanceof StorageError) return err;
   // ioredis types ReplyError as `any`: recognise it by name.
   if (err instanceof Error && err.name === 'ReplyError' && !TRANSIENT_REPLY.test(err.message)) return storageErrors.internal(key, err);
+  if (err instanceof Error && (err.name === 'MaxRetriesPerRequestError' || err.message === 'Connection is closed.'))
+    return storageErrors.unreachable(key, new Error(`no connection to Redis: ${down ?? 'the connection is closed'}`, { cause: err }));
   return storageErrors.unreachable(key, err);
 }

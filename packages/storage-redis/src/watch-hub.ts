@@ -1,5 +1,5 @@
 import { newResourceExpired, type Status } from '@kapi/apimachinery';
-import { bookmarkObject, MESSAGES, storageErrors } from '@kapi/storage';
+import { bookmarkObject, MESSAGES, storageErrors, watchStatusOf } from '@kapi/storage';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { KeyLayout } from './key-layout.ts';
 import { type LogChange, parseLogEntries, parseXread } from './log-change.ts';
@@ -220,7 +220,9 @@ export class WatchHub {
     let downSince = 0;
     while (!this.#closed && this.#watchers.size > 0) {
       if (downSince > 0 && Date.now() - downSince > reconnectTimeoutMs) {
-        this.failAll(storageErrors.unreachable(layout.log, new Error('lost the connection to Redis')).toStatusError().status);
+        this.failAll(
+          watchStatusOf(storageErrors.unreachable(layout.log, new Error(`lost the connection to Redis for ${reconnectTimeoutMs} ms`))),
+        );
         break;
       }
       if (reader.status !== 'ready') {

@@ -38,6 +38,7 @@ export {
   type StorageErrorCode,
   type StorageErrorDetails,
   storageErrors,
+  watchStatusOf,
 } from './storage-error.ts';
 export { recordStorageKey, storageKeyOf } from './storage-key.ts';
 export { bookmarkObject, lastStateAt, type StoredChange, watchEventFor } from './watch-event.ts';

@@ -11,7 +11,9 @@ import {
   newServerTimeout,
   newTooLargeResourceVersion,
   type ResourceRef,
+  type Status,
   type StatusError,
+  toStatusError,
 } from '@kapi/apimachinery';
 
 export type StorageErrorCode =
@@ -86,6 +88,17 @@ export class StorageError extends Error {
         return newInternalError(this);
     }
   }
+}
+
+/**
+ * The Status a watch ends with for `err` (the ERROR event's object). As `toStatusError`, except that an Unreachable
+ * backend's Status (kube's 500 ServerTimeout, retry after 2 s) carries the storage error's message — how long the
+ * backend has been unreachable, a failed TLS handshake and what to check — instead of "could not be completed at this
+ * time": a watch has no caller to throw the error to, so its Status is all a watch client ever sees.
+ */
+export function watchStatusOf(err: unknown): Status {
+  const status = toStatusError(err).status;
+  return isStorageError(err, 'Unreachable') ? { ...status, message: err.message } : status;
 }
 
 export function isStorageError(err: unknown, code?: StorageErrorCode): err is StorageError {

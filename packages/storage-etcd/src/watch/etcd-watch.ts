@@ -1,7 +1,6 @@
-import { newResourceExpired, parseResourceVersion, type Status, toStatusError, type WatchEvent } from '@kapi/apimachinery';
+import { newResourceExpired, parseResourceVersion, type WatchEvent } from '@kapi/apimachinery';
 import {
   bookmarkObject,
-  isStorageError,
   MESSAGES,
   normalizeKey,
   predicateMatches,
@@ -9,6 +8,7 @@ import {
   storageErrors,
   type WatchOptions,
   WatchQueue,
+  watchStatusOf,
 } from '@kapi/storage';
 import type { RangeRequest, RangeResponse, WatchEventMessage } from '../client/messages.ts';
 import { decodeObject } from '../codec.ts';
@@ -74,7 +74,7 @@ export class EtcdWatch implements WatchHandler {
   /** Sends the initial events, if any, and registers the watcher, in the background; a failure ends it with an ERROR. */
   start(): void {
     if (this.queue.ended) return;
-    this.#start().catch((err: unknown) => this.queue.fail(statusOf(err)));
+    this.#start().catch((err: unknown) => this.queue.fail(watchStatusOf(err)));
   }
 
   async #start(): Promise<void> {
@@ -136,7 +136,7 @@ export class EtcdWatch implements WatchHandler {
       try {
         out = translateEvent(this.#ctx.keys.decode(ev.kv.key), ev, this.#opts.predicate);
       } catch (err) {
-        this.queue.fail(statusOf(err));
+        this.queue.fail(watchStatusOf(err));
         return;
       }
       if (out) {
@@ -176,17 +176,6 @@ export class EtcdWatch implements WatchHandler {
 
   failed(err: Error): void {
     this.#cancel = undefined;
-    this.queue.fail(statusOf(err));
+    this.queue.fail(watchStatusOf(err));
   }
-}
-
-/**
- * The Status a watch ends with for `err`. Unreachable is kube's 500 ServerTimeout (retry after 2 s), whose message
- * says only "could not be completed at this time"; a watch has no caller to throw the StorageError to, so its message
- * (a failed TLS handshake with the member and what to check, or how long etcd has been unreachable) goes in the
- * Status instead, which is all a watch client sees.
- */
-function statusOf(err: unknown): Status {
-  const status = toStatusError(err).status;
-  return isStorageError(err, 'Unreachable') ? { ...status, message: err.message } : status;
 }
