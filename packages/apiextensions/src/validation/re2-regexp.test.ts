@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRE2, translateRE2 } from './re2-regexp.ts';
 
@@ -76,5 +77,60 @@ describe('RE2 patterns on RegExp', () => {
     expect(matches('b+', 'abbc')).toBe(true);
     expect(matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'my-name')).toBe(true);
     expect(matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', '-bad')).toBe(false);
+  });
+});
+
+describe('RE2 patterns in linear time', () => {
+  it('answers patterns that make a backtracking engine take exponential time, as Go does at once', () => {
+    // RegExp needs ~3^n steps for each of these on n a's and a mismatch at the end: minutes at 30, never at 5,000.
+    const input = `${'a'.repeat(5000)}!`;
+    expect(matches('^(a|a?)+$', input)).toBe(false);
+    expect(matches('(a+)+$', input)).toBe(false);
+    expect(matches('^(\\w+\\s?)+$', input)).toBe(false);
+    expect(matches('^([a-z0-9]+-?)*[a-z0-9]$', `${'a'.repeat(5000)}-`)).toBe(false);
+    expect(matches('^(a|a?)+$', 'a'.repeat(5000))).toBe(true);
+  });
+
+  it('agrees with RegExp on what matches, for patterns RegExp answers quickly', () => {
+    const patterns = [
+      '^a.c$',
+      '(?s)^a.c$',
+      '(?m)^a$',
+      '(?m)a$',
+      '\\bab\\b',
+      'a\\Bb',
+      '^(?i)aB[c-d]$',
+      '^a(?i)b$',
+      '^((?i)a)b$',
+      'x{2,3}y?',
+      '^(ab|a)(bc|c)?$',
+      '^[^\\n]*$',
+      '^(a*)*b',
+      '(?:)',
+      '^$',
+      '^*a',
+      'é+',
+      '^\\p{Greek}*\\PL?$',
+      '[[:digit:]]{2}[[:^alpha:]]',
+      '^a{0}b{1,}c{0,2}$',
+      '\\Qa.b\\E|c+',
+    ];
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', 'c', 'x', 'y', 'A', 'B', 'é', 'α', '1', '2', '-', '.', ' ', '\n'),
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(...patterns), text, (pattern, s) => {
+        expect(matches(pattern, s)).toBe(new RegExp(translateRE2(pattern), 'u').test(s));
+      }),
+      { seed: 20_261_129, numRuns: 2000 },
+    );
+  });
+
+  it("refuses nested counts over 1000 copies, and programs over Go's size limit, as Go does", () => {
+    expect(() => compileRE2('(a{2}){501}')).toThrow('error parsing regexp: invalid repeat count: `{501}`');
+    expect(() => compileRE2('((a{10}){10}){11}')).toThrow('error parsing regexp: invalid repeat count: `{11}`');
+    expect(matches('^(a{2}){500}$', 'a'.repeat(1000))).toBe(true);
+    expect(() => compileRE2(`(?:${'a{1000}'.repeat(4000)})`)).toThrow('error parsing regexp: expression too large');
   });
 });

@@ -5,8 +5,11 @@
  * lookaround, so whether a string matches does not depend on the engine's strategy; only the syntax differs:
  * Go's `.` excludes only \n, `\s` is ASCII without \v, `$` without (?m) is the end of the text, `[]a]` starts
  * a class with `]`, `\#` and other escaped punctuation are literals, `a{` is a literal brace, flags may be set
- * mid-expression (`(?i)`), and assertions may be repeated.
+ * mid-expression (`(?i)`), and assertions may be repeated. The translation is run by re2-matcher's NFA, in time
+ * linear in the input as Go's regexp, never by RegExp's backtracking (exponential for patterns like `^(a|a?)+$`).
  */
+import { compileMatcher, ProgramTooLargeError, type RE2Matcher, RepeatCountError } from './re2-matcher.ts';
+
 export class RE2SyntaxError extends Error {
   constructor(code: string, expr: string) {
     super(`error parsing regexp: ${code}: \`${expr}\``);
@@ -26,6 +29,7 @@ const INVALID_ESCAPE = 'invalid escape sequence';
 const INVALID_PERL_OP = 'invalid or unsupported Perl syntax';
 const INVALID_NAMED_CAPTURE = 'invalid named capture';
 const TRAILING_BACKSLASH = 'trailing backslash at end of expression';
+const EXPRESSION_TOO_LARGE = 'expression too large';
 
 const MAX_REPEAT = 1000;
 
@@ -522,16 +526,28 @@ function classChar(chars: string[], pos: number): ClassChar | undefined {
   return { code: e.literal as number, start: pos, end: e.end };
 }
 
-const cache = new Map<string, RegExp | RE2SyntaxError>();
+const cache = new Map<string, RE2Matcher | RE2SyntaxError>();
 
-/** Compiles an RE2 pattern (cached, as kube-openapi caches compiled patterns); throws RE2SyntaxError. */
-export function compileRE2(pattern: string): RegExp {
+/**
+ * Compiles an RE2 pattern (cached, as kube-openapi caches compiled patterns); throws RE2SyntaxError. The translation
+ * is checked by RegExp and run by re2-matcher's NFA, in time linear in the input as Go's regexp runs.
+ */
+export function compileRE2(pattern: string): RE2Matcher {
   let r = cache.get(pattern);
   if (r === undefined) {
     try {
-      r = new RegExp(translateRE2(pattern), 'u');
+      const source = translateRE2(pattern);
+      new RegExp(source, 'u');
+      r = compileMatcher(source);
     } catch (e) {
-      r = e instanceof RE2SyntaxError ? e : new RE2SyntaxError(INVALID_CHAR_CLASS, pattern);
+      r =
+        e instanceof RE2SyntaxError
+          ? e
+          : e instanceof RepeatCountError
+            ? new RE2SyntaxError(INVALID_REPEAT_SIZE, e.op)
+            : e instanceof ProgramTooLargeError
+              ? new RE2SyntaxError(EXPRESSION_TOO_LARGE, pattern)
+              : new RE2SyntaxError(INVALID_CHAR_CLASS, pattern);
     }
     if (cache.size > 10_000) cache.clear();
     cache.set(pattern, r);

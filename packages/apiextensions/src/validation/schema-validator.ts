@@ -2,6 +2,7 @@ import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { formatChecker, supportedFormat } from './formats.ts';
 import { goFloat, goNumber, goQuote, isInt64 } from './go-text.ts';
 import { openAPIErrors as E, type OpenAPIError } from './openapi-errors.ts';
+import type { RE2Matcher } from './re2-matcher.ts';
 import { compileRE2, RE2SyntaxError } from './re2-regexp.ts';
 
 /**
@@ -65,7 +66,7 @@ function isFloat64AJSONInteger(f: number): boolean {
 
 interface CompiledPattern {
   source: string;
-  re?: RegExp;
+  re?: RE2Matcher;
   error?: string;
 }
 
