@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type MethodDefinition, type PackageDefinition } from '@grpc/proto-loader';
-import { etcdEndpoint } from './grpc-target.ts';
+import { etcdEndpoint } from './etcd-endpoint.ts';
 import type {
   CompactionRequest,
   LeaseGrantRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etcdEndpoint } from './grpc-target.ts';
+import { etcdEndpoint } from './etcd-endpoint.ts';
 import { hostOf } from './sni-credentials.ts';
 
 // The host a TLS connection is verified against (and sent as SNI when it is a name), from the target gRPC was given.

@@ -1,7 +1,7 @@
 import { makeTestCA } from '@kapi/test-servers';
 import { describe, expect, it } from 'vitest';
 import { EtcdStorage } from '../etcd-storage.ts';
-import { etcdEndpoint } from './grpc-target.ts';
+import { etcdEndpoint } from './etcd-endpoint.ts';
 import { channelCredentials } from './tls-credentials.ts';
 
 // Mistakes in the TLS options fail when the store is made, before any connection.

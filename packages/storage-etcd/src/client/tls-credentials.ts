@@ -1,6 +1,6 @@
 import { createSecureContext } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
-import type { EtcdEndpoint } from './grpc-target.ts';
+import type { EtcdEndpoint } from './etcd-endpoint.ts';
 import { SNICredentials } from './sni-credentials.ts';
 
 /**

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { etcdEndpoint, grpcTarget } from './grpc-target.ts';
+import { etcdEndpoint } from './etcd-endpoint.ts';
 
-describe('grpcTarget', () => {
+const grpcTarget = (endpoint: string) => etcdEndpoint(endpoint).target;
+
+describe('etcdEndpoint', () => {
   it('an endpoint: its host (a name or an address) and port, 2379 when none is given', () => {
     expect(grpcTarget('http://127.0.0.1:2379')).toBe('dns:127.0.0.1:2379');
     expect(grpcTarget('http://etcd.example:32379')).toBe('dns:etcd.example:32379');

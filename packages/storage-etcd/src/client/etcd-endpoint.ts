@@ -30,8 +30,3 @@ export function etcdEndpoint(endpoint: string): EtcdEndpoint {
   const port = url.port || DEFAULT_PORT;
   return { url: endpoint, target: `dns:${isIPv6(host) ? `[${host}]` : host}:${port}`, tls: url.protocol === 'https:' };
 }
-
-/** The gRPC target of one etcd client URL (see etcdEndpoint). */
-export function grpcTarget(endpoint: string): string {
-  return etcdEndpoint(endpoint).target;
-}
