@@ -419,6 +419,9 @@ describe('paths and query parameters', () => {
       `GET ${CMS} HTTP/1.1\r\n${auth}no colon\r\n\r\n`,
       `POST ${CMS} HTTP/1.1\r\n${auth}Content-Length: -5\r\n\r\n`,
       `POST ${CMS} HTTP/1.1\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      // node hands CONNECT to the server's 'connect' event, not to the request handler.
+      `CONNECT ${CMS} HTTP/1.1\r\n${auth}\r\n`,
+      `CONNECT 127.0.0.1:443 HTTP/1.1\r\n${auth}\r\n`,
     ]) {
       const text = await raw(request);
       const [head = '', body = ''] = text.split('\r\n\r\n');

@@ -132,6 +132,10 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     upgrades.set(req, { socket, head });
     upgradeListener(req, upgradeResponse(req, socket));
   };
+  // node hands an HTTP/1.1 CONNECT to 'connect' with the raw connection too and, with no listener, drops it
+  // unanswered; Go's server passes it to the handler, so it runs through the chain as an ordinary request (kube
+  // answers it with a Status, e.g. 405) on a response bound to that connection, which then closes.
+  const onConnect = (req: IncomingMessage, socket: Duplex): void => listener(req, upgradeResponse(req, socket));
 
   let server: Server | Http2SecureServer;
   if (options.tls) {
@@ -155,6 +159,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     );
     secure.on('secureConnection', (socket: Socket) => trackSocket(socket));
     secure.on('upgrade', onUpgrade);
+    secure.on('connect', onConnect);
     // New connections advertise the reloaded CAs; established ones keep what they negotiated.
     const unsubscribe = clientCAs.map((b) => b.onChange(() => secure.setSecureContext({ cert, key, ca: acceptableCAs() })));
     secure.once('close', () => {
@@ -173,6 +178,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     plain.on('clientError', answerClientError);
     plain.on('connection', (socket: Socket) => trackSocket(socket));
     plain.on('upgrade', onUpgrade);
+    plain.on('connect', onConnect);
     server = plain;
   }
   function trackSocket(socket: Socket): void {
