@@ -3,7 +3,6 @@ import {
   type Converter,
   FieldSet,
   formatAPIVersionKind,
-  jsonEqual,
   type KubeObject,
   type ManagedFields,
   makePath,
@@ -229,10 +228,9 @@ export class FieldManager {
     // A patch carries the live entries themselves.
     if (sent === liveEntries) return liveManaged();
     try {
-      // A client that sends back the entries it read (a PUT of the object as got) sends an equal copy: the live
-      // entries stand for it, so that the entries this write keeps are the stored ones, which the storage shares as
-      // they are instead of copying them and comparing them with the previous version's.
-      const managed = decodeManagedFields(liveEntries && jsonEqual(sent, liveEntries) ? liveEntries : sent);
+      // A client that sends back the entries it read (a PUT of the object as got) sends copies: each equal to the
+      // stored entry at its place is recorded as that entry (decodeManagedFields' `live`).
+      const managed = decodeManagedFields(sent, undefined, liveEntries);
       if (managed.fields.size > 0) return managed;
     } catch {
       // A request's invalid managedFields are ignored: the live ones stay (kube does not fail the write for them).

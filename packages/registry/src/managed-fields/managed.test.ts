@@ -71,6 +71,27 @@ describe('decodeManagedFields / encodeManagedFields', () => {
   });
 });
 
+describe('decodeManagedFields with the stored entries', () => {
+  it("records a client's copy of a stored entry as the stored entry, and any other entry as sent", () => {
+    const f = { 'f:data': { 'f:k': {} } };
+    const stored = Object.freeze([entry('x', 'Update', '2026-01-01T00:00:01Z', f), entry('y', 'Update', '2026-01-01T00:00:02Z', f)]);
+    const copy = JSON.parse(JSON.stringify(stored)) as ManagedFieldsEntry[];
+    const retimed = { ...(copy[1] as ManagedFieldsEntry), time: '2026-01-01T00:00:03Z' };
+    const m = decodeManagedFields([copy[0] as ManagedFieldsEntry, retimed], undefined, stored);
+    const entries = [...(m.decoded?.values() ?? [])].map((d) => d.entry);
+    expect(entries[0]).toBe(stored[0]);
+    expect(entries[1]).toBe(retimed);
+    // Other fields, or the same fields at another place, are the client's own.
+    const moved = decodeManagedFields([copy[1] as ManagedFieldsEntry], undefined, stored);
+    expect([...(moved.decoded?.values() ?? [])][0]?.entry).toBe(copy[1]);
+    const refielded = { ...(copy[0] as ManagedFieldsEntry), fieldsV1: { 'f:data': { 'f:j': {} } } };
+    expect([...(decodeManagedFields([refielded], undefined, stored).decoded?.values() ?? [])][0]?.entry).toBe(refielded);
+    // A member that is no part of a managedFields entry does not count (kube's decoding drops it).
+    const extra = { ...(copy[0] as ManagedFieldsEntry), note: 'x' } as ManagedFieldsEntry;
+    expect([...(decodeManagedFields([extra], undefined, stored).decoded?.values() ?? [])][0]?.entry).toBe(stored[0]);
+  });
+});
+
 describe('isResetManagedFields', () => {
   it('[] and [{}] reset; absent or real entries do not', () => {
     expect(isResetManagedFields([])).toBe(true);

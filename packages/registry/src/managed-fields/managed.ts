@@ -99,6 +99,12 @@ export function decodeManagedFields(
   entries: readonly ManagedFieldsEntry[] | undefined,
   /** Entries decoded before (frozen, so unchanged): their id and set are taken as they are. */
   known?: ReadonlyMap<ManagedFieldsEntry, { id: string; vs: VersionedSet }>,
+  /**
+   * The stored object's entries, when `entries` are a client's: an entry equal to the stored one at its place (a PUT
+   * of the object as read sends a copy) is recorded as the stored one, which the storage then shares as it is rather
+   * than copying it and comparing it with the previous version's.
+   */
+  live?: readonly ManagedFieldsEntry[],
 ): Managed {
   const out = emptyManaged();
   if (!entries) return out;
@@ -118,16 +124,18 @@ export function decodeManagedFields(
     if (!e.fieldsType) throw new Error(`missing fieldsType in managed fields entry ${i}`);
     if (e.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     const id = managerIdentifier(e);
+    const text = fieldsV1Text(e.fieldsV1);
     let set: FieldSet;
     try {
-      set = decodeFieldsV1(e.fieldsV1);
+      set = decodeFieldsV1(e.fieldsV1, text);
     } catch (err) {
       throw new Error(`error decoding versioned set from ${JSON.stringify(e)}: error decoding set: ${(err as Error).message}`);
     }
     const vs: VersionedSet = { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' };
     out.fields.set(id, vs);
     out.times.set(id, typeof e.time === 'string' ? e.time : undefined);
-    decoded.set(id, { vs, entry: e });
+    const stored = live?.[i];
+    decoded.set(id, { vs, entry: stored !== undefined && text !== undefined && sameEntry(e, stored, text) ? stored : e });
   });
   return out;
 }
@@ -140,21 +148,45 @@ export function decodeManagedFields(
  */
 const decodedSets = new LRUCache<string, FieldSet>({ maxSize: 4 << 20, sizeCalculation: (_set, text) => text.length + 64 });
 
-/** fieldSetFromFieldsV1, shared by content; an error is thrown as it is and nothing is remembered. */
-function decodeFieldsV1(fieldsV1: unknown): FieldSet {
-  if (fieldsV1 === undefined || fieldsV1 === null) return FieldSet.empty();
-  let text: string;
+/** The JSON text of a FieldsV1 (the key of its decoding); undefined for none, or one nested beyond JSON.stringify's reach. */
+function fieldsV1Text(fieldsV1: unknown): string | undefined {
+  if (fieldsV1 === undefined || fieldsV1 === null) return undefined;
   try {
-    text = JSON.stringify(fieldsV1);
+    return JSON.stringify(fieldsV1);
   } catch {
-    // Nested beyond JSON.stringify's recursion: decoded as it is, not remembered.
-    return fieldSetFromFieldsV1(fieldsV1);
+    return undefined;
   }
+}
+
+/** fieldSetFromFieldsV1, shared by content (`text`: fieldsV1Text's); an error is thrown as it is and nothing is remembered. */
+function decodeFieldsV1(fieldsV1: unknown, text: string | undefined): FieldSet {
+  if (fieldsV1 === undefined || fieldsV1 === null) return FieldSet.empty();
+  // Nested beyond JSON.stringify's recursion: decoded as it is, not remembered.
+  if (text === undefined) return fieldSetFromFieldsV1(fieldsV1);
   const known = decodedSets.get(text);
   if (known) return known;
   const set = fieldSetFromFieldsV1(fieldsV1);
   decodedSets.set(text, set);
   return set;
+}
+
+/**
+ * Whether entry `e` (whose fieldsV1 encodes as `text`) says what `stored` says: the same manager, operation, version,
+ * time, subresource and fields. Other members an entry may carry are not part of kube's ManagedFieldsEntry (its
+ * decoding drops them), so they do not count.
+ */
+function sameEntry(e: ManagedFieldsEntry, stored: ManagedFieldsEntry, text: string): boolean {
+  return (
+    typeof stored === 'object' &&
+    stored !== null &&
+    e.manager === stored.manager &&
+    e.operation === stored.operation &&
+    e.apiVersion === stored.apiVersion &&
+    e.time === stored.time &&
+    e.fieldsType === stored.fieldsType &&
+    e.subresource === stored.subresource &&
+    fieldsV1Text(stored.fieldsV1) === text
+  );
 }
 
 /** Whole seconds of an RFC 3339 time (0 without one), as kube compares entry times. */
