@@ -12,7 +12,7 @@ export function managerIdentifier(e: Pick<ManagedFieldsEntry, 'manager' | 'opera
   if (!isOptionalString(manager) || !isOptionalString(operation) || !isOptionalString(apiVersion) || !isOptionalString(subresource))
     return buildIdentifier(e);
   const key = `${manager ?? ''}\u0000${operation ?? ''}\u0000${apiVersion ?? ''}\u0000${subresource ?? ''}`;
-  return remembered(identifiers, key, () => buildIdentifier(e));
+  return identifiers.get(key) ?? remember(identifiers, key, buildIdentifier(e));
 }
 
 const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
@@ -20,10 +20,8 @@ const isOptionalString = (v: unknown): boolean => v === undefined || typeof v ==
 /** How many identifiers each memo below holds before it starts over (manager names come from clients). */
 const MEMO_MAX = 1024;
 
-/** `memo`'s value for `key`, made by `make` when missing; the memo is emptied when full. */
-function remembered<V>(memo: Map<string, V>, key: string, make: () => V): V {
-  if (memo.has(key)) return memo.get(key) as V;
-  const value = make();
+/** Remembers `value` for `key` in `memo` (emptied when full); returns `value`. */
+function remember<V>(memo: Map<string, V>, key: string, value: V): V {
   if (memo.size >= MEMO_MAX) memo.clear();
   memo.set(key, value);
   return value;
@@ -52,10 +50,11 @@ const parsed = new Map<string, ManagerFields | undefined>();
 
 /** The entry fields a manager identifier carries (its inverse); undefined when `id` is not one. */
 export function parseManagerIdentifier(id: string): ManagerFields | undefined {
-  return remembered(parsed, id, () => {
-    const fields = parseUncached(id);
-    return fields && Object.freeze(fields);
-  });
+  const hit = parsed.get(id);
+  // Undefined is remembered too (not an identifier): told apart from a miss by has().
+  if (hit !== undefined || parsed.has(id)) return hit;
+  const fields = parseUncached(id);
+  return remember(parsed, id, fields && Object.freeze(fields));
 }
 
 function parseUncached(id: string): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
