@@ -45,6 +45,11 @@ describe('matches (RE2, as cel-go)', () => {
     expect(value("self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')", 'my-name')).toBe(true);
   });
 
+  it('answers at once where a backtracking engine would take exponential time (RE2 is linear)', () => {
+    expect(value("self.matches('^(a|a?)+$')", `${'a'.repeat(5000)}!`)).toBe(false);
+    expect(value("self.find('(a+)+b')", `${'a'.repeat(5000)}!`)).toBe('');
+  });
+
   it('refuses look-ahead as RE2 does', () => {
     expect(evalError("'a'.matches(self)", '(?=a)')).toBe('error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
   });

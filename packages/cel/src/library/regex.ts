@@ -1,5 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { chargeCost } from '../cost.ts';
+import type { LinearRegExp } from '../regex/linear-regexp.ts';
 import { compileRE2, RegexSyntaxError } from '../regex/re2.ts';
 import { kubeName } from './overrides.ts';
 
@@ -19,7 +20,7 @@ export function registerRegex(env: Environment): void {
 
 function matches(s: string, pattern: string): boolean {
   chargeCost(Math.ceil((s.length * pattern.length) / 4));
-  let re: RegExp;
+  let re: LinearRegExp;
   try {
     re = compileRE2(pattern);
   } catch (e) {
@@ -27,11 +28,10 @@ function matches(s: string, pattern: string): boolean {
     if (e instanceof RegexSyntaxError) throw new Error(e.message);
     throw e;
   }
-  re.lastIndex = 0;
   return re.test(s);
 }
 
-function compile(pattern: string): RegExp {
+function compile(pattern: string): LinearRegExp {
   try {
     return compileRE2(pattern);
   } catch (e) {
@@ -50,11 +50,9 @@ function findAll(s: string, pattern: string, n: bigint): string[] {
   let pos = 0;
   let prevMatchEnd = -1;
   while (out.length < limit && pos <= s.length) {
-    re.lastIndex = pos;
-    const m = re.exec(s);
+    const m = re.exec(s, pos);
     if (!m) break;
-    const start = m.index;
-    const end = start + m[0].length;
+    const [start, end] = m;
     let accept = true;
     if (end === pos) {
       // an empty match right after the previous match is not a match (Go's allMatches)
@@ -63,7 +61,7 @@ function findAll(s: string, pattern: string, n: bigint): string[] {
       pos += cp === undefined ? 1 : cp > 0xffff ? 2 : 1;
     } else pos = end;
     prevMatchEnd = end;
-    if (accept) out.push(m[0]);
+    if (accept) out.push(s.slice(start, end));
   }
   return out;
 }

@@ -3,9 +3,10 @@
  * common syntax; this translates what differs — leading flag groups `(?i)`, `(?P<name>…)`, `\z`, `\A`,
  * `\Q…\E`, POSIX classes `[[:alpha:]]`, one-letter Unicode classes `\pL` — and refuses what RE2 refuses
  * (look-around, back-references, possessive quantifiers) with Go's error texts, so a pattern that is
- * invalid on kube is invalid here too. JavaScript's engine backtracks where RE2 is linear; the cost limit
- * bounds the number of calls, not the time of one match (see the README).
+ * invalid on kube is invalid here too. RegExp checks the translation; linear-regexp runs it, in time linear in the
+ * input as RE2 (JavaScript's engine backtracks: exponential time for patterns like `^(a|a?)+$`).
  */
+import { compileLinearRegExp, type LinearRegExp, ProgramTooLargeError, RepeatCountError } from './linear-regexp.ts';
 
 export class RegexSyntaxError extends Error {
   override readonly name = 'RegexSyntaxError';
@@ -28,11 +29,11 @@ const POSIX: Record<string, string> = {
   xdigit: '0-9A-Fa-f',
 };
 
-const cache = new Map<string, RegExp>();
+const cache = new Map<string, LinearRegExp>();
 const CACHE_LIMIT = 256;
 
-/** Compiles an RE2 pattern; the result is global (`g`) so callers can walk matches with lastIndex. */
-export function compileRE2(pattern: string): RegExp {
+/** Compiles an RE2 pattern to a matcher that runs in linear time with Go's leftmost-first matches. */
+export function compileRE2(pattern: string): LinearRegExp {
   const cached = cache.get(pattern);
   if (cached) return cached;
   const re = translate(pattern);
@@ -45,7 +46,7 @@ function fail(reason: string, what: string): never {
   throw new RegexSyntaxError(`error parsing regexp: ${reason}: \`${what}\``);
 }
 
-function translate(pattern: string): RegExp {
+function translate(pattern: string): LinearRegExp {
   let flags = 'gu';
   let i = 0;
   // A leading (?flags) applies to the whole pattern, the common case; elsewhere it needs a scoped group.
@@ -105,9 +106,16 @@ function translate(pattern: string): RegExp {
   }
   if (depth > 0) fail('missing closing )', pattern);
   try {
-    return new RegExp(out, flags);
+    new RegExp(out, flags);
   } catch (e) {
     throw new RegexSyntaxError(`error parsing regexp: ${(e as Error).message}`);
+  }
+  try {
+    return compileLinearRegExp(out, { i: flags.includes('i'), m: flags.includes('m'), s: flags.includes('s') });
+  } catch (e) {
+    if (e instanceof RepeatCountError) fail('invalid repeat count', e.op);
+    if (e instanceof ProgramTooLargeError) fail('expression too large', pattern);
+    throw e;
   }
 }
 
