@@ -5,10 +5,11 @@
  * lookaround, so whether a string matches does not depend on the engine's strategy; only the syntax differs:
  * Go's `.` excludes only \n, `\s` is ASCII without \v, `$` without (?m) is the end of the text, `[]a]` starts
  * a class with `]`, `\#` and other escaped punctuation are literals, `a{` is a literal brace, flags may be set
- * mid-expression (`(?i)`), and assertions may be repeated. The translation is run by re2-matcher's NFA, in time
- * linear in the input as Go's regexp, never by RegExp's backtracking (exponential for patterns like `^(a|a?)+$`).
+ * mid-expression (`(?i)`), and assertions may be repeated. The translation is run by @kapi/cel's Pike VM
+ * (compileLinearRegExp), in time linear in the input as Go's regexp, never by RegExp's backtracking (exponential
+ * for patterns like `^(a|a?)+$`).
  */
-import { compileMatcher, ProgramTooLargeError, type RE2Matcher, RepeatCountError } from './re2-matcher.ts';
+import { compileLinearRegExp, type LinearRegExp, ProgramTooLargeError, RepeatCountError } from '@kapi/cel';
 
 export class RE2SyntaxError extends Error {
   constructor(code: string, expr: string) {
@@ -526,19 +527,19 @@ function classChar(chars: string[], pos: number): ClassChar | undefined {
   return { code: e.literal as number, start: pos, end: e.end };
 }
 
-const cache = new Map<string, RE2Matcher | RE2SyntaxError>();
+const cache = new Map<string, LinearRegExp | RE2SyntaxError>();
 
 /**
  * Compiles an RE2 pattern (cached, as kube-openapi caches compiled patterns); throws RE2SyntaxError. The translation
- * is checked by RegExp and run by re2-matcher's NFA, in time linear in the input as Go's regexp runs.
+ * is checked by RegExp and run by compileLinearRegExp, in time linear in the input as Go's regexp runs.
  */
-export function compileRE2(pattern: string): RE2Matcher {
+export function compileRE2(pattern: string): LinearRegExp {
   let r = cache.get(pattern);
   if (r === undefined) {
     try {
       const source = translateRE2(pattern);
       new RegExp(source, 'u');
-      r = compileMatcher(source);
+      r = compileLinearRegExp(source);
     } catch (e) {
       r =
         e instanceof RE2SyntaxError

@@ -1,8 +1,8 @@
+import type { LinearRegExp } from '@kapi/cel';
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { formatChecker, supportedFormat } from './formats.ts';
 import { goFloat, goNumber, goQuote, isInt64 } from './go-text.ts';
 import { openAPIErrors as E, type OpenAPIError } from './openapi-errors.ts';
-import type { RE2Matcher } from './re2-matcher.ts';
 import { compileRE2, RE2SyntaxError } from './re2-regexp.ts';
 
 /**
@@ -66,7 +66,7 @@ function isFloat64AJSONInteger(f: number): boolean {
 
 interface CompiledPattern {
   source: string;
-  re?: RE2Matcher;
+  re?: LinearRegExp;
   error?: string;
 }
 
