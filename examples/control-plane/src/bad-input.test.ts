@@ -432,6 +432,25 @@ describe('paths and query parameters', () => {
     }
   });
 
+  it('a lone surrogate escaped in a body is U+FFFD, as Go decodes it, so the object can be read and deleted by name', async () => {
+    const roles = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
+    // A ClusterRole's name is any path segment: "lone-\ud800" kept as it is would be a name no URL can reach.
+    const json = '{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"lone-\\ud800"},"rules":[]}';
+    const yaml = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: "lone-\\ud800"}\nrules: []\n';
+    for (const [method, path, contentType, body] of [
+      ['POST', roles, 'application/json', json],
+      ['POST', roles, 'application/yaml', json],
+      ['POST', roles, 'application/yaml', yaml],
+      ['PATCH', `${roles}/lone-%EF%BF%BD?fieldManager=t`, 'application/apply-patch+yaml', yaml],
+    ] as const) {
+      const created = await send(method, path, body, { 'content-type': contentType });
+      expect(created.status, `${contentType}: ${created.text.slice(0, 300)}`).toBeLessThan(300);
+      expect(JSON.parse(created.text).metadata.name).toBe('lone-\ufffd');
+      expect((await send('GET', `${roles}/lone-%EF%BF%BD`)).status).toBe(200);
+      expect((await send('DELETE', `${roles}/lone-%EF%BF%BD`)).status).toBe(200);
+    }
+  });
+
   it.each([
     'labelSelector=%21%21%21',
     'labelSelector=a%20in%20(',

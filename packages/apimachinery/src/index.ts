@@ -68,6 +68,7 @@ export {
   type MetaV1LabelSelector,
   parseLabelSelector,
 } from './labels.ts';
+export { mayHoldLoneSurrogates, replaceLoneSurrogates, wellFormedDecoded } from './lone-surrogates.ts';
 export * from './merge/index.ts';
 export { formatMicroTime } from './micro-time.ts';
 export {

@@ -1,5 +1,6 @@
 import { MAX_DEPTH_MESSAGE, MAX_JSON_DEPTH } from './json-data.ts';
 import { goQuote } from './labels.ts';
+import { mayHoldLoneSurrogates, replaceLoneSurrogates } from './lone-surrogates.ts';
 import { newBadRequest } from './status-error.ts';
 
 /**
@@ -122,7 +123,10 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
   } catch (err) {
     throw newBadRequest(`json parse error: ${(err as Error).message}`);
   }
-  if (isCanonical(text, value)) return { value, duplicates: [] };
+  // Lone surrogates become U+FFFD, as Go's decoder makes them (rare: only an escape writes one).
+  const loneSurrogates = mayHoldLoneSurrogates(text);
+  if (loneSurrogates) value = replaceLoneSurrogates(value);
+  else if (isCanonical(text, value)) return { value, duplicates: [] };
   const duplicates: string[] = [];
   const reported = new Set<string>();
   const stack: Frame[] = [];

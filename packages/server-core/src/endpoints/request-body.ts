@@ -1,4 +1,11 @@
-import { type KubeObject, MAX_JSON_DEPTH, newBadRequest, newUnsupportedMediaType, parseJsonDetectingDuplicates } from '@kapi/apimachinery';
+import {
+  type KubeObject,
+  MAX_JSON_DEPTH,
+  newBadRequest,
+  newUnsupportedMediaType,
+  parseJsonDetectingDuplicates,
+  wellFormedDecoded,
+} from '@kapi/apimachinery';
 import type { PatchType, ResourceDefinition } from '@kapi/registry';
 import { type Document, isScalar, Lexer, LineCounter, parseDocument, visit } from 'yaml';
 import { readRequestBody } from '../filters/body-limit.ts';
@@ -10,7 +17,8 @@ import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.
 
 export function parseJSONBody(raw: Uint8Array): unknown {
   try {
-    return JSON.parse(Buffer.from(raw).toString('utf8'));
+    const text = Buffer.from(raw).toString('utf8');
+    return wellFormedDecoded(text, JSON.parse(text));
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${(err as Error).message}`);
   }
@@ -44,7 +52,7 @@ export function decodeYAML(text: string): unknown {
   const [first] = doc.errors;
   if (first) throw first;
   checkUniqueKeys(doc);
-  return doc.toJS({ maxAliasCount: 100 });
+  return wellFormedDecoded(text, doc.toJS({ maxAliasCount: 100 }));
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -76,7 +84,7 @@ export function decodeApplyYAML(text: string): { value: unknown; duplicateKeys: 
       }
     },
   });
-  return { value: doc.toJS({ maxAliasCount: 100 }), duplicateKeys };
+  return { value: wellFormedDecoded(text, doc.toJS({ maxAliasCount: 100 })), duplicateKeys };
 }
 
 /**
@@ -239,7 +247,8 @@ export async function readPatchBody(ctx: RequestContext, type: PatchType): Promi
   // decoded first, and say why).
   if (type === 'merge' && raw.byteLength <= 1024 * 1024) {
     try {
-      return { patch: JSON.parse(Buffer.from(raw).toString('utf8')) };
+      const text = Buffer.from(raw).toString('utf8');
+      return { patch: wellFormedDecoded(text, JSON.parse(text)) };
     } catch {
       throw newBadRequest('Invalid JSON Patch');
     }
