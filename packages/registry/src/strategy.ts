@@ -1,6 +1,8 @@
 import { copyJson, type FieldError, jsonEqual, type KubeObject } from '@kapi/apimachinery';
 import type { ObjectAttributes } from '@kapi/storage';
+import type { ScaleSubresource } from './resource-definition.ts';
 import { readFieldPath } from './simple-path.ts';
+import { validateScaleFields } from './store/scale.ts';
 import { finalizerWarnings } from './validate-object-meta.ts';
 
 /**
@@ -57,7 +59,7 @@ export interface Strategy<T extends KubeObject = KubeObject> extends CreateStrat
 /** What the default strategy needs to know of its kind. */
 export interface StrategySubject {
   readonly namespaced: boolean;
-  readonly subresources: { readonly status: boolean };
+  readonly subresources: { readonly status: boolean; readonly scale?: ScaleSubresource };
   readonly selectableFields: readonly { readonly jsonPath: string }[];
 }
 
@@ -76,17 +78,22 @@ function attrValue(v: unknown): string {
 /**
  * The behaviour of a custom resource in kube-apiserver: status is the status subresource's when there is one,
  * generation starts at 1 and grows on every change outside metadata (and status), no create-on-update,
- * updates must name the resourceVersion they replace, and a finalizer added without a domain gets a warning.
+ * updates must name the resourceVersion they replace, a finalizer added without a domain gets a warning, and with a
+ * scale subresource the fields it reads must hold what it can read (a write through the status subresource: the
+ * status ones only), as kube's custom resource validator checks them.
  */
 export function defaultStrategy<T extends KubeObject = KubeObject>(subject: StrategySubject): Strategy<T> {
   const statusSeparate = subject.subresources.status;
   const selectable = subject.selectableFields.map((f) => ({ name: f.jsonPath.slice(1), path: f.jsonPath }));
+  const scale = subject.subresources.scale;
+  const scaleErrors = (ctx: StrategyContext, obj: KubeObject): FieldError[] =>
+    scale ? validateScaleFields(obj, scale, { spec: ctx.subresource !== 'status', status: true }) : [];
   return {
     prepareForCreate(_ctx, obj) {
       if (statusSeparate) delete obj.status;
       obj.metadata.generation = 1;
     },
-    validate: () => [],
+    validate: scaleErrors,
     canonicalize() {},
     warningsOnCreate: (_ctx, obj) => finalizerWarnings(obj, undefined),
     prepareForUpdate(_ctx, obj, old) {
@@ -97,7 +104,7 @@ export function defaultStrategy<T extends KubeObject = KubeObject>(subject: Stra
       const oldGen = old.metadata.generation ?? 0;
       obj.metadata.generation = jsonEqual(specPart(obj, statusSeparate), specPart(old, statusSeparate)) ? oldGen : oldGen + 1;
     },
-    validateUpdate: () => [],
+    validateUpdate: (ctx, obj) => scaleErrors(ctx, obj),
     warningsOnUpdate: (_ctx, obj, old) => finalizerWarnings(obj, old),
     allowCreateOnUpdate: () => false,
     allowUnconditionalUpdate: () => false,

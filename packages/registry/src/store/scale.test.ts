@@ -309,3 +309,58 @@ describe('scaleFromObject', () => {
     );
   });
 });
+
+describe('the fields a scale subresource reads, on a kind whose schema leaves them open', () => {
+  const Loose = defineResource({
+    group: 'example.kapi.dev',
+    kind: 'Loose',
+    plural: 'looses',
+    namespaced: true,
+    versions: [{ name: 'v1' }],
+    schema: z.object({ spec: z.looseObject({}), status: z.looseObject({}).optional() }),
+    subresources: {
+      status: true,
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    },
+  });
+  let memory: MemoryStorage;
+  let store: Store;
+  beforeEach(() => {
+    memory = new MemoryStorage({ compaction: false });
+    store = new Store(Loose, { storage: memory, clock: new FakeClock(0), uid: () => 'uid-1' });
+  });
+  afterEach(() => memory.close());
+  const loose = (name: string, spec: Record<string, unknown>) => ({
+    apiVersion: 'example.kapi.dev/v1',
+    kind: 'Loose',
+    metadata: { name },
+    spec,
+  });
+
+  it("must hold what it can read, or the write is a 422 (kube's ValidateScaleSpec/ValidateScaleStatus), so its Scale can always be read", async () => {
+    const refused = async (p: Promise<unknown>) => {
+      const err = await failure(p);
+      expect(err.code).toBe(422);
+      return err.message;
+    };
+    expect(await refused(store.create(ctx, loose('l1', { replicas: 'three' })))).toBe(
+      'Loose.example.kapi.dev "l1" is invalid: .spec.replicas: Invalid value: 0: .spec.replicas accessor error: three is of the type string, expected int64',
+    );
+    expect(await refused(store.create(ctx, loose('l1', { replicas: -1 })))).toContain(
+      '.spec.replicas: Invalid value: -1: should be a non-negative integer',
+    );
+    expect(await refused(store.create(ctx, loose('l1', { replicas: 2147483648 })))).toContain(
+      '.spec.replicas: Invalid value: 2147483648: should be less than or equal to 2147483647',
+    );
+    const created = (await store.create(ctx, loose('l1', { replicas: 1 }))).object;
+    // The status subresource: the status fields only.
+    expect(await refused(store.update(ctx, 'l1', { ...created, status: { replicas: 'x', selector: 5 } }, { subresource: 'status' }))).toBe(
+      'Loose.example.kapi.dev "l1" is invalid: [.status.replicas: Invalid value: 0: .status.replicas accessor error: x is of the type string, expected int64, .status.selector: Invalid value: "": .status.selector accessor error: 5 is of the type int64, expected string]',
+    );
+    expect(await refused(store.patch(ctx, 'l1', { spec: { replicas: 1.5 } }, 'merge'))).toContain('expected int64');
+    expect(
+      scaleFromObject(await store.get(ctx, 'l1'), Loose.subresources.scale as NonNullable<typeof Loose.subresources.scale>).scale.spec
+        .replicas,
+    ).toBe(1);
+  });
+});

@@ -3,6 +3,7 @@ import {
   applyMergePatch,
   checkJsonDepth,
   copyJson,
+  type FieldError,
   fieldErrors,
   formatAPIVersionKind,
   fromOpenAPI,
@@ -127,6 +128,40 @@ function nestedString(obj: unknown, path: string): string {
   if (typeof r.value !== 'string')
     throw new Error(`${path} accessor error: ${goValue(r.value)} is of the type ${goType(r.value)}, expected string`);
   return r.value;
+}
+
+/**
+ * apiextensions-apiserver's ValidateScaleSpec and ValidateScaleStatus (the custom resource strategy's): the fields
+ * the scale subresource reads must be what it can read — replicas integers in 0..MaxInt32, the selector a string —
+ * or the write is refused with a 422 on that path, so that reading the object's Scale never fails afterwards.
+ */
+export function validateScaleFields(obj: KubeObject, scale: ScaleSubresource, parts: { spec: boolean; status: boolean }): FieldError[] {
+  const errs: FieldError[] = [];
+  const replicas = (path: string): void => {
+    let n: number | undefined;
+    try {
+      n = nestedInt(obj, path);
+    } catch (e) {
+      // NestedInt64 answers 0 with its error.
+      errs.push(fieldErrors.invalid(path, 0, (e as Error).message));
+      return;
+    }
+    if (n === undefined) return;
+    if (n < 0) errs.push(fieldErrors.invalid(path, n, 'should be a non-negative integer'));
+    else if (n > MAX_INT32) errs.push(fieldErrors.invalid(path, n, `should be less than or equal to ${MAX_INT32}`));
+  };
+  if (parts.spec) replicas(scale.specReplicasPath);
+  if (parts.status) {
+    replicas(scale.statusReplicasPath);
+    if (scale.labelSelectorPath) {
+      try {
+        nestedString(obj, scale.labelSelectorPath);
+      } catch (e) {
+        errs.push(fieldErrors.invalid(scale.labelSelectorPath, '', (e as Error).message));
+      }
+    }
+  }
+  return errs;
 }
 
 /**
