@@ -117,4 +117,3 @@ export {
 } from './validation/custom-object-validator.ts';
 export { kindCelTypes } from './validation/kind-cel-types.ts';
 export { validateListSetsAndMaps } from './validation/list-type.ts';
-export { compileRE2, RE2SyntaxError, translateRE2 } from './validation/re2-regexp.ts';

@@ -17,11 +17,5 @@ export { AUTHZ_CHECK_COST, type AuthzCheck, type AuthzDecide, type AuthzDecision
 export { KubeURL } from './library/urls.ts';
 export { type EvaluateOptions, type EvaluationResult, PreparedActivation, Program } from './program.ts';
 export { Quantity, type QuantityFormat } from './quantity/quantity.ts';
-export {
-  compileLinearRegExp,
-  type LinearRegExp,
-  type LinearRegExpFlags,
-  ProgramTooLargeError,
-  RepeatCountError,
-} from './regex/linear-regexp.ts';
+export { compileRE2, type RE2Regexp, RE2SyntaxError } from './regex/re2.ts';
 export { CEL_RESERVED_WORDS } from './reserved-words.ts';

@@ -1,5 +1,5 @@
 import { type FieldError, fieldErrorMessage, fieldErrors } from '@kapi/apimachinery';
-import { compileRE2, RE2SyntaxError } from '../validation/re2-regexp.ts';
+import { compileRE2, RE2SyntaxError } from '@kapi/cel';
 import { child, index, key } from './field-path.ts';
 import type { NestedValueValidation, Structural, ValueValidation } from './structural.ts';
 

@@ -1,9 +1,8 @@
-import type { LinearRegExp } from '@kapi/cel';
+import { compileRE2, type RE2Regexp, RE2SyntaxError } from '@kapi/cel';
 import type { JSONSchemaProps } from '../schema/json-schema-props.ts';
 import { formatChecker, supportedFormat } from './formats.ts';
 import { goFloat, goNumber, goQuote, isInt64 } from './go-text.ts';
 import { openAPIErrors as E, type OpenAPIError } from './openapi-errors.ts';
-import { compileRE2, RE2SyntaxError } from './re2-regexp.ts';
 
 /**
  * kube-openapi's SchemaValidator (pkg/validation/validate) as kube-apiserver runs it on a custom resource, with
@@ -66,7 +65,7 @@ function isFloat64AJSONInteger(f: number): boolean {
 
 interface CompiledPattern {
   source: string;
-  re?: LinearRegExp;
+  re?: RE2Regexp;
   error?: string;
 }
 

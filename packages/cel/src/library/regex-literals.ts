@@ -1,4 +1,4 @@
-import { compileRE2, RegexSyntaxError } from '../regex/re2.ts';
+import { compileRE2, RE2SyntaxError } from '../regex/re2.ts';
 import { callNodes } from './ast-calls.ts';
 import { kubeName } from './overrides.ts';
 
@@ -31,7 +31,7 @@ export function checkRegexLiterals(ast: unknown): RegexLiteralIssue | undefined 
       try {
         compileRE2(literal.args);
       } catch (e) {
-        if (e instanceof RegexSyntaxError) return { message: e.message, offset: literal.range?.start ?? 0 };
+        if (e instanceof RE2SyntaxError) return { message: e.message, offset: literal.range?.start ?? 0 };
         throw e;
       }
     }
