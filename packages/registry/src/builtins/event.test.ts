@@ -61,6 +61,24 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(err.message).toBe('Event "e" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace');
     });
 
+    it('refuses times Go clients could not decode (400, as kube-apiserver decodes them), on create and update', async () => {
+      const pod = { kind: 'Pod', name: 'p', namespace: 'ns' };
+      const refused = async (extra: Record<string, unknown>, write: 'create' | 'update' = 'create') => {
+        const e = event('e', pod, extra);
+        const p = write === 'create' ? store.create({ namespace: 'ns' }, e) : store.update({ namespace: 'ns' }, 'e', e);
+        const err = (await p.catch((x: unknown) => x)) as StatusError;
+        expect(err.code).toBe(400);
+        return err.message;
+      };
+      expect(await refused({ firstTimestamp: 'garbage' })).toBe(
+        'Event in version "v1" cannot be handled as a Event: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+      );
+      expect(await refused({ lastTimestamp: '2026-01-01' }, 'update')).toContain('cannot parse "" as "T"');
+      expect(await refused({ eventTime: '2026-01-01T00:00:00Z' })).toContain('cannot parse "Z" as ".000000"');
+      expect(await refused({ series: { count: 2, lastObservedTime: 'x' } })).toContain('parsing time "x"');
+      await expect(store.list({ namespace: 'ns' })).resolves.toMatchObject({ items: [] });
+    });
+
     it('creates on update and updates unconditionally, as event recorders do', async () => {
       const put = await store.update({ namespace: 'ns' }, 'e', event('e', { kind: 'Pod', name: 'p', namespace: 'ns' }));
       expect(put.created).toBe(true);

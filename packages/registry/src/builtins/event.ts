@@ -4,6 +4,7 @@ import { defineResource } from '../define-resource.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { humanDuration } from '../table/human-duration.ts';
 import { OBJECT_META_NAME_DESCRIPTION } from '../table/table-convertor.ts';
+import { checkMicroTimes, checkTimes } from './micro-time.ts';
 import { objectReferenceSchema } from './object-reference.ts';
 
 /** The core/v1 Event fields kubectl and client-go's recorder use; the rest of the type is pruned. */
@@ -43,6 +44,16 @@ function validateEvent(ev: Event): FieldError[] {
   }
   for (const msg of isDNS1123Subdomain(ns)) errs.push(fieldErrors.invalid('namespace', ns, msg));
   return errs;
+}
+
+/**
+ * kube decodes firstTimestamp and lastTimestamp as metav1.Time (RFC 3339), eventTime and the series' lastObservedTime
+ * as MicroTimes: other strings are a 400, so no event is stored that Go clients could not decode (one such event
+ * would fail every `kubectl get events` of its namespace).
+ */
+function checkEventTimes(ev: Event): void {
+  checkTimes('Event', 'v1', [ev.firstTimestamp, ev.lastTimestamp]);
+  checkMicroTimes('Event', 'v1', [ev.eventTime, ev.series?.lastObservedTime]);
 }
 
 /** translateTimestampSince: a human age, or <unknown> without a time. */
@@ -171,8 +182,8 @@ export const Event = defineResource({
     { jsonPath: '.type' },
   ],
   strategy: {
-    prepareForCreate() {},
-    prepareForUpdate() {},
+    prepareForCreate: (_ctx, obj) => checkEventTimes(obj),
+    prepareForUpdate: (_ctx, obj) => checkEventTimes(obj),
     validate: (_ctx, obj) => validateEvent(obj),
     // Core kinds warn of no finalizer names (only custom resources do).
     warningsOnCreate: () => [],

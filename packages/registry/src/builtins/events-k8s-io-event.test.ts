@@ -148,6 +148,14 @@ describe.each(backends)('events.k8s.io/v1 Event over %s', (_label, wrap) => {
     );
   });
 
+  it('refuses deprecated timestamps Go could not decode (400)', async () => {
+    const err = (await events.create(ctx, newEvent('bad', { deprecatedLastTimestamp: 'garbage' })).catch((e: unknown) => e)) as StatusError;
+    expect(err.code).toBe(400);
+    expect(err.message).toBe(
+      'Event in version "v1" cannot be handled as a Event: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+    );
+  });
+
   it('keeps everything but the series immutable on update', async () => {
     const { object } = await events.create(ctx, newEvent('e3'));
     const err = await invalid(events.update(ctx, 'e3', { ...object, note: 'changed', reason: 'Other' }));

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import type { PrinterColumn, ResourceObject } from '../resource-definition.ts';
 import { Event as CoreEvent } from './event.ts';
-import { checkMicroTimes } from './micro-time.ts';
+import { checkMicroTimes, checkTimes } from './micro-time.ts';
 import { objectReferenceSchema } from './object-reference.ts';
 
 /** events.k8s.io/v1 Event: core/v1 Event's fields under their newer names (the deprecated ones kept for old writers). */
@@ -196,8 +196,11 @@ function validateUpdate(ev: EventsV1Event, oldEv: EventsV1Event): FieldError[] {
   return errs;
 }
 
-/** kube reads eventTime and the series' lastObservedTime as MicroTimes: other forms are a 400. */
-const checkTimes = (ev: EventsV1Event): void => checkMicroTimes('Event', 'v1', [ev.eventTime, ev.series?.lastObservedTime]);
+/** kube reads eventTime and the series' lastObservedTime as MicroTimes, the deprecated timestamps as Times: other forms are a 400. */
+const checkEventTimes = (ev: EventsV1Event): void => {
+  checkMicroTimes('Event', 'v1', [ev.eventTime, ev.series?.lastObservedTime]);
+  checkTimes('Event', 'v1', [ev.deprecatedFirstTimestamp, ev.deprecatedLastTimestamp]);
+};
 
 /** kube prints both APIs' events with one printer, on the internal object: core's columns, on the core form. */
 const columns: PrinterColumn[] = CoreEvent.printerColumns.map((c) => {
@@ -221,8 +224,8 @@ export const EventsV1Event = defineResource({
   printerColumns: columns,
   storedWith: { group: '', plural: 'events', toStored: eventsV1ToCore, fromStored: coreToEventsV1 },
   strategy: {
-    prepareForCreate: (_ctx, obj) => checkTimes(obj),
-    prepareForUpdate: (_ctx, obj) => checkTimes(obj),
+    prepareForCreate: (_ctx, obj) => checkEventTimes(obj),
+    prepareForUpdate: (_ctx, obj) => checkEventTimes(obj),
     validate: (_ctx, obj) => validateCreate(obj),
     warningsOnCreate: () => [],
     warningsOnUpdate: () => [],

@@ -1,6 +1,6 @@
 import { StatusError } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
-import { checkMicroTimes, microTimeError } from './micro-time.ts';
+import { checkMicroTimes, checkTimes, microTimeError, timeError } from './micro-time.ts';
 
 describe('MicroTime as kube reads it (time.Parse with RFC3339Micro)', () => {
   it('takes six fractional digits and a Z or numeric zone', () => {
@@ -32,5 +32,28 @@ describe('MicroTime as kube reads it (time.Parse with RFC3339Micro)', () => {
         'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-02T03:04:05Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
       );
     }
+  });
+});
+
+describe('Time as kube reads it (time.Parse with RFC3339)', () => {
+  it('takes whole seconds or any fraction, and a Z or numeric zone', () => {
+    expect(timeError('2026-01-02T03:04:05Z')).toBeUndefined();
+    expect(timeError('2026-01-02T03:04:05.1+02:00')).toBeUndefined();
+    expect(timeError('2026-01-02T03:04:05.123456789Z')).toBeUndefined();
+  });
+
+  it("refuses the rest with Go's words", () => {
+    expect(timeError('garbage')).toBe('parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"');
+    expect(timeError('2026-01-02 03:04:05Z')).toBe(
+      'parsing time "2026-01-02 03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 03:04:05Z" as "T"',
+    );
+    expect(timeError('2026-01-02T03:04:05')).toBe(
+      'parsing time "2026-01-02T03:04:05" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"',
+    );
+    expect(timeError('2026-13-02T03:04:05Z')).toBe('parsing time "2026-13-02T03:04:05Z": month out of range');
+    expect(() => checkTimes('Event', 'v1', ['2026-01-02T03:04:05Z', undefined, null])).not.toThrow();
+    expect(() => checkTimes('Event', 'v1', ['x'])).toThrow(
+      'Event in version "v1" cannot be handled as a Event: parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"',
+    );
   });
 });

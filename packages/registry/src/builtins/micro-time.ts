@@ -2,9 +2,11 @@ import { newBadRequest } from '@kapi/apimachinery';
 
 /** metav1.RFC3339Micro: the one layout a MicroTime is read and written in. */
 export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
+/** time.RFC3339: the layout a metav1.Time is read in (any fraction of a second is accepted after the seconds). */
+export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 
 /** The layout's chunks as Go's time.Parse walks them: each with what it accepts at the head of the value. */
-const CHUNKS: readonly (readonly [string, RegExp])[] = [
+const MICRO_CHUNKS: readonly (readonly [string, RegExp])[] = [
   ['2006', /^\d{4}/],
   ['-', /^-/],
   ['01', /^\d{2}/],
@@ -21,6 +23,10 @@ const CHUNKS: readonly (readonly [string, RegExp])[] = [
   ['.000000', /^[.,]\d{6}/],
   ['Z07:00', /^(?:Z|[+-]\d{2}:\d{2})/],
 ];
+// RFC3339's: no fraction in the layout, but Go's parser takes one (of any length) right after the seconds.
+const CHUNKS = MICRO_CHUNKS.map(([layout, accepts]) =>
+  layout === '.000000' ? (['', /^(?:[.,]\d+)?/] as const) : ([layout, accepts] as const),
+);
 
 const daysIn = (month: number, year: number): number =>
   month === 2 ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
@@ -30,13 +36,23 @@ const daysIn = (month: number, year: number): number =>
  * or undefined when `value` is a MicroTime kube-apiserver reads.
  */
 export function microTimeError(value: string): string | undefined {
+  return goTimeError(value, RFC3339_MICRO, MICRO_CHUNKS);
+}
+
+/** Why Go's time.Parse(RFC3339, value) fails, as metav1.Time's decoding reports it, or undefined when it reads. */
+export function timeError(value: string): string | undefined {
+  return goTimeError(value, RFC3339, CHUNKS);
+}
+
+function goTimeError(value: string, layoutName: string, chunks: readonly (readonly [string, RegExp])[]): string | undefined {
   const quoted = JSON.stringify(value);
   let rest = value;
   const parts: string[] = [];
-  for (const [layout, accepts] of CHUNKS) {
+  for (const [layout, accepts] of chunks) {
     const m = accepts.exec(rest);
-    if (!m) return `parsing time ${quoted} as "${RFC3339_MICRO}": cannot parse ${JSON.stringify(rest)} as "${layout}"`;
-    parts.push(m[0]);
+    if (!m) return `parsing time ${quoted} as "${layoutName}": cannot parse ${JSON.stringify(rest)} as "${layout}"`;
+    // The optional fraction is not a date part.
+    if (layout !== '') parts.push(m[0]);
     rest = rest.slice(m[0].length);
   }
   if (rest) return `parsing time ${quoted}: extra text: ${JSON.stringify(rest)}`;
@@ -58,6 +74,15 @@ export function checkMicroTimes(kind: string, version: string, times: readonly u
   for (const t of times) {
     if (t === undefined || t === null) continue;
     const err = typeof t === 'string' ? microTimeError(t) : 'a MicroTime must be a string';
+    if (err) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${err}`);
+  }
+}
+
+/** The same for metav1.Time fields (RFC 3339, a fraction of a second allowed): kube's decoder refuses others (400). */
+export function checkTimes(kind: string, version: string, times: readonly unknown[]): void {
+  for (const t of times) {
+    if (t === undefined || t === null) continue;
+    const err = typeof t === 'string' ? timeError(t) : 'a Time must be a string';
     if (err) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${err}`);
   }
 }
