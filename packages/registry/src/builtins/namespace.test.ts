@@ -99,6 +99,17 @@ describe.each(backends)('over %s', (_label, wrap) => {
       expect(err.message).toBe(
         'Namespace "a" is invalid: status.conditions[1]: Duplicate value: map[string]interface {}{"type":"NamespaceDeletionDiscoveryFailure"}',
       );
+      // A lastTransitionTime Go could not decode is a 400, as kube's decoder answers, and nothing is stored.
+      const garbage = await fail(
+        registry.store.patch({}, 'a', { status: { conditions: [{ type: 'X', status: 'True', lastTransitionTime: 'garbage' }] } }, 'merge', {
+          subresource: 'status',
+        }),
+      );
+      expect(garbage.code).toBe(400);
+      expect(garbage.message).toBe(
+        'Namespace in version "v1" cannot be handled as a Namespace: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+      );
+      expect((await registry.store.get({}, 'a')).status?.conditions?.map((c) => c.type)).not.toContain('X');
     });
 
     it('delete marks it Terminating and keeps it while spec.finalizers is not empty', async () => {
