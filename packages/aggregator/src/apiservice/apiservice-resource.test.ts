@@ -126,6 +126,15 @@ describe('APIService validation (kube-aggregator ValidateAPIService)', () => {
     expect((bad.body.details.causes as Json[]).map((x) => `${x.field}: ${x.message}`)).toEqual([
       'status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
     ]);
+    // A time Go could not decode is a 400, as kube's decoder answers.
+    const badTime = await send('PUT', `${c.url}${APISERVICES}/v1.status.example.com/status`, {
+      ...current,
+      status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: 'garbage' }] },
+    });
+    expect(badTime.status).toBe(400);
+    expect(badTime.body.message).toBe(
+      'APIService in version "v1" cannot be handled as a APIService: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+    );
     const ok = await send('PUT', `${c.url}${APISERVICES}/v1.status.example.com/status`, {
       ...current,
       status: {

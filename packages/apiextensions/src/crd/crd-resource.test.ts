@@ -109,5 +109,15 @@ describe('CustomResourceDefinition kind', () => {
       `status.acceptedNames.plural: Invalid value: "Widgets!": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
       'status.acceptedNames.listKind: Invalid value: "Widget": kind and listKind may not be the same',
     ]);
+    // A condition time Go could not decode is a 400, as kube's decoder answers, and is not stored.
+    const garbage = structuredClone(object);
+    garbage.status = { ...garbage.status, conditions: [{ type: 'Established', status: 'True', lastTransitionTime: 'garbage' }] };
+    const err = (await store
+      .update(ctx, 'widgets.example.com', garbage, { subresource: 'status' })
+      .catch((e: unknown) => e)) as StatusError;
+    expect(err.code).toBe(400);
+    expect(err.message).toBe(
+      'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+    );
   });
 });

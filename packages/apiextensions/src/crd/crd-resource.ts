@@ -2,6 +2,7 @@ import { copyJson, jsonEqual } from '@kapi/apimachinery';
 import {
   atomicList,
   CREATED_AT_COLUMN,
+  checkTimes,
   defineResource,
   preserveUnknownFields,
   type ResourceDefinition,
@@ -101,6 +102,20 @@ function wellTyped(obj: unknown): obj is CustomResourceDefinition {
 export const validateDefaultValue: ValueValidator = (path, value, schema) =>
   compileSchemaValidator(schema, { stripUnsupportedFormats: false }).validate(value, { basePath: path });
 
+/**
+ * kube decodes a condition's lastTransitionTime as metav1.Time (RFC 3339): another string written through the status
+ * subresource is a 400, never stored for Go clients to fail decoding the CRD.
+ */
+function validateStatusUpdate(crd: CustomResourceDefinition): ReturnType<typeof validateCustomResourceDefinitionStatusUpdate> {
+  const conditions = Array.isArray(crd.status?.conditions) ? crd.status.conditions : [];
+  checkTimes(
+    'CustomResourceDefinition',
+    'v1',
+    conditions.map((c) => c?.lastTransitionTime),
+  );
+  return validateCustomResourceDefinitionStatusUpdate(crd);
+}
+
 /** Appends the storage version to status.storedVersions when it is not there yet (the strategy's prepare step). */
 function recordStorageVersion(crd: CustomResourceDefinition): void {
   const storage = crd.spec.versions?.find((v) => v.storage);
@@ -159,7 +174,7 @@ export function customResourceDefinitionResource(
           !wellTyped(obj)
             ? []
             : ctx.subresource === 'status'
-              ? validateCustomResourceDefinitionStatusUpdate(obj as unknown as CustomResourceDefinition)
+              ? validateStatusUpdate(obj as unknown as CustomResourceDefinition)
               : validateCustomResourceDefinitionUpdate(
                   obj as unknown as CustomResourceDefinition,
                   old as unknown as CustomResourceDefinition,
