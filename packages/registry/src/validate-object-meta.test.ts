@@ -83,6 +83,34 @@ describe('validateObjectMeta', () => {
     ]);
   });
 
+  it('reports managedFields entries Go clients could not decode', () => {
+    const entry = {
+      manager: 'm',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: '2026-01-01T00:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: {},
+    };
+    expect(messages({ name: 'w', namespace: 'd', managedFields: [entry, { ...entry, subresource: 'status' }] })).toEqual([]);
+    expect(
+      messages({
+        name: 'w',
+        namespace: 'd',
+        managedFields: [{ ...entry, manager: 5, subresource: 5, time: 'garbage', fieldsV1: 'x' }, 'x'],
+      }),
+    ).toEqual([
+      'metadata.managedFields[0].manager: Invalid value: 5: must be a string',
+      'metadata.managedFields[0].subresource: Invalid value: 5: must be a string',
+      'metadata.managedFields[0].time: Invalid value: "garbage": parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+      'metadata.managedFields[0].fieldsV1: Invalid value: "x": must be an object',
+      'metadata.managedFields[1]: Invalid value: "x": must be an object',
+    ]);
+    expect(messages({ name: 'w', namespace: 'd', managedFields: 'x' })).toEqual([
+      'metadata.managedFields: Invalid value: "x": must be a list of objects',
+    ]);
+  });
+
   it('reports wrong types', () => {
     expect(messages('x')).toEqual([
       'metadata: Invalid value: "x": must be an object',

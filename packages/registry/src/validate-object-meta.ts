@@ -1,4 +1,5 @@
 import { type FieldError, fieldErrors, isDNS1123Label, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain } from '@kapi/apimachinery';
+import { timeError } from './builtins/micro-time.ts';
 
 /** Validates a name (or, with `prefix`, a generateName): Kubernetes' ValidateNameFunc. */
 export type NameValidator = (name: string, prefix: boolean) => string[];
@@ -81,6 +82,7 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
   if (annotationBytes > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(fieldErrors.tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
 
   errs.push(...validateOwnerReferences(m.ownerReferences));
+  errs.push(...validateManagedFieldTypes(m.managedFields));
 
   if (m.finalizers !== undefined && m.finalizers !== null) {
     if (!Array.isArray(m.finalizers) || m.finalizers.some((f) => typeof f !== 'string')) {
@@ -98,6 +100,42 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
         );
     }
   }
+  return errs;
+}
+
+const MANAGED_FIELDS = 'metadata.managedFields';
+const MANAGED_FIELDS_STRINGS = ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource'] as const;
+
+/**
+ * What kube's decoder reads of managedFields entries a client sends (ManagedFieldsEntry's types: strings, an
+ * RFC 3339 time, an object of fields): anything else would be stored for every Go client to fail decoding the
+ * object and its lists. What the entries mean (operations, field sets) is the field manager's, which falls back to the
+ * stored entries when they do not decode, as kube's does.
+ */
+export function validateManagedFieldTypes(entries: unknown): FieldError[] {
+  if (entries === undefined || entries === null) return [];
+  if (!Array.isArray(entries)) return [fieldErrors.typeInvalid(MANAGED_FIELDS, entries, 'must be a list of objects')];
+  const errs: FieldError[] = [];
+  entries.forEach((e: unknown, i) => {
+    const at = `${MANAGED_FIELDS}[${i}]`;
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) {
+      errs.push(fieldErrors.typeInvalid(at, e, 'must be an object'));
+      return;
+    }
+    const entry = e as Record<string, unknown>;
+    for (const k of MANAGED_FIELDS_STRINGS) {
+      const v = entry[k];
+      if (v !== undefined && v !== null && typeof v !== 'string') errs.push(fieldErrors.typeInvalid(`${at}.${k}`, v, 'must be a string'));
+    }
+    const time = entry.time;
+    if (time !== undefined && time !== null) {
+      const bad = typeof time === 'string' ? timeError(time) : 'must be a string';
+      if (bad) errs.push(fieldErrors.typeInvalid(`${at}.time`, time, bad));
+    }
+    const fields = entry.fieldsV1;
+    if (fields !== undefined && fields !== null && (typeof fields !== 'object' || Array.isArray(fields)))
+      errs.push(fieldErrors.typeInvalid(`${at}.fieldsV1`, fields, 'must be an object'));
+  });
   return errs;
 }
 
