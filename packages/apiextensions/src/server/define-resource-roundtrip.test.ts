@@ -259,12 +259,14 @@ describe('a defineResource kind installed as a CRD (customResourceDefinitionOf) 
       'Gizmo.roundtrip.kapi.dev "x-map" is invalid: spec.labels[a]: Invalid value: "integer": spec.labels[a] in body must be of type string: "integer"',
     ]);
     // kube-openapi's number validator repeats a non-integer's type error as a range check, and an int-or-string's
-    // anyOf adds its own errors (one at <nil>, as kube-apiserver reports them); zod says it once.
+    // anyOf adds its own errors (one at <nil>, as kube-apiserver reports them); zod says it once. Both sides then add
+    // the scale subresource's own check of the replicas it reads (kube's ValidateScaleSpec).
+    const scaleCheck = '.spec.replicas: Invalid value: 0: .spec.replicas accessor error: 2.5 is of the type float64, expected int64';
     expect(await post('x-float', { replicas: 2.5 })).toEqual([
       422,
-      'Gizmo.roundtrip.kapi.dev "x-float" is invalid: [spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number", <nil>: Invalid value: "": Checked value must be of type integer (default format) in spec.replicas]',
+      `Gizmo.roundtrip.kapi.dev "x-float" is invalid: [spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number", <nil>: Invalid value: "": Checked value must be of type integer (default format) in spec.replicas, ${scaleCheck}]`,
       422,
-      'Gizmo.roundtrip.kapi.dev "x-float" is invalid: spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"',
+      `Gizmo.roundtrip.kapi.dev "x-float" is invalid: [spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number", ${scaleCheck}]`,
     ]);
     expect(await post('x-int-or-string', { strategy: { surge: true } })).toEqual([
       422,
