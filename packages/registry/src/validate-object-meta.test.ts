@@ -83,6 +83,14 @@ describe('validateObjectMeta', () => {
     ]);
   });
 
+  it('reports integer and string fields of other types', () => {
+    expect(messages({ name: 'w', namespace: 'd', generation: 'x', deletionGracePeriodSeconds: 1.5, selfLink: 5 })).toEqual([
+      'metadata.generation: Invalid value: "x": must be an integer',
+      'metadata.deletionGracePeriodSeconds: Invalid value: 1.5: must be an integer',
+      'metadata.selfLink: Invalid value: 5: must be a string',
+    ]);
+  });
+
   it('reports managedFields entries Go clients could not decode', () => {
     const entry = {
       manager: 'm',

@@ -67,6 +67,13 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
 
   if (typeof m.generation === 'number' && m.generation < 0)
     errs.push(fieldErrors.invalid('metadata.generation', m.generation, 'must be greater than or equal to 0'));
+  // Go's int64 and string fields: another type would be stored for every Go client to fail decoding.
+  for (const k of ['generation', 'deletionGracePeriodSeconds'] as const) {
+    const v = m[k];
+    if (v !== undefined && v !== null && !Number.isSafeInteger(v))
+      errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be an integer'));
+  }
+  optionalString(errs, 'metadata.selfLink', m.selfLink);
 
   // Kubernetes reports label and annotation errors on the map itself, naming the bad key or value.
   for (const [k, v] of Object.entries(stringMap(errs, 'metadata.labels', m.labels))) {
