@@ -232,8 +232,9 @@ describe.each(BACKENDS)('CRDs with kubectl on %s', (backendName) => {
             (e: ApiException<string>) => e,
           );
         expect(invalid?.code).toBe(422);
+        // The schema's minimum, then the scale subresource's own check of the replicas it reads (kube's ValidateScaleSpec).
         expect(JSON.parse(invalid?.body ?? '{}').message).toBe(
-          'CronTab.stable.example.com "bad" is invalid: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+          'CronTab.stable.example.com "bad" is invalid: [spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0, .spec.replicas: Invalid value: -1: should be a non-negative integer]',
         );
         await custom.deleteNamespacedCustomObject({ ...at, name: 'c1' });
         await waitFor('three watch events', async () => (events.length >= 3 ? true : undefined));
