@@ -97,6 +97,22 @@ class LeaveUpdate {
 class ChangedBeforeDelete {}
 
 /**
+ * A kind's validate hook on an object its schema refused. The hooks are kube's validation functions, which run on
+ * decoded, typed objects, so they may assume the schema's types and fail on what the schema already reported (rules
+ * that are a string): that is the client's error, answered by the schema's 422, not the server's. On an object the
+ * schema accepted, a hook that throws is a bug and stays one (a 500); a StatusError a hook throws on purpose stands.
+ */
+function strategyErrors(parsed: ParseResult, validate: () => FieldError[]): FieldError[] {
+  if (parsed.ok) return validate();
+  try {
+    return validate();
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    return [];
+  }
+}
+
+/**
  * The generic REST store of one resource, after k8s.io/apiserver's registry/generic/registry.Store: create, get,
  * list, watch, update, patch, delete and deletecollection with Kubernetes' semantics over any Storage. Every storage
  * error leaves as a StatusError worded with the resource. Objects returned may be shared and frozen; copy to change.
@@ -190,7 +206,10 @@ export class Store<T extends KubeObject = KubeObject> {
     m.creationTimestamp = rfc3339Seconds(this.#clock.now());
     if (!m.name && m.generateName) m.name = this.#names.generateName(m.generateName);
     const parsed = parseObject(this.#def, this.#def.storageVersion.name, obj);
-    const errs = [...(await this.#schemaErrors(parsed, obj, other)), ...this.#def.strategy.validate(sctx, obj as T)];
+    const errs = [
+      ...(await this.#schemaErrors(parsed, obj, other)),
+      ...strategyErrors(parsed, () => this.#def.strategy.validate(sctx, obj as T)),
+    ];
     if (errs.length || !parsed.ok) throw invalidError(this.#def, m.name ?? '', errs);
     this.#def.strategy.canonicalize(parsed.object as T);
     return parsed.object;
@@ -519,7 +538,7 @@ export class Store<T extends KubeObject = KubeObject> {
     const errs: FieldError[] = [
       ...(await this.#schemaErrors(parsed, obj, other, vopts)),
       ...validateObjectMetaUpdate(obj, old),
-      ...strategy.validateUpdate(sctx, obj as T, old as T),
+      ...strategyErrors(parsed, () => strategy.validateUpdate(sctx, obj as T, old as T)),
     ];
     if (errs.length || !parsed.ok) throw invalidError(def, name, errs);
     strategy.canonicalize(parsed.object as T);

@@ -125,3 +125,44 @@ describe('Store validation of owner references and list invariants', () => {
     expect(updated.warnings).toEqual([]);
   });
 });
+
+describe("a kind's validate hooks on objects its schema refused", () => {
+  // The hook assumes the schema's types, as kube's validation functions do on decoded objects.
+  const Ruled = defineResource({
+    group: 'example.kapi.dev',
+    kind: 'Ruled',
+    plural: 'ruleds',
+    namespaced: true,
+    versions: [{ name: 'v1' }],
+    schema: z.object({ rules: z.array(z.object({ verbs: z.array(z.string()) })).optional() }),
+    strategy: {
+      validate: (_ctx, obj) => ((obj as { rules?: { verbs: string[] }[] }).rules ?? []).flatMap((r) => (r.verbs.length ? [] : [])),
+      validateUpdate: (_ctx, obj) => ((obj as { rules?: { verbs: string[] }[] }).rules ?? []).flatMap(() => []),
+    },
+  });
+  let storage: MemoryStorage;
+  let store: Store;
+  beforeEach(() => {
+    storage = new MemoryStorage({ compaction: false });
+    store = new Store(Ruled, { storage, clock: new FakeClock() });
+  });
+  afterEach(() => storage.close());
+  const ruled = (rules: unknown) => ({
+    apiVersion: 'example.kapi.dev/v1',
+    kind: 'Ruled',
+    metadata: { name: 'r', namespace: 'default' },
+    rules,
+  });
+
+  it("answer with the schema's 422 when they fail on what the schema reported (not a 500)", async () => {
+    const created = await failure(store.create(ns, ruled('x')));
+    expect(created.status.code).toBe(422);
+    expect(created.message).toBe(
+      'Ruled.example.kapi.dev "r" is invalid: rules: Invalid value: "string": rules in body must be of type array: "string"',
+    );
+    await store.create(ns, ruled([{ verbs: ['get'] }]));
+    const updated = await failure(store.patch(ns, 'r', { rules: 'x' }, 'merge'));
+    expect(updated.status.code).toBe(422);
+    expect((await failure(store.patch(ns, 'r', { rules: [5] }, 'merge'))).status.code).toBe(422);
+  });
+});
