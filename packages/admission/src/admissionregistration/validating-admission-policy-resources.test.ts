@@ -113,6 +113,16 @@ describe('ValidatingAdmissionPolicy', () => {
       'status.conditions[0].lastTransitionTime: Required value: must be set',
       'status.conditions[0].reason: Required value: must be set',
     ]);
+    // A time Go could not decode is a 400, as kube's decoder answers.
+    const garbage = {
+      ...object,
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'R', message: '', lastTransitionTime: 'garbage' }] },
+    };
+    const err = (await policies.update(ctx, NAME, garbage, { subresource: 'status' }).catch((e: unknown) => e)) as StatusError;
+    expect(err.code).toBe(400);
+    expect(err.message).toBe(
+      'ValidatingAdmissionPolicy in version "v1" cannot be handled as a ValidatingAdmissionPolicy: parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"',
+    );
   });
 
   it('requires matchConstraints with resourceRules, and validations or auditAnnotations', async () => {

@@ -1,5 +1,5 @@
 import type { KubeObject, MetaV1LabelSelector } from '@kapi/apimachinery';
-import { AGE_COLUMN, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { AGE_COLUMN, checkTimes, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './defaults.ts';
 import { validatingAdmissionPolicyBindingSchema, validatingAdmissionPolicySchema } from './schemas.ts';
@@ -13,6 +13,16 @@ import {
   validateValidatingAdmissionPolicyUpdate,
 } from './validation.ts';
 import { API_EXTENSIONS_CATEGORY } from './webhook-configuration-resources.ts';
+
+/**
+ * A status write: conditions' lastTransitionTime are read as metav1.Time first, as kube's decoder reads them (another
+ * string is a 400, never stored for Go clients to fail decoding the policy), then kube's status validation.
+ */
+function validateStatus(policy: ValidatingAdmissionPolicy): ReturnType<typeof validateValidatingAdmissionPolicyStatus> {
+  const conditions = policy.status?.conditions;
+  checkTimes('ValidatingAdmissionPolicy', 'v1', Array.isArray(conditions) ? conditions.map((c) => c?.lastTransitionTime) : []);
+  return validateValidatingAdmissionPolicyStatus(policy.status);
+}
 
 /**
  * pkg/registry/admissionregistration/validatingadmissionpolicy's strategy: status is the status subresource's (a new
@@ -67,7 +77,7 @@ export function validatingAdmissionPolicyResource(checker?: ExpressionChecker): 
       validateUpdate: (ctx, obj, old) =>
         guardedValidation(validatingAdmissionPolicySchema, obj, () =>
           ctx.subresource === 'status'
-            ? validateValidatingAdmissionPolicyStatus((obj as ValidatingAdmissionPolicy).status)
+            ? validateStatus(obj as ValidatingAdmissionPolicy)
             : validateValidatingAdmissionPolicyUpdate(obj as ValidatingAdmissionPolicy, old as ValidatingAdmissionPolicy, checker),
         ),
       warningsOnCreate: () => [],

@@ -78,10 +78,13 @@ export function checkMicroTimes(kind: string, version: string, times: readonly u
   }
 }
 
-/** The same for metav1.Time fields (RFC 3339, a fraction of a second allowed): kube's decoder refuses others (400). */
+/**
+ * The same for metav1.Time fields (RFC 3339, a fraction of a second allowed): kube's decoder refuses others (400).
+ * An empty string is left to the validation that requires a time (its 422 says "must be set").
+ */
 export function checkTimes(kind: string, version: string, times: readonly unknown[]): void {
   for (const t of times) {
-    if (t === undefined || t === null) continue;
+    if (t === undefined || t === null || t === '') continue;
     const err = typeof t === 'string' ? timeError(t) : 'a Time must be a string';
     if (err) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${err}`);
   }
