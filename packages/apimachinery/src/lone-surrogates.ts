@@ -13,10 +13,10 @@ export function mayHoldLoneSurrogates(text: string): boolean {
   return /\\[uU]0*[dD][89a-fA-F]/.test(text);
 }
 
-// A high surrogate not followed by a low one, or a low one not preceded by a high one (String#toWellFormed's rule).
-const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const isWellFormed = (s: string): boolean => s.search(LONE) < 0;
-const toWellFormed = (s: string): string => s.replace(LONE, '\ufffd');
+// String#isWellFormed and #toWellFormed (ES2024, in every Node this package supports; the project's lib is ES2023).
+type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
+const isWellFormed = (s: string): boolean => (s as unknown as WellFormed).isWellFormed();
+const toWellFormed = (s: string): string => (s as unknown as WellFormed).toWellFormed();
 
 /** Replaces lone surrogates in every string and key of a freshly decoded value with U+FFFD (in place). */
 export function replaceLoneSurrogates<T>(value: T): T {

@@ -123,26 +123,28 @@ export function validateManagedFieldTypes(entries: unknown): FieldError[] {
   if (entries === undefined || entries === null) return [];
   if (!Array.isArray(entries)) return [fieldErrors.typeInvalid(MANAGED_FIELDS, entries, 'must be a list of objects')];
   const errs: FieldError[] = [];
-  entries.forEach((e: unknown, i) => {
-    const at = `${MANAGED_FIELDS}[${i}]`;
+  // Every write carries entries: the path is only built for an error.
+  const at = (i: number, k?: string) => `${MANAGED_FIELDS}[${i}]${k ? `.${k}` : ''}`;
+  for (let i = 0; i < entries.length; i++) {
+    const e: unknown = entries[i];
     if (typeof e !== 'object' || e === null || Array.isArray(e)) {
-      errs.push(fieldErrors.typeInvalid(at, e, 'must be an object'));
-      return;
+      errs.push(fieldErrors.typeInvalid(at(i), e, 'must be an object'));
+      continue;
     }
     const entry = e as Record<string, unknown>;
     for (const k of MANAGED_FIELDS_STRINGS) {
       const v = entry[k];
-      if (v !== undefined && v !== null && typeof v !== 'string') errs.push(fieldErrors.typeInvalid(`${at}.${k}`, v, 'must be a string'));
+      if (v !== undefined && v !== null && typeof v !== 'string') errs.push(fieldErrors.typeInvalid(at(i, k), v, 'must be a string'));
     }
     const time = entry.time;
     if (time !== undefined && time !== null) {
       const bad = typeof time === 'string' ? timeError(time) : 'must be a string';
-      if (bad) errs.push(fieldErrors.typeInvalid(`${at}.time`, time, bad));
+      if (bad) errs.push(fieldErrors.typeInvalid(at(i, 'time'), time, bad));
     }
     const fields = entry.fieldsV1;
     if (fields !== undefined && fields !== null && (typeof fields !== 'object' || Array.isArray(fields)))
-      errs.push(fieldErrors.typeInvalid(`${at}.fieldsV1`, fields, 'must be an object'));
-  });
+      errs.push(fieldErrors.typeInvalid(at(i, 'fieldsV1'), fields, 'must be an object'));
+  }
   return errs;
 }
 

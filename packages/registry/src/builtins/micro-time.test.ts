@@ -40,6 +40,12 @@ describe('Time as kube reads it (time.Parse with RFC3339)', () => {
     expect(timeError('2026-01-02T03:04:05Z')).toBeUndefined();
     expect(timeError('2026-01-02T03:04:05.1+02:00')).toBeUndefined();
     expect(timeError('2026-01-02T03:04:05.123456789Z')).toBeUndefined();
+    // Go's hour takes one digit too; a leap day only in a leap year.
+    expect(timeError('2026-01-02T3:04:05Z')).toBeUndefined();
+    expect(timeError('2024-02-29T23:59:59-07:00')).toBeUndefined();
+    expect(timeError('2026-02-29T23:59:59Z')).toBe('parsing time "2026-02-29T23:59:59Z": day out of range');
+    expect(timeError('2026-01-02T24:00:00Z')).toBe('parsing time "2026-01-02T24:00:00Z": hour out of range');
+    expect(timeError('2026-01-02T03:60:00Z')).toBe('parsing time "2026-01-02T03:60:00Z": minute out of range');
   });
 
   it("refuses the rest with Go's words", () => {
