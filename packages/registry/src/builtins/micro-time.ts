@@ -53,8 +53,15 @@ export function timeError(value: string): string | undefined {
  * chunks accept, read in one match. Every write checks the times it carries (managedFields entries), so the common
  * case takes no walk over the chunks; anything else takes the walk, which words Go's error.
  */
-const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-const MICRO_CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})[.,]\d{6}(?:Z|[+-]\d{2}:\d{2})$/;
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const MICRO_CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[.,]\d{6}(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** The number the ASCII digits of `s` at [from, to) write (the canonical form puts them at fixed places). */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  return n;
+}
 
 function goTimeError(
   value: string,
@@ -62,8 +69,11 @@ function goTimeError(
   chunks: readonly (readonly [string, RegExp])[],
   canonical: RegExp,
 ): string | undefined {
-  const c = canonical.exec(value);
-  if (c && inRange(+(c[1] as string), +(c[2] as string), +(c[3] as string), +(c[4] as string), +(c[5] as string), +(c[6] as string)))
+  const v = value;
+  if (
+    canonical.test(v) &&
+    inRange(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10), digits(v, 11, 13), digits(v, 14, 16), digits(v, 17, 19))
+  )
     return undefined;
   const quoted = JSON.stringify(value);
   let rest = value;
