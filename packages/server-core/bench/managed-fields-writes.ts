@@ -10,6 +10,11 @@
  * the same for both servers. Figures are requests/s, best of alternating rounds; ratio = with / before.
  * The rows run on any storage: bench/managed-fields.bench.ts runs them on MemoryStorage, the control plane's
  * bench/managed-fields-backends.bench.ts on etcd and Redis.
+ *
+ * A second table compares the same server with its field manager switched off (a bench-only switch on the class:
+ * objects then carry no managedFields at all, as before server-side apply). PRE_SSA's registry and server-core also
+ * lack every check added to them since, which counts against the first table's ratio; the second isolates what
+ * managedFields cost today's write path — the field manager's work and the entries' bytes both ways.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,6 +25,7 @@ import { ConfigMap, Namespace } from '@kapi/registry';
 import type { Storage } from '@kapi/storage';
 import type { BenchRow } from '../../../scripts/bench-kit.ts';
 import { bestOfAlternating, callJson, printTable, rateWithConcurrency } from '../../../scripts/bench-kit.ts';
+import { FieldManager } from '../../registry/src/managed-fields/field-manager.ts';
 import { GenericAPIServer, listen } from '../src/index.ts';
 
 /** The last commit before server-side apply (issue 15), as the registry's managed-fields bench names it. */
@@ -52,6 +58,30 @@ async function preSSA(): Promise<ServerModule & RegistryModule> {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/**
+ * While true, every field manager in this process records nothing and drops managedFields (kube has no such switch;
+ * only the "off" server's writes run with it, one row at a time).
+ */
+let fieldManagerOff = false;
+const recordManagedFields = FieldManager.prototype.update;
+FieldManager.prototype.update = function (this: FieldManager, live, next, manager) {
+  if (!fieldManagerOff) return recordManagedFields.call(this, live, next, manager);
+  const { managedFields: _m, ...metadata } = next.metadata ?? {};
+  return { ...next, metadata };
+};
+
+/** `op` with the field manager off (setup included, so its objects never get managedFields). */
+const withFieldManagerOff =
+  (op: (round: number) => Promise<number>) =>
+  async (round: number): Promise<number> => {
+    fieldManagerOff = true;
+    try {
+      return await op(round);
+    } finally {
+      fieldManagerOff = false;
+    }
+  };
 
 const call = (url: string, method: string, path: string, status: number, body?: unknown, type?: string) =>
   callJson(agent, url, method, path, status, body, type);
@@ -127,11 +157,18 @@ async function writes(m: ServerModule & RegistryModule, storage: Storage, apply:
  * Runs the rows with `storage()` under both servers (each its own storage: on a shared backend, its own prefix) and
  * prints the table. `backend` names the storage in the title.
  */
-export async function runManagedFieldsBench(backend: string, storage: (server: 'now' | 'before') => Storage): Promise<void> {
-  const now = await writes({ GenericAPIServer, listen, ConfigMap, Namespace }, storage('now'), true);
+export async function runManagedFieldsBench(backend: string, storage: (server: 'now' | 'before' | 'off') => Storage): Promise<void> {
+  const today = { GenericAPIServer, listen, ConfigMap, Namespace };
+  const now = await writes(today, storage('now'), true);
   const old = await writes(await preSSA(), storage('before'), false);
+  const bare = await writes(today, storage('off'), false);
+  const off = {
+    create: withFieldManagerOff(bare.create),
+    update: withFieldManagerOff(bare.update),
+    patch: withFieldManagerOff(bare.patch),
+  };
   // One untimed pass of everything first, so no row runs on a colder JIT than the ones after it.
-  for (const w of [now, old]) for (const op of [w.create, w.update, w.patch, w.apply]) await op?.(0);
+  for (const w of [now, old, off] as Writes[]) for (const op of [w.create, w.update, w.patch, w.apply]) await op?.(0);
   const rows: BenchRow[] = [];
   rows.push([`create (POST, ${KEYS} keys)`, ...(await bestOfAlternating(ROUNDS, now.create, old.create))]);
   rows.push(['update (PUT)', ...(await bestOfAlternating(ROUNDS, now.update, old.update))]);
@@ -142,5 +179,15 @@ export async function runManagedFieldsBench(backend: string, storage: (server: '
     notes: ['The bar: ratio ≥ 0.80 (managedFields within a fifth of the write).'],
     referenceName: 'before',
     rows,
+  });
+  const offRows: BenchRow[] = [];
+  offRows.push([`create (POST, ${KEYS} keys)`, ...(await bestOfAlternating(ROUNDS, now.create, off.create))]);
+  offRows.push(['update (PUT)', ...(await bestOfAlternating(ROUNDS, now.update, off.update))]);
+  offRows.push(['merge patch', ...(await bestOfAlternating(ROUNDS, now.patch, off.patch))]);
+  printTable({
+    title: `The same writes, ${backend}: GenericAPIServer with managedFields vs the same server with its field manager off (no managedFields) (requests/s, best of ${ROUNDS} alternating rounds)`,
+    notes: ["What managedFields cost today's write path: the field manager and the entries' bytes, nothing else."],
+    referenceName: 'FM off',
+    rows: offRows,
   });
 }
