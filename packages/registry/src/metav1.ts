@@ -82,3 +82,10 @@ export const OBJECT_META_OPENAPI: JSONSchema = {
 
 /** Fields of ObjectMeta, for unknown-field detection. */
 export const OBJECT_META_FIELDS: ReadonlySet<string> = new Set(Object.keys(OBJECT_META_OPENAPI.properties ?? {}));
+
+/** ObjectMeta's lists of objects (ownerReferences, managedFields) and the fields their items declare. */
+export const OBJECT_META_ITEM_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(OBJECT_META_OPENAPI.properties ?? {}).flatMap(([name, p]) =>
+    p.type === 'array' && p.items?.properties ? [[name, new Set(Object.keys(p.items.properties))] as const] : [],
+  ),
+);

@@ -1,6 +1,6 @@
 import { getOwn, goQuote } from '@kapi/apimachinery';
 import type { z } from 'zod';
-import { OBJECT_META_FIELDS } from './metav1.ts';
+import { OBJECT_META_FIELDS, OBJECT_META_ITEM_FIELDS } from './metav1.ts';
 import type { ResourceDefinition } from './resource-definition.ts';
 import { defOf, extraKeys, openAPITypeOf, unwrap } from './schema-walk.ts';
 
@@ -90,9 +90,57 @@ export function findUnknownFields(def: ResourceDefinition, version: string, obj:
   if (!isRecord(obj)) return [];
   const out: string[] = [];
   const { apiVersion: _a, kind: _k, metadata, ...body } = obj;
-  if (isRecord(metadata)) for (const k of Object.keys(metadata)) if (!OBJECT_META_FIELDS.has(k)) out.push(`metadata.${k}`);
+  if (isRecord(metadata)) unknownMetadataFields(metadata, (path) => out.push(path));
   out.push(...v.schema.unknownFields(body));
   return out;
+}
+
+/**
+ * Tells `found` the path of each field of `metadata` that ObjectMeta does not declare, in its lists' items too
+ * (`metadata.managedFields[0].foo`: kube's strict decoding of ObjectMeta names those as well), with a function that
+ * removes it from a copy.
+ */
+function unknownMetadataFields(
+  metadata: Record<string, unknown>,
+  found: (path: string, list?: string, index?: number, key?: string) => void,
+): void {
+  for (const k in metadata) {
+    if (!Object.hasOwn(metadata, k)) continue;
+    if (!OBJECT_META_FIELDS.has(k)) {
+      found(`metadata.${k}`);
+      continue;
+    }
+    const declared = OBJECT_META_ITEM_FIELDS.get(k);
+    const items = metadata[k];
+    if (!declared || !Array.isArray(items)) continue;
+    for (let i = 0; i < items.length; i++) {
+      const item: unknown = items[i];
+      if (!isRecord(item)) continue;
+      for (const f in item) if (Object.hasOwn(item, f) && !declared.has(f)) found(`metadata.${k}[${i}].${f}`, k, i, f);
+    }
+  }
+}
+
+/**
+ * Drops from `metadata` the fields ObjectMeta does not declare, in its lists' items too, as kube's decoding into
+ * ObjectMeta drops them. A list with such an item is replaced by a copy (its items may be shared: a caller's, or the
+ * stored object's managedFields entries); `metadata` itself must be the caller's own.
+ */
+export function pruneUnknownMetadata(metadata: Record<string, unknown>): void {
+  const copied = new Set<string>();
+  unknownMetadataFields(metadata, (_path, list, index, key) => {
+    if (list === undefined || index === undefined || key === undefined) {
+      delete metadata[_path.slice('metadata.'.length)];
+      return;
+    }
+    if (!copied.has(list)) {
+      metadata[list] = [...(metadata[list] as unknown[])];
+      copied.add(list);
+    }
+    const items = metadata[list] as Record<string, unknown>[];
+    const { [key]: _dropped, ...kept } = items[index] as Record<string, unknown>;
+    items[index] = kept;
+  });
 }
 
 /** Paths that `body` has and the zod schema does not declare (zodVersionSchema's unknownFields). */

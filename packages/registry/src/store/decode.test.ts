@@ -110,4 +110,36 @@ describe('decodeBody with a raw JSON body', () => {
     const d = decodeBody(Widget, { metadata: { name: 'w' }, spec: { replicas: 1, foo: 1 } });
     expect(d.warnings).toEqual(['unknown field "spec.foo"']);
   });
+
+  it("names and drops unknown fields in ObjectMeta's list items, as kube's strict decoding of ObjectMeta does", () => {
+    const entry = {
+      manager: 'm',
+      operation: 'Update',
+      apiVersion: 'example.kapi.dev/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': {} },
+    };
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u1' };
+    const body = {
+      metadata: {
+        name: 'w',
+        managedFields: [entry, { ...entry, manager: 'n', foo: 1 }],
+        ownerReferences: [{ ...owner, bar: true, baz: 2 }],
+      },
+      spec: { replicas: 1 },
+    };
+    const paths = ['metadata.managedFields[1].foo', 'metadata.ownerReferences[0].bar', 'metadata.ownerReferences[0].baz'];
+    const d = decodeBody(Widget, body);
+    expect(d.warnings).toEqual(paths.map((p) => `unknown field "${p}"`));
+    expect(d.object.metadata.managedFields).toEqual([entry, { ...entry, manager: 'n' }]);
+    expect(d.object.metadata.ownerReferences).toEqual([owner]);
+    // The caller's own entries are not changed, and the entries without unknown fields are kept as they are.
+    expect(body.metadata.managedFields[1]).toHaveProperty('foo', 1);
+    expect(d.object.metadata.managedFields?.[0]).toBe(entry);
+    expect(failure(() => decodeBody(Widget, JSON.stringify(body), 'Strict')).message).toBe(
+      `${PREFIX}: strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`,
+    );
+    // fieldsV1 is the raw set of fields, not checked.
+    expect(decodeBody(Widget, { metadata: { name: 'w', managedFields: [entry] }, spec: { replicas: 1 } }).warnings).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ import {
   parseJsonDetectingDuplicates,
 } from '@kapi/apimachinery';
 import type { ResourceDefinition } from '../resource-definition.ts';
-import { findUnknownFields, unknownFieldMessage } from '../unknown-fields.ts';
+import { findUnknownFields, pruneUnknownMetadata, unknownFieldMessage } from '../unknown-fields.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
 import type { FieldValidation } from './types.ts';
 
@@ -121,7 +121,7 @@ export function decodeBody(
   const raw = typeof body === 'string' || body instanceof Uint8Array;
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyKeepingManagedFields(input);
   const meta = (metadata ?? {}) as KubeObject['metadata'];
-  for (const path of unknown) if (path.startsWith('metadata.')) delete (meta as Record<string, unknown>)[path.slice('metadata.'.length)];
+  if (unknown.some((path) => path.startsWith('metadata.'))) pruneUnknownMetadata(meta as Record<string, unknown>);
   const parsed = served.schema.decode(rest);
   const apiVersion = formatGroupVersion({ group: def.group, version: name });
   const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed ?? rest) };
