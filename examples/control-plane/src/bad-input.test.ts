@@ -451,6 +451,35 @@ describe('paths and query parameters', () => {
     }
   });
 
+  it("a number Go's decoder cannot hold (1e400, YAML's .inf) is a 400, never stored as null", async () => {
+    const cm = (extra: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"inf"${extra}}}`;
+    const refused = [
+      ['POST', CMS, 'application/json', cm(',"generation":1e400')],
+      ['POST', CMS, 'application/yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: inf, generation: .inf}\n'],
+    ] as const;
+    for (const [method, path, contentType, body] of refused) {
+      const res = await send(method, path, body, { 'content-type': contentType });
+      expect(res.status, `${contentType}: ${res.text.slice(0, 300)}`).toBe(400);
+      expect(JSON.parse(res.text).message).toMatch(
+        /json: (cannot unmarshal number 1e400 into Go value of type float64|unsupported value: \+Inf)/,
+      );
+    }
+    expect((await send('GET', `${CMS}/inf`)).status).toBe(404);
+    expect((await send('POST', CMS, cm(''), { 'content-type': 'application/json' })).status).toBe(201);
+    for (const [type, patch] of [
+      ['application/merge-patch+json', '{"metadata":{"generation":1e400}}'],
+      ['application/json-patch+json', '[{"op":"add","path":"/metadata/generation","value":-1e400}]'],
+      [
+        'application/apply-patch+yaml',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: inf}\ndata: {a: "1"}\nbinaryData: {}\nimmutable: .nan\n',
+      ],
+    ] as const) {
+      const res = await send('PATCH', `${CMS}/inf?fieldManager=t`, patch, { 'content-type': type });
+      expect(res.status, `${type}: ${res.text.slice(0, 300)}`).toBe(400);
+    }
+    expect((await send('DELETE', `${CMS}/inf`)).status).toBe(200);
+  });
+
   it.each([
     'labelSelector=%21%21%21',
     'labelSelector=a%20in%20(',

@@ -1,3 +1,4 @@
+import { nonFiniteNumberError } from './finite-numbers.ts';
 import { MAX_DEPTH_MESSAGE, MAX_JSON_DEPTH } from './json-data.ts';
 import { goQuote } from './labels.ts';
 import { mayHoldLoneSurrogates, replaceLoneSurrogates } from './lone-surrogates.ts';
@@ -127,6 +128,9 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
   const loneSurrogates = mayHoldLoneSurrogates(text);
   if (loneSurrogates) value = replaceLoneSurrogates(value);
   else if (isCanonical(text, value)) return { value, duplicates: [] };
+  // A number Go could not decode is written as null by JSON.stringify, so it never is in a canonical text.
+  const overflow = nonFiniteNumberError(text, value);
+  if (overflow) throw newBadRequest(overflow);
   const duplicates: string[] = [];
   const reported = new Set<string>();
   const stack: Frame[] = [];

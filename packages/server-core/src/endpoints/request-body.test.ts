@@ -101,6 +101,14 @@ describe('parseYAMLBody', () => {
     expect(refusal(levels.join('\n'))).toMatch(/^error decoding YAML: Excessive alias count/);
   });
 
+  it("refuses numbers Go's decoder cannot hold instead of storing them as null", () => {
+    expect(refusal('a: .inf')).toBe('error decoding YAML: json: unsupported value: +Inf');
+    expect(refusal('a: [1, .nan]')).toBe('error decoding YAML: json: unsupported value: NaN');
+    expect(refusal('a: 1e400')).toBe('error decoding YAML: json: cannot unmarshal number 1e400 into Go value of type float64');
+    expect(refusal('{"a": -1e400}')).toBe('error decoding YAML: json: cannot unmarshal number -1e400 into Go value of type float64');
+    expect(parseYAMLBody(yaml('a: 1e300\nb: ".inf"'))).toEqual({ a: 1e300, b: '.inf' });
+  });
+
   it('answers a syntax error with the parser’s message', () => {
     expect(refusal('a: [1, 2\n')).toMatch(/^error decoding YAML: /);
   });

@@ -117,9 +117,10 @@ function decodeJSONPrefixed(text: string, yamlOnDuplicates = false): unknown {
   let decoded: ReturnType<typeof parseJsonDetectingDuplicates>;
   try {
     decoded = parseJsonDetectingDuplicates(text);
-  } catch {
-    // The text parsed above, so only its depth can be refused.
-    throw new Error(`exceeded max depth of ${MAX_JSON_DEPTH}`);
+  } catch (err) {
+    // The text parsed above, so only its depth, or a number Go could not decode, can be refused.
+    const message = (err as Error).message;
+    throw new Error(message.startsWith('json: ') ? message : `exceeded max depth of ${MAX_JSON_DEPTH}`);
   }
   const [duplicate] = decoded.duplicates;
   // An apply patch's repeated keys are reported with their lines: the YAML path reads it (JSON is YAML).
