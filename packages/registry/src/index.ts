@@ -5,7 +5,7 @@ export { coreToEventsV1, EventsV1Event, eventsV1ToCore } from './builtins/events
 export { GarbageCollector, type GarbageCollectorOptions, type ServedResources } from './builtins/garbage-collector.ts';
 export { Lease } from './builtins/lease.ts';
 export { type ListAndWatchOptions, type ListWatchSource, listAndWatch } from './builtins/list-and-watch.ts';
-export { checkMicroTimes, checkTimes } from './builtins/micro-time.ts';
+export { checkConditionTimes, checkMicroTimes, checkTimes } from './builtins/micro-time.ts';
 export {
   FINALIZER_KUBERNETES,
   LABEL_METADATA_NAME,

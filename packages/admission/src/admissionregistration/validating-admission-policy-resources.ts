@@ -1,5 +1,5 @@
 import type { KubeObject, MetaV1LabelSelector } from '@kapi/apimachinery';
-import { AGE_COLUMN, checkTimes, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { AGE_COLUMN, checkConditionTimes, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { admissionExpressionChecker } from './cel-expression-checker.ts';
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './defaults.ts';
 import { validatingAdmissionPolicyBindingSchema, validatingAdmissionPolicySchema } from './schemas.ts';
@@ -19,8 +19,7 @@ import { API_EXTENSIONS_CATEGORY } from './webhook-configuration-resources.ts';
  * string is a 400, never stored for Go clients to fail decoding the policy), then kube's status validation.
  */
 function validateStatus(policy: ValidatingAdmissionPolicy): ReturnType<typeof validateValidatingAdmissionPolicyStatus> {
-  const conditions = policy.status?.conditions;
-  checkTimes('ValidatingAdmissionPolicy', 'v1', Array.isArray(conditions) ? conditions.map((c) => c?.lastTransitionTime) : []);
+  checkConditionTimes('ValidatingAdmissionPolicy', 'v1', policy.status?.conditions);
   return validateValidatingAdmissionPolicyStatus(policy.status);
 }
 

@@ -1,5 +1,5 @@
 import { isValidPathSegmentName, type KubeObject } from '@kapi/apimachinery';
-import { AGE_COLUMN, checkTimes, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
+import { AGE_COLUMN, checkConditionTimes, defaultStrategy, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { apiServiceSchema } from './schema.ts';
 import {
   APIREGISTRATION_GROUP,
@@ -92,8 +92,7 @@ export function apiServiceResource(): ResourceDefinition<APIService> {
       validateUpdate: (ctx, obj) => {
         if (ctx.subresource !== 'status') return validateAPIService(obj as APIService);
         // kube decodes lastTransitionTime as metav1.Time: another string is a 400, never stored for Go clients to choke on.
-        const conditions = (obj as APIService).status?.conditions;
-        checkTimes('APIService', 'v1', Array.isArray(conditions) ? conditions.map((c) => c?.lastTransitionTime) : []);
+        checkConditionTimes('APIService', 'v1', (obj as APIService).status?.conditions);
         return validateAPIServiceStatus((obj as APIService).status);
       },
       warningsOnCreate: () => [],

@@ -2,7 +2,7 @@ import { copyJson, jsonEqual } from '@kapi/apimachinery';
 import {
   atomicList,
   CREATED_AT_COLUMN,
-  checkTimes,
+  checkConditionTimes,
   defineResource,
   preserveUnknownFields,
   type ResourceDefinition,
@@ -107,12 +107,7 @@ export const validateDefaultValue: ValueValidator = (path, value, schema) =>
  * subresource is a 400, never stored for Go clients to fail decoding the CRD.
  */
 function validateStatusUpdate(crd: CustomResourceDefinition): ReturnType<typeof validateCustomResourceDefinitionStatusUpdate> {
-  const conditions = Array.isArray(crd.status?.conditions) ? crd.status.conditions : [];
-  checkTimes(
-    'CustomResourceDefinition',
-    'v1',
-    conditions.map((c) => c?.lastTransitionTime),
-  );
+  checkConditionTimes('CustomResourceDefinition', 'v1', crd.status?.conditions);
   return validateCustomResourceDefinitionStatusUpdate(crd);
 }
 

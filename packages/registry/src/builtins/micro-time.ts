@@ -119,3 +119,16 @@ export function checkTimes(kind: string, version: string, times: readonly unknow
     if (err) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${err}`);
   }
 }
+
+/**
+ * checkTimes for a status' conditions (metav1.Condition and the kinds' own condition types): their lastTransitionTime
+ * is a metav1.Time. `conditions` is the status' field as written (anything but a list has no times to check).
+ */
+export function checkConditionTimes(kind: string, version: string, conditions: unknown): void {
+  if (Array.isArray(conditions))
+    checkTimes(
+      kind,
+      version,
+      conditions.map((c) => (c as { lastTransitionTime?: unknown } | null)?.lastTransitionTime),
+    );
+}

@@ -6,7 +6,7 @@ import type { ResourceObject } from '../resource-definition.ts';
 import { shouldDeleteDuringUpdate } from '../store/deletion.ts';
 import type { Strategy } from '../strategy.ts';
 import { AGE_COLUMN } from '../table/table-convertor.ts';
-import { checkTimes } from './micro-time.ts';
+import { checkConditionTimes } from './micro-time.ts';
 
 /** The finalizer kube-apiserver puts on every namespace; the namespace controller removes it once the namespace is empty. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -72,12 +72,7 @@ function validateNamespace(ns: KubeObject): FieldError[] {
  * metav1.Time first, as kube's decoder reads them: another string is a 400, never stored for Go clients to choke on.
  */
 function validateStatusUpdate(ns: Namespace): FieldError[] {
-  const conditions = Array.isArray(ns.status?.conditions) ? ns.status.conditions : [];
-  checkTimes(
-    'Namespace',
-    'v1',
-    conditions.map((c) => c?.lastTransitionTime),
-  );
+  checkConditionTimes('Namespace', 'v1', ns.status?.conditions);
   const phase = ns.status?.phase;
   if (!ns.metadata.deletionTimestamp) {
     if (phase !== 'Active')
