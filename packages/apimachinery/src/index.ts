@@ -1,3 +1,4 @@
+export { asGoDecodes } from './as-go-decodes.ts';
 export { type Clock, FakeClock, realClock, type TimerHandle } from './clock.ts';
 export { cleanPath, type DecodedContinue, decodeContinue, encodeContinue } from './continue-token.ts';
 export {
@@ -68,7 +69,7 @@ export {
   type MetaV1LabelSelector,
   parseLabelSelector,
 } from './labels.ts';
-export { mayHoldLoneSurrogates, replaceLoneSurrogates, wellFormedDecoded } from './lone-surrogates.ts';
+export { mayHoldLoneSurrogates, replaceLoneSurrogates } from './lone-surrogates.ts';
 export * from './merge/index.ts';
 export { formatMicroTime } from './micro-time.ts';
 export {

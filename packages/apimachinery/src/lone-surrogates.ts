@@ -1,4 +1,3 @@
-import { nonFiniteNumberError } from './finite-numbers.ts';
 import { setOwn } from './json-data.ts';
 
 /**
@@ -49,14 +48,4 @@ export function replaceLoneSurrogates<T>(value: T): T {
     }
   }
   return root;
-}
-
-/**
- * `value` decoded from `text` (JSON.parse's, the yaml library's) as Go's decoder would have it: lone surrogates
- * replaced when the text could hold any; throws an Error in Go's words for a number Go could not decode.
- */
-export function wellFormedDecoded<T>(text: string, value: T): T {
-  const overflow = nonFiniteNumberError(text, value);
-  if (overflow) throw new Error(overflow);
-  return mayHoldLoneSurrogates(text) ? replaceLoneSurrogates(value) : value;
 }

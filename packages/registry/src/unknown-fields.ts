@@ -128,9 +128,9 @@ function unknownMetadataFields(
  */
 export function pruneUnknownMetadata(metadata: Record<string, unknown>): void {
   const copied = new Set<string>();
-  unknownMetadataFields(metadata, (_path, list, index, key) => {
+  unknownMetadataFields(metadata, (path, list, index, key) => {
     if (list === undefined || index === undefined || key === undefined) {
-      delete metadata[_path.slice('metadata.'.length)];
+      delete metadata[path.slice('metadata.'.length)];
       return;
     }
     if (!copied.has(list)) {

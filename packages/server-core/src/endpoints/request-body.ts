@@ -1,10 +1,10 @@
 import {
+  asGoDecodes,
   type KubeObject,
   MAX_JSON_DEPTH,
   newBadRequest,
   newUnsupportedMediaType,
   parseJsonDetectingDuplicates,
-  wellFormedDecoded,
 } from '@kapi/apimachinery';
 import type { PatchType, ResourceDefinition } from '@kapi/registry';
 import { type Document, isScalar, Lexer, LineCounter, parseDocument, visit } from 'yaml';
@@ -18,7 +18,7 @@ import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.
 export function parseJSONBody(raw: Uint8Array): unknown {
   try {
     const text = Buffer.from(raw).toString('utf8');
-    return wellFormedDecoded(text, JSON.parse(text));
+    return asGoDecodes(text, JSON.parse(text));
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${(err as Error).message}`);
   }
@@ -52,7 +52,7 @@ export function decodeYAML(text: string): unknown {
   const [first] = doc.errors;
   if (first) throw first;
   checkUniqueKeys(doc);
-  return wellFormedDecoded(text, doc.toJS({ maxAliasCount: 100 }));
+  return asGoDecodes(text, doc.toJS({ maxAliasCount: 100 }));
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -84,7 +84,7 @@ export function decodeApplyYAML(text: string): { value: unknown; duplicateKeys: 
       }
     },
   });
-  return { value: wellFormedDecoded(text, doc.toJS({ maxAliasCount: 100 })), duplicateKeys };
+  return { value: asGoDecodes(text, doc.toJS({ maxAliasCount: 100 })), duplicateKeys };
 }
 
 /**
@@ -249,7 +249,7 @@ export async function readPatchBody(ctx: RequestContext, type: PatchType): Promi
   if (type === 'merge' && raw.byteLength <= 1024 * 1024) {
     try {
       const text = Buffer.from(raw).toString('utf8');
-      return { patch: wellFormedDecoded(text, JSON.parse(text)) };
+      return { patch: asGoDecodes(text, JSON.parse(text)) };
     } catch {
       throw newBadRequest('Invalid JSON Patch');
     }
