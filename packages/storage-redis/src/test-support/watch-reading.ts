@@ -1,5 +1,6 @@
 import type { KubeObject, Status, WatchEvent } from '@kapi/apimachinery';
 import { isStorageError, type Watch } from '@kapi/storage';
+import { readWatch } from '@kapi/storage/conformance';
 
 // Shared by the tests that kill Redis connections or the redis-server itself: reading a watch that must never hang,
 // and retrying while a reconnect is in progress.
@@ -15,28 +16,8 @@ export const brief = (e: WatchEvent) =>
 export const named = (name: string) => (e: WatchEvent) => e.type !== 'ERROR' && (e.object as KubeObject).metadata.name === name;
 
 /** Reads `watch` (skipping BOOKMARKs) until `done` accepts an event or it ends; fails after `ms`: a watch must never hang. */
-export async function collect(
-  watch: Watch,
-  done: (e: WatchEvent) => boolean,
-  ms = 10_000,
-): Promise<{ events: WatchEvent[]; ended: boolean }> {
-  const it = watch[Symbol.asyncIterator]();
-  const events: WatchEvent[] = [];
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()));
-    });
-    const r = await Promise.race([it.next(), timeout]);
-    clearTimeout(timer);
-    if (r === 'timeout') throw new Error(`watch hung after ${JSON.stringify(events.map(brief))}`);
-    if (r.done) return { events, ended: true };
-    if (r.value.type === 'BOOKMARK') continue;
-    events.push(r.value);
-    if (done(r.value)) return { events, ended: false };
-  }
-}
+export const collect = (watch: Watch, done: (e: WatchEvent) => boolean, ms = 10_000): Promise<{ events: WatchEvent[]; ended: boolean }> =>
+  readWatch(watch, done, ms, brief);
 
 /** Retries `op` while Redis is unreachable (a reconnect in progress). */
 export async function whenReachable<T>(op: () => Promise<T>, ms = 10_000): Promise<T> {

@@ -12,6 +12,7 @@ import { updateTests } from './update.ts';
 import { watchTests } from './watch.ts';
 
 export type { ConformanceFactory, ConformanceHarness, ConformanceOptions } from './harness.ts';
+export { readWatch } from './read-watch.ts';
 
 /**
  * Registers the shared storage conformance suite (vitest `describe`/`it`) for one backend. Every backend — memory,
