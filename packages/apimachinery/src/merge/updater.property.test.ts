@@ -143,6 +143,27 @@ for (const [label, spec, arb] of [
       );
     });
 
+    // kube's field manager records an update under a manager of its own and unites it with the writer's entry; told
+    // whom the write joins, the Updater leaves that manager the changed fields instead of taking them and giving them back.
+    it('an update that joins a manager leaves the sets that recording it apart and uniting them leaves', () => {
+      const WRITE = 'current-operation';
+      fc.assert(
+        fc.property(fc.array(op(arb), { maxLength: 6 }), manager, arb, (ops, m, next) => {
+          const { u, live, managers } = run(ops);
+          const unite = (joins?: string) => {
+            const out = new Map(u.update(live, next, 'v1', managers, WRITE, joins).managers);
+            const own = out.get(WRITE);
+            out.delete(WRITE);
+            const previous = out.get(m);
+            if (own) out.set(m, previous ? { ...own, set: previous.set.union(own.set) } : own);
+            return out;
+          };
+          expect(managedFieldsEqual(unite(m), unite())).toBe(true);
+        }),
+        { numRuns: 200 },
+      );
+    });
+
     it('a second applier of the same values shares them without conflict', () => {
       fc.assert(
         fc.property(arb, (config) => {

@@ -23,7 +23,7 @@ import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpa
 import { FieldSet } from '../fieldpath/set.ts';
 import { jsonEqual } from '../json-data.ts';
 import { excludeFields, isSameComparison } from '../typed/compare.ts';
-import { reconcileFieldSetWithSchema } from './reconcile-schema.ts';
+import { markReconciled, reconcileFieldSetWithSchema } from './reconcile-schema.ts';
 import { type Comparison, type TypedVersion, typedOps } from './typed-ops.ts';
 
 /**
@@ -69,6 +69,12 @@ export interface ApplyResult {
   managers: ManagedFields;
 }
 
+/** A write's comparison in one version, and the fields it added or modified there. */
+interface Changes {
+  compare: Comparison;
+  changed: FieldSet;
+}
+
 export class Updater {
   private readonly typeFor: (version: string) => TypedVersion;
   private readonly converter: Converter;
@@ -85,15 +91,19 @@ export class Updater {
 
   /**
    * Records a create, update or patch by `manager`: `live` is the stored object (null on create), `next` the
-   * object about to be stored, both in `version`.
+   * object about to be stored, both in `version`. `joins` names the manager whose entry the writer's fields join
+   * afterwards (kube's field manager records a write under a manager of its own, then unites it with the writer's
+   * entry): that manager, in `version`, keeps the fields the write changed instead of losing them to the writer and
+   * getting them back; it still loses the ones the write removed. The sets that result are the same.
    */
-  update(live: unknown, next: unknown, version: string, managers: ManagedFields, manager: string): UpdateResult {
+  update(live: unknown, next: unknown, version: string, managers: ManagedFields, manager: string, joins?: string): UpdateResult {
     const current = this.reconcile(live, version, managers);
-    const { managers: after, compare } = this.updateOwnership(live, next, version, current, manager, true);
+    const { managers: after, compare } = this.updateOwnership(live, next, version, current, manager, true, joins);
     const previous = after.get(manager)?.set ?? FieldSet.empty();
     const set = this.filter(version, previous.difference(compare.removed).union(compare.modified).union(compare.added));
     if (set.isEmpty()) after.delete(manager);
     else after.set(manager, { set, apiVersion: version, applied: false });
+    this.markReconciled(after);
     return { object: next, managers: after };
   }
 
@@ -115,6 +125,7 @@ export class Updater {
     const { managers: after, compare } = this.updateOwnership(live, merged, version, current, manager, force);
     // A field the typed compare saw added, modified or removed already tells the values apart: no deep walk then.
     const noop = !this.returnInputOnNoop && isSameComparison(compare) && jsonEqual(live, merged);
+    this.markReconciled(after);
     return { object: noop ? undefined : merged, managers: after };
   }
 
@@ -126,53 +137,75 @@ export class Updater {
     managers: Map<string, VersionedSet>,
     writer: string,
     force: boolean,
+    joins?: string,
   ): { managers: Map<string, VersionedSet>; compare: Comparison } {
     const compare = this.compare(live, next, version);
-    // Most objects have one or two managers in the writer's version: the tables below are made only when needed.
-    let byVersion: Map<string, Comparison> | undefined;
-    let conflicts: Map<string, VersionedSet> | undefined;
-    let removed: Map<string, FieldSet> | undefined;
-    for (const [name, vs] of managers) {
-      if (name === writer) continue;
-      let cmp = vs.apiVersion === version ? compare : byVersion?.get(vs.apiVersion);
-      if (!cmp) {
-        let oldAt: unknown;
-        let newAt: unknown;
-        try {
-          oldAt = this.converter.convert(live, version, vs.apiVersion);
-          newAt = this.converter.convert(next, version, vs.apiVersion);
-        } catch (err) {
-          if (this.converter.isMissingVersionError(err)) {
-            managers.delete(name);
-            continue;
-          }
-          throw err;
-        }
-        cmp = this.compare(oldAt, newAt, vs.apiVersion);
-        byVersion ??= new Map();
-        byVersion.set(vs.apiVersion, cmp);
+    const own: Changes = { compare, changed: compare.modified.union(compare.added) };
+    // Managers in other versions (rare) see the write converted to theirs; null: the version no longer converts.
+    let others: Map<string, Changes | null> | undefined;
+    const changesFor = (vs: VersionedSet): Changes | null => {
+      if (vs.apiVersion === version) return own;
+      others ??= new Map();
+      let c = others.get(vs.apiVersion);
+      if (c === undefined) {
+        c = this.changesIn(vs.apiVersion, live, next, version);
+        others.set(vs.apiVersion, c);
       }
-      const conflict = vs.set.intersection(cmp.modified.union(cmp.added));
-      if (!conflict.isEmpty()) {
+      return c;
+    };
+    if (!force) {
+      // Only a write that may not take others' fields needs to know which: an update (always forced) skips this.
+      let conflicts: Map<string, VersionedSet> | undefined;
+      for (const [name, vs] of managers) {
+        const c = name === writer ? null : changesFor(vs);
+        const conflict = c ? vs.set.intersection(c.changed) : FieldSet.empty();
+        if (conflict.isEmpty()) continue;
         conflicts ??= new Map();
         conflicts.set(name, { set: conflict, apiVersion: vs.apiVersion, applied: false });
       }
-      if (!cmp.removed.isEmpty()) {
-        removed ??= new Map();
-        removed.set(name, cmp.removed);
+      if (conflicts) throw new ConflictsError(conflictsFromManagers(conflicts));
+    }
+    for (const [name, vs] of managers) {
+      if (name === writer) continue;
+      const c = changesFor(vs);
+      if (!c) {
+        managers.delete(name);
+        continue;
       }
+      // Every other manager loses what the write changed (SMD takes the conflicting part away: the same fields) — but
+      // the one the writer joins, which would get them back — and what it removed; difference answers the set itself
+      // when it holds none of them (no allocation).
+      const set = (name === joins && c === own ? vs.set : vs.set.difference(c.changed)).difference(c.compare.removed);
+      if (set.isEmpty()) managers.delete(name);
+      else if (set !== vs.set) managers.set(name, { ...vs, set });
     }
-    if (!force && conflicts) throw new ConflictsError(conflictsFromManagers(conflicts));
-    for (const [name, c] of conflicts ?? []) {
-      const vs = managers.get(name) as VersionedSet;
-      managers.set(name, { ...vs, set: vs.set.difference(c.set) });
-    }
-    for (const [name, r] of removed ?? []) {
-      const vs = managers.get(name) as VersionedSet;
-      managers.set(name, { ...vs, set: vs.set.difference(r) });
-    }
-    for (const [name, vs] of managers) if (vs.set.isEmpty()) managers.delete(name);
+    // No manager is kept with nothing (an applier whose configuration sets no field included).
+    if (managers.get(writer)?.set.isEmpty()) managers.delete(writer);
     return { managers, compare };
+  }
+
+  /** What a write from `live` to `next` (in `version`) changes as `to` sees it; null when `to` no longer converts. */
+  private changesIn(to: string, live: unknown, next: unknown, version: string): Changes | null {
+    let oldAt: unknown;
+    let newAt: unknown;
+    try {
+      oldAt = this.converter.convert(live, version, to);
+      newAt = this.converter.convert(next, version, to);
+    } catch (err) {
+      if (this.converter.isMissingVersionError(err)) return null;
+      throw err;
+    }
+    const compare = this.compare(oldAt, newAt, to);
+    return { compare, changed: compare.modified.union(compare.added) };
+  }
+
+  /**
+   * The sets a write leaves are in line with their versions' schemas (made from reconciled sets, typed comparisons
+   * and configurations): recorded, so that the next write's reconcile of them — decoded back from the stored object
+   * as the same sets — takes no walk.
+   */
+  private markReconciled(managers: ReadonlyMap<string, VersionedSet>): void {
+    for (const vs of managers.values()) markReconciled(vs.set, this.typeFor(vs.apiVersion));
   }
 
   /** typed compare of two values of `version`, without the fields nobody may own. */
