@@ -10,6 +10,7 @@ import {
   pathString,
   type TypedSchema,
   Updater,
+  type VersionedSet,
 } from '@kapi/apimachinery';
 import { capUpdateManagers, MAX_UPDATE_MANAGERS } from './cap-managers.ts';
 import { newApplyConflictError } from './conflict-error.ts';
@@ -21,6 +22,7 @@ import {
   isResetManagedFields,
   type Managed,
   type StoredManagedFieldsCache,
+  sameEntries,
 } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
@@ -81,6 +83,16 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
   return { ...obj, metadata: entries ? { ...metadata, managedFields: entries } : metadata };
 }
 
+/** `after`, or `before` when it records the same set in the same way (so that the set keeps its identity). */
+function keepIfEqual(before: VersionedSet | undefined, after: VersionedSet): VersionedSet {
+  return before !== undefined &&
+    before.apiVersion === after.apiVersion &&
+    before.applied === after.applied &&
+    (before.set === after.set || before.set.equals(after.set))
+    ? before
+    : after;
+}
+
 /**
  * kube's field manager for one endpoint (a version of a kind, its main resource or a subresource), composed as
  * internal/fieldmanager.go's default pipeline: manager identifiers per operation, version and subresource; meta
@@ -113,10 +125,13 @@ export class FieldManager {
   update(live: KubeObject | null, next: KubeObject, manager: string): KubeObject {
     try {
       let managed = this.#decodeLiveOrNew(live, next);
+      const id = this.#id(manager, 'Update');
+      // The manager's set as it was: rewriting fields it owns (the usual update) hands the changed ones to the
+      // write and back, which yields an equal set; the one it had is kept, so its entry (and FieldsV1) is reused.
+      const before = managed.fields.get(id);
       const liveBare = live ? withoutManagedFields(live) : null;
       const nextBare = withoutManagedFields(next);
-      const id = this.#id(manager, 'Update');
-      const res = this.#updater.update(liveBare, nextBare, this.#opts.apiVersion, managed.fields, CURRENT_OPERATION);
+      const res = this.#updater.update(liveBare, nextBare, this.#opts.apiVersion, managed.fields, CURRENT_OPERATION, id);
       managed = { ...managed, fields: res.managers };
       this.#strip(managed.fields, CURRENT_OPERATION);
       // Only a write that changed something becomes (or refreshes) the manager's entry, with the time of this change.
@@ -124,7 +139,7 @@ export class FieldManager {
       if (own) {
         managed.fields.delete(CURRENT_OPERATION);
         const previous = managed.fields.get(id);
-        managed.fields.set(id, previous ? { ...own, set: previous.set.union(own.set) } : own);
+        managed.fields.set(id, previous ? keepIfEqual(before, { ...own, set: previous.set.union(own.set) }) : own);
         managed.times.set(id, this.#opts.now());
       }
       capUpdateManagers(managed, MAX_UPDATE_MANAGERS);
@@ -225,8 +240,9 @@ export class FieldManager {
     if (this.#opts.subresource) return liveManaged();
     const sent = next.metadata?.managedFields;
     if (isResetManagedFields(sent)) return emptyManaged();
-    // A patch carries the live entries themselves.
-    if (sent === liveEntries) return liveManaged();
+    // A patch carries the live entries themselves; a PUT of the object as read sends a copy of each (compared in
+    // place: no decoding, and the stored entries, not the copies, go on to be stored).
+    if (sent === liveEntries || sameEntries(sent, liveEntries)) return liveManaged();
     try {
       // A client that sends back the entries it read (a PUT of the object as got) sends copies: each equal to the
       // stored entry at its place is recorded as that entry (decodeManagedFields' `live`).
