@@ -41,6 +41,5 @@ export {
   watchStatusOf,
 } from './storage-error.ts';
 export { recordStorageKey, storageKeyOf } from './storage-key.ts';
-export { shareAsStored } from './stored-entries.ts';
 export { bookmarkObject, lastStateAt, type StoredChange, watchEventFor } from './watch-event.ts';
 export { WatchQueue, type WatchQueueOptions } from './watch-queue.ts';

@@ -2,7 +2,6 @@ import type { KubeObject, ManagedFieldsEntry } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { committedEncodingOf } from './committed-encoding.ts';
 import { MemoryStorage } from './memory/memory-storage.ts';
-import { shareAsStored } from './stored-entries.ts';
 
 const K = '/registry/configmaps/ns/a';
 const entry = (manager: string): ManagedFieldsEntry => ({
@@ -83,33 +82,5 @@ describe('stored managedFields entries', () => {
     }));
     expect(second.metadata.managedFields?.[0]).toBe(kept);
     expect(Object.hasOwn(second.metadata.managedFields?.[1] as object, 'subresource')).toBe(false);
-  });
-
-  it('a fieldsV1 made shareable goes into revisions as it is; a value JSON would not give back as it is does not', async () => {
-    const s = new MemoryStorage({ compaction: false });
-    const fieldsV1 = { 'f:data': { '.': {}, 'f:k': {} } };
-    expect(shareAsStored(fieldsV1)).toBe(true);
-    expect(Object.isFrozen(fieldsV1) && Object.isFrozen(fieldsV1['f:data'])).toBe(true);
-    const first = await s.create(K, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'a', managedFields: [{ ...entry('x'), fieldsV1 }] },
-    });
-    expect(first.metadata.managedFields?.[0]?.fieldsV1).toBe(fieldsV1);
-    expect(committedEncodingOf(first)).toBe(JSON.stringify(first));
-    // Anything JSON changes or drops is left alone (unfrozen) and copied as before.
-    for (const odd of [{ a: undefined }, { a: -0 }, { a: Number.NaN }, { a: new Date(0) }, { a: [1, undefined] }, { toJSON: () => 1 }]) {
-      expect(shareAsStored(odd)).toBe(false);
-      expect(Object.isFrozen(odd)).toBe(false);
-    }
-    // A value frozen by someone else is not taken for a stored one.
-    const frozen = Object.freeze({ 'f:data': {} });
-    expect(shareAsStored(frozen)).toBe(false);
-    const second = await s.guaranteedUpdate(K, async (cur) => ({
-      ...(cur as KubeObject),
-      metadata: { ...(cur as KubeObject).metadata, managedFields: [{ ...entry('y'), fieldsV1: frozen }] },
-    }));
-    expect(second.metadata.managedFields?.[0]?.fieldsV1).toEqual(frozen);
-    expect(second.metadata.managedFields?.[0]?.fieldsV1).not.toBe(frozen);
   });
 });

@@ -1,5 +1,4 @@
 import { type KubeObject, stringifyJson } from '@kapi/apimachinery';
-import { freezeForStorage } from './freeze-for-storage.ts';
 
 /**
  * metadata.managedFields entries of objects a storage committed: private, deep-frozen JSON it made itself. A write
@@ -85,45 +84,4 @@ export function markStoredEntries(copy: KubeObject): void {
 
 function mark(o: object): void {
   if (!Object.isFrozen(o) && !Object.hasOwn(o, STORED)) Object.defineProperty(o, STORED, { value: true });
-}
-
-/** How deep shareAsStored looks for what JSON would not give back as it is; anything deeper is not shared. */
-const MAX_SHAREABLE_DEPTH = 64;
-
-/**
- * Makes `value`, plain JSON a caller built, shareable by a storage as if it had committed it itself: marked, and
- * deep-frozen as a storage freezes its copies, so that as an entry's fieldsV1 (the field manager's encoding of a
- * manager's set) it goes into the storage's copy as it is, not copied. Frozen, it cannot change under the storage.
- * Answers whether it did: a value holding anything JSON would not give back as it is (undefined, -0, a non-finite
- * number, a Date or other class instance, a toJSON) is left alone, and copied as before.
- */
-export function shareAsStored(value: object): boolean {
-  if (Object.isFrozen(value)) return isStored(value);
-  if (!isPlainJson(value, 0)) return false;
-  mark(value);
-  freezeForStorage(value);
-  return true;
-}
-
-function isPlainJson(v: unknown, depth: number): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(v) && !Object.is(v, -0);
-    case 'object':
-      break;
-    default:
-      return false;
-  }
-  if (v === null) return true;
-  if (depth >= MAX_SHAREABLE_DEPTH) return false;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!isPlainJson(v[i], depth + 1)) return false;
-    return true;
-  }
-  if (!isPlainObject(v)) return false;
-  for (const k of Object.keys(v)) if (!isPlainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
-  return true;
 }

@@ -227,47 +227,6 @@ export class FieldSet {
 
   /** The fields in either set. */
   union(o: FieldSet): FieldSet {
-    const out = this.unionAt(o);
-    // Two sets in line with the same schema make one that is too (reconcile-schema.ts' memo carries over).
-    const r = this.#reconciled;
-    if (out !== this && out !== o && r?.set === null && o.#reconciled?.type === r.type && o.#reconciled.set === null) out.#inherit(r);
-    return out;
-  }
-
-  /** The members in both sets (children kept only where something remains). */
-  intersection(o: FieldSet): FieldSet {
-    return this.#subset(this.intersectionAt(o));
-  }
-
-  /**
-   * The members of this set that are not members of `o`, per node: removing a parent leaves its children
-   * (`.a.b` − `.a` = `.a.b`) and removing a child leaves the parent (`.a` − `.a.b` = `.a`).
-   */
-  difference(o: FieldSet): FieldSet {
-    return this.#subset(this.differenceAt(o));
-  }
-
-  /**
-   * Like difference, but a member of `o` also removes everything under it: `.a.b.c` recursive-minus `.a.b` is
-   * empty (SMD's RecursiveDifference, how reset fields and exclusions are applied).
-   */
-  recursiveDifference(o: FieldSet): FieldSet {
-    return this.#subset(this.recursiveDifferenceAt(o));
-  }
-
-  /** `out`, a subset of this set: in line with every schema this set is in line with (no path under a new atomic). */
-  #subset(out: FieldSet): FieldSet {
-    const r = this.#reconciled;
-    if (out !== this && r?.set === null) out.#inherit(r);
-    return out;
-  }
-
-  #inherit(memo: { readonly type: object; readonly set: FieldSet | null }): void {
-    if (this !== EMPTY && this.#reconciled === undefined) this.#reconciled = memo;
-  }
-
-  /** union's walk (at every node of the trees). */
-  private unionAt(o: FieldSet): FieldSet {
     if (o === this || o.isTrivial()) return this;
     if (this.isTrivial()) return o;
     const m = unionElems(this.m, o.m);
@@ -293,7 +252,7 @@ export class FieldSet {
         ce.push(b[j] as Elem);
         (cs as FieldSet[]).push(o.cs[j++] as FieldSet);
       } else {
-        const sub = (this.cs[i] as FieldSet).unionAt(o.cs[j++] as FieldSet);
+        const sub = (this.cs[i] as FieldSet).union(o.cs[j++] as FieldSet);
         if (sub !== this.cs[i] && !ce) {
           ce = a.slice(0, i);
           cs = this.cs.slice(0, i);
@@ -317,8 +276,8 @@ export class FieldSet {
     return new FieldSet(m, ce, csOut);
   }
 
-  /** intersection's walk. */
-  private intersectionAt(o: FieldSet): FieldSet {
+  /** The members in both sets (children kept only where something remains). */
+  intersection(o: FieldSet): FieldSet {
     if (o === this) return this;
     if (this.isTrivial() || o.isTrivial()) return EMPTY;
     const m = intersectElems(this.m, o.m);
@@ -333,7 +292,7 @@ export class FieldSet {
       if (c < 0) i++;
       else if (c > 0) j++;
       else {
-        const sub = (this.cs[i] as FieldSet).intersectionAt(o.cs[j] as FieldSet);
+        const sub = (this.cs[i] as FieldSet).intersection(o.cs[j] as FieldSet);
         if (!sub.isEmpty()) {
           ce.push(a[i] as Elem);
           cs.push(sub);
@@ -345,8 +304,11 @@ export class FieldSet {
     return make(m, ce, cs);
   }
 
-  /** difference's walk. */
-  private differenceAt(o: FieldSet): FieldSet {
+  /**
+   * The members of this set that are not members of `o`, per node: removing a parent leaves its children
+   * (`.a.b` − `.a` = `.a.b`) and removing a child leaves the parent (`.a` − `.a.b` = `.a`).
+   */
+  difference(o: FieldSet): FieldSet {
     if (o === this) return EMPTY;
     if (this.isTrivial() || o.isTrivial()) return this;
     const m = differenceElems(this.m, o.m);
@@ -366,7 +328,7 @@ export class FieldSet {
         i++;
       } else if (c > 0) j++;
       else {
-        const sub = (this.cs[i] as FieldSet).differenceAt(o.cs[j] as FieldSet);
+        const sub = (this.cs[i] as FieldSet).difference(o.cs[j] as FieldSet);
         if (sub !== this.cs[i] && !ce) {
           ce = a.slice(0, i);
           cs = this.cs.slice(0, i);
@@ -388,8 +350,11 @@ export class FieldSet {
     return make(m, ce, csOut);
   }
 
-  /** recursiveDifference's walk. */
-  private recursiveDifferenceAt(o: FieldSet): FieldSet {
+  /**
+   * Like difference, but a member of `o` also removes everything under it: `.a.b.c` recursive-minus `.a.b` is
+   * empty (SMD's RecursiveDifference, how reset fields and exclusions are applied).
+   */
+  recursiveDifference(o: FieldSet): FieldSet {
     if (o === this) return EMPTY;
     if (this.isTrivial() || o.isTrivial()) return this;
     const m = differenceElems(this.m, o.m);
@@ -404,7 +369,7 @@ export class FieldSet {
       while (j < b.length && compareElems(b[j] as Elem, e) < 0) j++;
       if (search(o.m, e) < 0) {
         if (j < b.length && compareElems(b[j] as Elem, e) === 0) {
-          const sub = (this.cs[i] as FieldSet).recursiveDifferenceAt(o.cs[j] as FieldSet);
+          const sub = (this.cs[i] as FieldSet).recursiveDifference(o.cs[j] as FieldSet);
           if (!sub.isEmpty()) {
             ce.push(e);
             cs.push(sub);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FieldSet } from '../fieldpath/set.ts';
 import { Schema, type TypedSchema } from '../typed/schema.ts';
-import { markReconciled, reconcileFieldSetWithSchema } from './reconcile-schema.ts';
+import { reconcileFieldSetWithSchema } from './reconcile-schema.ts';
 
 // A root struct with a granular map of strings (nothing atomic below it), an atomic struct, and a recursive type
 // whose atomic list sits two levels down.
@@ -55,30 +55,6 @@ describe('reconcileFieldSetWithSchema', () => {
     expect(reconcileFieldSetWithSchema(reconciled, type)).toBe(out);
     // A structural comparison of equal sets does not see which of them was reconciled.
     expect(reconciled).toEqual(set(['data', 'a'], ['atomicStruct', 'x']));
-  });
-
-  it('knows without a walk that what is made from sets in line with the schema is too, and only that', () => {
-    const granular = set(['data', 'a'], ['data', 'b']);
-    expect(reconcileFieldSetWithSchema(granular, type)).toBeUndefined();
-    // A subset, or the union with another set in line, is in line: the memo carries over to the new set.
-    const less = granular.difference(set(['data', 'a']));
-    expect(less.reconciled).toEqual({ type, set: null });
-    const other = set(['data', 'c']);
-    expect(granular.union(other).reconciled).toBeUndefined();
-    reconcileFieldSetWithSchema(other, type);
-    expect(granular.union(other).reconciled).toEqual({ type, set: null });
-    // A set that needed collapsing passes nothing on: its subsets are reconciled (collapsed) as before.
-    const stale = set(['data', 'a'], ['atomicStruct', 'x'], ['atomicStruct', 'y']);
-    expect(reconcileFieldSetWithSchema(stale, type)).toBeDefined();
-    const part = stale.difference(set(['atomicStruct', 'y']));
-    expect(part.reconciled).toBeUndefined();
-    expect(reconcileFieldSetWithSchema(part, type)?.equals(set(['data', 'a'], ['atomicStruct']))).toBe(true);
-    // markReconciled records what the Updater knows of the sets it makes, and never overrides a known answer.
-    const made = set(['data', 'z']);
-    markReconciled(made, type);
-    expect(reconcileFieldSetWithSchema(made, type)).toBeUndefined();
-    markReconciled(stale, type);
-    expect(reconcileFieldSetWithSchema(stale, type)?.equals(set(['data', 'a'], ['atomicStruct']))).toBe(true);
   });
 
   it('still reports a type that does not resolve', () => {

@@ -32,15 +32,6 @@ export function reconcileFieldSetWithSchema(set: FieldSet, type: TypedSchema): F
   return out;
 }
 
-/**
- * Records that `set` is in line with `type` (a set the Updater made for its version from reconciled sets and typed
- * walks: nothing under a container `type` makes atomic), so that reconciling it later takes no walk. What is known
- * for `type` already stays.
- */
-export function markReconciled(set: FieldSet, type: TypedSchema): void {
-  if (set.reconciled?.type !== type) set.reconciled = { type, set: null };
-}
-
 function reconcileUncached(set: FieldSet, type: TypedSchema): FieldSet | undefined {
   const collapse: Path[] = [];
   walk(type.schema, type.typeRef, set, false, [], collapse);

@@ -23,7 +23,7 @@ import { type Conflict, ConflictsError, conflictsFromManagers } from '../fieldpa
 import { FieldSet } from '../fieldpath/set.ts';
 import { jsonEqual } from '../json-data.ts';
 import { excludeFields, isSameComparison } from '../typed/compare.ts';
-import { markReconciled, reconcileFieldSetWithSchema } from './reconcile-schema.ts';
+import { reconcileFieldSetWithSchema } from './reconcile-schema.ts';
 import { type Comparison, type TypedVersion, typedOps } from './typed-ops.ts';
 
 /**
@@ -103,7 +103,6 @@ export class Updater {
     const set = this.filter(version, previous.difference(compare.removed).union(compare.modified).union(compare.added));
     if (set.isEmpty()) after.delete(manager);
     else after.set(manager, { set, apiVersion: version, applied: false });
-    this.markReconciled(after);
     return { object: next, managers: after };
   }
 
@@ -125,7 +124,6 @@ export class Updater {
     const { managers: after, compare } = this.updateOwnership(live, merged, version, current, manager, force);
     // A field the typed compare saw added, modified or removed already tells the values apart: no deep walk then.
     const noop = !this.returnInputOnNoop && isSameComparison(compare) && jsonEqual(live, merged);
-    this.markReconciled(after);
     return { object: noop ? undefined : merged, managers: after };
   }
 
@@ -197,15 +195,6 @@ export class Updater {
     }
     const compare = this.compare(oldAt, newAt, to);
     return { compare, changed: compare.modified.union(compare.added) };
-  }
-
-  /**
-   * The sets a write leaves are in line with their versions' schemas (made from reconciled sets, typed comparisons
-   * and configurations): recorded, so that the next write's reconcile of them — decoded back from the stored object
-   * as the same sets — takes no walk.
-   */
-  private markReconciled(managers: ReadonlyMap<string, VersionedSet>): void {
-    for (const vs of managers.values()) markReconciled(vs.set, this.typeFor(vs.apiVersion));
   }
 
   /** typed compare of two values of `version`, without the fields nobody may own. */

@@ -22,7 +22,6 @@ import {
   isResetManagedFields,
   type Managed,
   type StoredManagedFieldsCache,
-  sameEntries,
 } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
@@ -240,9 +239,8 @@ export class FieldManager {
     if (this.#opts.subresource) return liveManaged();
     const sent = next.metadata?.managedFields;
     if (isResetManagedFields(sent)) return emptyManaged();
-    // A patch carries the live entries themselves; a PUT of the object as read sends a copy of each (compared in
-    // place: no decoding, and the stored entries, not the copies, go on to be stored).
-    if (sent === liveEntries || sameEntries(sent, liveEntries)) return liveManaged();
+    // A patch carries the live entries themselves.
+    if (sent === liveEntries) return liveManaged();
     try {
       // A client that sends back the entries it read (a PUT of the object as got) sends copies: each equal to the
       // stored entry at its place is recorded as that entry (decodeManagedFields' `live`).

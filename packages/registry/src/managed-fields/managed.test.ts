@@ -1,15 +1,7 @@
 import { FieldSet, type ManagedFieldsEntry, makePath } from '@kapi/apimachinery';
-import { MemoryStorage } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { capUpdateManagers } from './cap-managers.ts';
-import {
-  decodeManagedFields,
-  encodeManagedFields,
-  isResetManagedFields,
-  type Managed,
-  StoredManagedFieldsCache,
-  sameEntries,
-} from './managed.ts';
+import { decodeManagedFields, encodeManagedFields, isResetManagedFields, type Managed, StoredManagedFieldsCache } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
 const entry = (
@@ -157,51 +149,5 @@ describe('StoredManagedFieldsCache', () => {
     expect([...cache.decode(stored('5', e2)).fields.keys()]).toEqual([...decodeManagedFields(e2).fields.keys()]);
     expect([...cache.decode(stored('6', e1)).fields.keys()]).toEqual([...decodeManagedFields(e1).fields.keys()]);
     expect(() => cache.decode(stored('7', [{ manager: 'x' } as ManagedFieldsEntry]))).toThrow('operation must be');
-  });
-});
-
-describe('entries the field manager encodes', () => {
-  it('carry their set: a storage that keeps them (MemoryStorage) hands it back to the next decoding as it is', async () => {
-    const set = FieldSet.fromPaths([makePath('data', 'k')]);
-    const id = managerIdentifier({ manager: 'm', operation: 'Update', apiVersion: 'v1' });
-    const entries = encodeManagedFields({
-      fields: new Map([[id, { set, apiVersion: 'v1', applied: false }]]),
-      times: new Map([[id, '2026-01-01T00:00:01Z']]),
-    }) as ManagedFieldsEntry[];
-    expect(entries[0]?.fieldsV1).toEqual({ 'f:data': { 'f:k': {} } });
-    expect(Object.isFrozen(entries[0]?.fieldsV1)).toBe(true);
-    expect(decodeManagedFields(entries).fields.get(id)?.set).toBe(set);
-    const storage = new MemoryStorage({ compaction: false });
-    const obj = await storage.create('/registry/configmaps/ns/a', {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'a', namespace: 'ns', uid: 'u1', managedFields: entries },
-      data: { k: 'v' },
-    });
-    expect(new StoredManagedFieldsCache().decode(obj).fields.get(id)?.set).toBe(set);
-    // A copy (a client's, or an object read back from etcd) decodes to an equal set through its JSON text.
-    const copied = decodeManagedFields(JSON.parse(JSON.stringify(entries))).fields.get(id)?.set;
-    expect(copied).not.toBe(set);
-    expect(copied?.equals(set)).toBe(true);
-  });
-});
-
-describe('sameEntries', () => {
-  it("answers whether a client's entries are the stored ones, each at its place, compared as JSON values", () => {
-    const f = { 'f:data': { 'f:a': {}, 'f:b': {} } };
-    const stored = [entry('x', 'Update', '2026-01-01T00:00:01Z', f), entry('y', 'Apply', '2026-01-01T00:00:02Z', f)];
-    const copy = JSON.parse(JSON.stringify(stored)) as ManagedFieldsEntry[];
-    expect(sameEntries(copy, stored)).toBe(true);
-    // Key order inside fieldsV1 does not matter; anything else does.
-    const reordered = copy.map((e) => ({ ...e, fieldsV1: { 'f:data': { 'f:b': {}, 'f:a': {} } } }));
-    expect(sameEntries(reordered, stored)).toBe(true);
-    expect(sameEntries([...copy].reverse(), stored)).toBe(false);
-    expect(sameEntries(copy.slice(1), stored)).toBe(false);
-    expect(sameEntries([copy[0], { ...copy[1], time: '2026-01-01T00:00:03Z' }], stored)).toBe(false);
-    expect(sameEntries([copy[0], { ...copy[1], fieldsV1: { 'f:data': { 'f:a': {} } } }], stored)).toBe(false);
-    expect(sameEntries([copy[0], { ...copy[1], subresource: 'status' }], stored)).toBe(false);
-    expect(sameEntries('x', stored)).toBe(false);
-    expect(sameEntries([null, copy[1]], stored)).toBe(false);
-    expect(sameEntries(copy, undefined)).toBe(false);
   });
 });

@@ -2,13 +2,11 @@ import {
   FieldSet,
   fieldSetFromFieldsV1,
   fieldSetToFieldsV1,
-  jsonEqual,
   type KubeObject,
   type ManagedFields,
   type ManagedFieldsEntry,
   type VersionedSet,
 } from '@kapi/apimachinery';
-import { shareAsStored } from '@kapi/storage';
 import { LRUCache } from 'lru-cache';
 import { managerIdentifier, parseManagerIdentifier } from './manager-id.ts';
 
@@ -42,9 +40,8 @@ export class StoredManagedFieldsCache {
     const entries = obj.metadata?.managedFields;
     if (!entries) return emptyManaged();
     const m = obj.metadata;
-    // Stored objects always have one; anything else is decoded afresh. Entries that carry their sets (a storage that
-    // keeps the field manager's encodings, as MemoryStorage does) decode without a text or a lookup: no cache then.
-    if (!m.resourceVersion || entries.every(carriesSet)) return decodeManagedFields(entries);
+    // Stored objects always have one; anything else is decoded afresh.
+    if (!m.resourceVersion) return decodeManagedFields(entries);
     const key = storedKey(m);
     const hit = this.#lru.get(key);
     // Cheap guard against a key reused for other content (a storage replaced under the Store): same entry headers.
@@ -127,9 +124,10 @@ export function decodeManagedFields(
     if (!e.fieldsType) throw new Error(`missing fieldsType in managed fields entry ${i}`);
     if (e.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     const id = managerIdentifier(e);
+    const text = fieldsV1Text(e.fieldsV1);
     let set: FieldSet;
     try {
-      set = decodeFieldsV1(e.fieldsV1);
+      set = decodeFieldsV1(e.fieldsV1, text);
     } catch (err) {
       throw new Error(`error decoding versioned set from ${JSON.stringify(e)}: error decoding set: ${(err as Error).message}`);
     }
@@ -137,7 +135,7 @@ export function decodeManagedFields(
     out.fields.set(id, vs);
     out.times.set(id, typeof e.time === 'string' ? e.time : undefined);
     const stored = live?.[i];
-    decoded.set(id, { vs, entry: stored !== undefined && sameEntry(e, stored) ? stored : e });
+    decoded.set(id, { vs, entry: stored !== undefined && text !== undefined && sameEntry(e, stored, text) ? stored : e });
   });
   return out;
 }
@@ -160,15 +158,9 @@ function fieldsV1Text(fieldsV1: unknown): string | undefined {
   }
 }
 
-/**
- * fieldSetFromFieldsV1: the set a FieldsV1 this module encoded carries, else the decoding shared by content; an error
- * is thrown as it is and nothing is remembered.
- */
-function decodeFieldsV1(fieldsV1: unknown): FieldSet {
+/** fieldSetFromFieldsV1, shared by content (`text`: fieldsV1Text's); an error is thrown as it is and nothing is remembered. */
+function decodeFieldsV1(fieldsV1: unknown, text: string | undefined): FieldSet {
   if (fieldsV1 === undefined || fieldsV1 === null) return FieldSet.empty();
-  const carried = carriedSet(fieldsV1);
-  if (carried) return carried;
-  const text = fieldsV1Text(fieldsV1);
   // Nested beyond JSON.stringify's recursion: decoded as it is, not remembered.
   if (text === undefined) return fieldSetFromFieldsV1(fieldsV1);
   const known = decodedSets.get(text);
@@ -179,57 +171,22 @@ function decodeFieldsV1(fieldsV1: unknown): FieldSet {
 }
 
 /**
- * The set a FieldsV1 encoded by encodeFieldsV1 encodes, kept on it under a symbol of this module (JSON, spreads and
- * walks over own keys never see it, and no request can forge it). The FieldsV1 is frozen, so the two cannot part.
+ * Whether entry `e` (whose fieldsV1 encodes as `text`) says what `stored` says: the same manager, operation, version,
+ * time, subresource and fields. Other members an entry may carry are not part of kube's ManagedFieldsEntry (its
+ * decoding drops them), so they do not count.
  */
-const ENCODES = Symbol('kapi.fieldsV1Set');
-
-function carriedSet(fieldsV1: unknown): FieldSet | undefined {
-  if (typeof fieldsV1 !== 'object' || fieldsV1 === null || !Object.isFrozen(fieldsV1)) return undefined;
-  return (fieldsV1 as { [ENCODES]?: FieldSet })[ENCODES];
-}
-
-const carriesSet = (e: ManagedFieldsEntry): boolean => typeof e === 'object' && e !== null && carriedSet(e.fieldsV1) !== undefined;
-
-/**
- * The FieldsV1 of `set`, carrying `set` and made shareable by the storages (frozen): MemoryStorage keeps it in the
- * revision as it is, so the next write of the object reads the set back from it — no JSON text of it, no lookup.
- */
-function encodeFieldsV1(set: FieldSet): Record<string, unknown> {
-  const fieldsV1 = fieldSetToFieldsV1(set) as Record<string, unknown>;
-  Object.defineProperty(fieldsV1, ENCODES, { value: set });
-  shareAsStored(fieldsV1);
-  return fieldsV1;
-}
-
-/**
- * Whether entry `e` says what `stored` says: the same manager, operation, version, time, subresource and fields.
- * Other members an entry may carry are not part of kube's ManagedFieldsEntry (its decoding drops them), so they do not
- * count. The fields are compared as JSON values, in place (no text of either: a client's entries are mostly the
- * stored ones sent back, and every PUT of an object as read asks this of each).
- */
-export function sameEntry(e: ManagedFieldsEntry, stored: ManagedFieldsEntry): boolean {
+function sameEntry(e: ManagedFieldsEntry, stored: ManagedFieldsEntry, text: string): boolean {
   return (
-    e === stored ||
-    (typeof e === 'object' &&
-      e !== null &&
-      typeof stored === 'object' &&
-      stored !== null &&
-      e.manager === stored.manager &&
-      e.operation === stored.operation &&
-      e.apiVersion === stored.apiVersion &&
-      e.time === stored.time &&
-      e.fieldsType === stored.fieldsType &&
-      e.subresource === stored.subresource &&
-      jsonEqual(e.fieldsV1, stored.fieldsV1))
+    typeof stored === 'object' &&
+    stored !== null &&
+    e.manager === stored.manager &&
+    e.operation === stored.operation &&
+    e.apiVersion === stored.apiVersion &&
+    e.time === stored.time &&
+    e.fieldsType === stored.fieldsType &&
+    e.subresource === stored.subresource &&
+    fieldsV1Text(stored.fieldsV1) === text
   );
-}
-
-/** Whether `sent` (a client's managedFields) are `stored`'s entries, each equal to the stored one at its place. */
-export function sameEntries(sent: unknown, stored: readonly ManagedFieldsEntry[] | undefined): boolean {
-  if (!Array.isArray(sent) || !stored || sent.length !== stored.length) return false;
-  for (let i = 0; i < sent.length; i++) if (!sameEntry(sent[i] as ManagedFieldsEntry, stored[i] as ManagedFieldsEntry)) return false;
-  return true;
 }
 
 /** Whole seconds of an RFC 3339 time (0 without one), as kube compares entry times. */
@@ -264,8 +221,8 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     e.apiVersion = vs.apiVersion;
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
-    // Only the time changed (a manager writing again a second later): the same set encodes the same.
-    e.fieldsV1 = sameSet && before.entry.fieldsV1 ? before.entry.fieldsV1 : encodeFieldsV1(vs.set);
+    // Only the time changed (a manager writing again a second later): an equal set encodes the same.
+    e.fieldsV1 = sameSet && before.entry.fieldsV1 ? before.entry.fieldsV1 : fieldSetToFieldsV1(vs.set);
     if (parsed.subresource) e.subresource = parsed.subresource;
     entries.push(e);
   }
