@@ -1,7 +1,7 @@
 import { StatusError } from '@kapi/apimachinery';
 import { describe, expect, it, vi } from 'vitest';
 import { Lexer } from 'yaml';
-import { MAX_YAML_TOKENS, parseYAMLBody } from './request-body.ts';
+import { decodeApplyYAML, MAX_YAML_TOKENS, parseYAMLBody } from './request-body.ts';
 
 const yaml = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
@@ -111,5 +111,15 @@ describe('parseYAMLBody', () => {
 
   it('answers a syntax error with the parser’s message', () => {
     expect(refusal('a: [1, 2\n')).toMatch(/^error decoding YAML: /);
+  });
+
+  it('reads the first document of a `---`-separated body and nothing after it, as go-yaml does for kube', () => {
+    expect(parseYAMLBody(yaml('a: 1\n---\nb: 2\n'))).toEqual({ a: 1 });
+    expect(parseYAMLBody(yaml('---\na: 1\n---\nb: [unclosed\n'))).toEqual({ a: 1 });
+    expect(decodeApplyYAML('kind: A\n---\nkind: B\n').value).toEqual({ kind: 'A' });
+    // An empty first document is nothing, whatever follows.
+    expect(parseYAMLBody(yaml('---\n---\na: 1\n'))).toBeNull();
+    // The guards still cover the whole body.
+    expect(refusal(`a: 1\n---\n${'['.repeat(10_001)}`)).toMatch(/nest|depth/);
   });
 });

@@ -43,12 +43,20 @@ export function parseYAMLBody(raw: Uint8Array): unknown {
   }
 }
 
+/**
+ * How bodies are parsed: repeated keys kept for the checks above, and only the first document counts, as go-yaml's
+ * Unmarshal (under sigs.k8s.io/yaml, kube's YAML decoding) reads a `---`-separated body; the yaml library otherwise
+ * adds an error for a second document. 'silent' also keeps the library from printing warnings about a request's
+ * content (a map key that is a collection) on the server's console.
+ */
+const FIRST_DOCUMENT = { uniqueKeys: false, logLevel: 'silent' } as const;
+
 /** YAML text as a value, with the guards above; throws a plain Error for the caller to word. */
 export function decodeYAML(text: string): unknown {
   const json = decodeJSONPrefixed(text);
   if (json !== NOT_JSON) return json;
   checkTokens(text);
-  const doc = parseDocument(text, { uniqueKeys: false });
+  const doc = parseDocument(text, FIRST_DOCUMENT);
   const [first] = doc.errors;
   if (first) throw first;
   checkUniqueKeys(doc);
@@ -67,7 +75,7 @@ export function decodeApplyYAML(text: string): { value: unknown; duplicateKeys: 
   if (json !== NOT_JSON) return { value: json, duplicateKeys: [] };
   checkTokens(text);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { uniqueKeys: false, lineCounter });
+  const doc = parseDocument(text, { ...FIRST_DOCUMENT, lineCounter });
   const [first] = doc.errors;
   if (first) throw first;
   const duplicateKeys: string[] = [];
