@@ -184,17 +184,20 @@ export class Updater {
 
   /** What a write from `live` to `next` (in `version`) changes as `to` sees it; null when `to` no longer converts. */
   private changesIn(to: string, live: unknown, next: unknown, version: string): Changes | null {
-    let oldAt: unknown;
-    let newAt: unknown;
+    const both = this.convertBoth(live, next, version, to);
+    if (!both) return null;
+    const compare = this.compare(both[0], both[1], to);
+    return { compare, changed: compare.modified.union(compare.added) };
+  }
+
+  /** `a` and `b` converted from `from` to `to`; null when either version is no longer served. */
+  private convertBoth(a: unknown, b: unknown, from: string, to: string): [unknown, unknown] | null {
     try {
-      oldAt = this.converter.convert(live, version, to);
-      newAt = this.converter.convert(next, version, to);
+      return [this.converter.convert(a, from, to), this.converter.convert(b, from, to)];
     } catch (err) {
       if (this.converter.isMissingVersionError(err)) return null;
       throw err;
     }
-    const compare = this.compare(oldAt, newAt, to);
-    return { compare, changed: compare.modified.union(compare.added) };
   }
 
   /** typed compare of two values of `version`, without the fields nobody may own. */
@@ -283,15 +286,9 @@ export class Updater {
     let prunedCur = pruned;
     let at = prunedVersion;
     for (const version of order) {
-      let m: unknown;
-      let p: unknown;
-      try {
-        m = this.converter.convert(mergedCur, at, version);
-        p = this.converter.convert(prunedCur, at, version);
-      } catch (err) {
-        if (this.converter.isMissingVersionError(err)) continue;
-        throw err;
-      }
+      const both = this.convertBoth(mergedCur, prunedCur, at, version);
+      if (!both) continue;
+      const [m, p] = both;
       const type = this.typeFor(version);
       const managed = managedAt.get(version) as FieldSet;
       const mergedSet = sets.of(m, version);
