@@ -125,8 +125,8 @@ export class FieldManager {
     try {
       let managed = this.#decodeLiveOrNew(live, next);
       const id = this.#id(manager, 'Update');
-      // The manager's set as it was: rewriting fields it owns (the usual update) hands the changed ones to the
-      // write and back, which yields an equal set; the one it had is kept, so its entry (and FieldsV1) is reused.
+      // The manager's set as it was: a write of fields it owns already (the usual update) leaves it an equal set,
+      // and the one it had is then kept, so that its entry (and FieldsV1) is reused rather than encoded again.
       const before = managed.fields.get(id);
       const liveBare = live ? withoutManagedFields(live) : null;
       const nextBare = withoutManagedFields(next);
