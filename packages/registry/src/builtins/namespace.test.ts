@@ -52,6 +52,21 @@ describe.each(backends)('over %s', (_label, wrap) => {
       );
     });
 
+    it('refuses a spec or spec.finalizers of the wrong type instead of storing defaults for it', async () => {
+      for (const [spec, field] of [
+        ['x', 'spec'],
+        [['kubernetes'], 'spec'],
+        [{ finalizers: 'kubernetes' }, 'spec.finalizers'],
+      ] as const) {
+        const err = await fail(registry.store.create({}, ns('typed', { spec })));
+        expect(err.code).toBe(422);
+        expect(err.status.details?.causes?.map((c) => c.field)).toContain(field);
+      }
+      await expect(registry.store.get({}, 'typed')).rejects.toMatchObject({ code: 404 });
+      // null is no spec at all, as JSON decoding leaves it.
+      expect((await registry.store.create({}, ns('nulled', { spec: null }))).object.spec).toEqual({ finalizers: ['kubernetes'] });
+    });
+
     it('keeps spec.finalizers and status on update; the status subresource checks the phase', async () => {
       await registry.store.create({}, ns('a'));
       const { object } = await registry.store.update({}, 'a', ns('a', { spec: { finalizers: [] }, status: { phase: 'Terminating' } }));
