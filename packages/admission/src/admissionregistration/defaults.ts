@@ -81,10 +81,12 @@ function omitEmptyStrings(o: unknown, keys: readonly string[]): void {
 
 export function defaultValidatingAdmissionPolicy(obj: KubeObject): void {
   normalizeBody(obj);
-  // kube decodes a missing spec as an empty struct, which then gets its defaults.
+  // kube decodes a missing spec as an empty struct, which then gets its defaults; one of another type is left for
+  // the schema to refuse (kube's decoding does), not replaced.
   const o = obj as Obj;
-  if (!isObj(o.spec)) o.spec = {};
-  const spec = o.spec as Obj;
+  if (o.spec === undefined) o.spec = {};
+  if (!isObj(o.spec)) return;
+  const spec = o.spec;
   omitEmptyStrings(spec.paramKind, ['apiVersion', 'kind']);
   if (Array.isArray(spec.validations)) for (const v of spec.validations) omitEmptyStrings(v, ['message', 'messageExpression']);
   setDefault(spec, 'failurePolicy', 'Fail');
@@ -94,8 +96,9 @@ export function defaultValidatingAdmissionPolicy(obj: KubeObject): void {
 export function defaultValidatingAdmissionPolicyBinding(obj: KubeObject): void {
   normalizeBody(obj);
   const o = obj as Obj;
-  if (!isObj(o.spec)) o.spec = {};
-  const spec = o.spec as Obj;
+  if (o.spec === undefined) o.spec = {};
+  if (!isObj(o.spec)) return;
+  const spec = o.spec;
   omitEmptyStrings(spec, ['policyName']);
   omitEmptyStrings(spec.paramRef, ['name', 'namespace', 'parameterNotFoundAction']);
   defaultMatchResources(spec.matchResources);

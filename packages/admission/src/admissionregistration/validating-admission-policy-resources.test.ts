@@ -1,4 +1,4 @@
-import { FakeClock, StatusError } from '@kapi/apimachinery';
+import { FakeClock, type KubeObject, StatusError } from '@kapi/apimachinery';
 import { Store, toTable } from '@kapi/registry';
 import { MemoryStorage } from '@kapi/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -134,6 +134,17 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(await causes(policies.create(ctx, policy({ matchConstraints: {} })))).toEqual([
       'spec.matchConstraints.resourceRules: Required value',
     ]);
+  });
+
+  it("refuses a spec of the wrong type with the schema's words first, not as an empty spec", async () => {
+    for (const [store, body] of [
+      [policies, { ...policy({}), spec: 'x' }],
+      [bindings, { ...binding({}), spec: ['x'] }],
+    ] as const) {
+      const err = await (store as Store).create(ctx, body as KubeObject).catch((e: unknown) => e as StatusError);
+      expect((err as StatusError).code).toBe(422);
+      expect((err as StatusError).status.details?.causes?.[0]).toMatchObject({ field: 'spec', reason: 'FieldValueTypeInvalid' });
+    }
   });
 
   it('checks validations, failurePolicy, paramKind and match rules', async () => {
