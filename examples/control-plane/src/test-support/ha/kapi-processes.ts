@@ -1,3 +1,4 @@
+import { freePort } from '@kapi/test-servers';
 import { kubeconfigCredentials, startMain, waitForServing } from '../test-process.ts';
 
 /**
@@ -30,8 +31,13 @@ export interface KapiProcesses {
   stop(): Promise<void>;
 }
 
-async function startOne(index: number, storage: string, dataDir: string, port = 0): Promise<KapiProcess> {
-  const proc = startMain(['--port', String(port), '--data-dir', dataDir, '--storage', storage]);
+/**
+ * Starts process `index` on `port`; a fresh one by default, chosen below the ephemeral range (freePort) because a
+ * restart comes back on the same port, which a port the OS picked (an ephemeral one) could meanwhile have been given
+ * to one of the test's outgoing connections.
+ */
+async function startOne(index: number, storage: string, dataDir: string, port?: number): Promise<KapiProcess> {
+  const proc = startMain(['--port', String(port ?? (await freePort())), '--data-dir', dataDir, '--storage', storage]);
   const url = await waitForServing(proc).catch(async (err: unknown) => {
     await proc.kill();
     throw new Error(`kapi process ${index}: ${err instanceof Error ? err.message : String(err)}`);
