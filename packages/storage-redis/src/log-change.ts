@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { decodeFrozen } from './object-codec.ts';
+import type { RecentWrites } from './recent-writes.ts';
 
 /**
  * One entry of the event log: the write at `rev` to `key`, with the new value (undefined for a delete) and the value
@@ -12,18 +13,21 @@ export class LogChange {
   readonly prev: string | undefined;
   #object: KubeObject | undefined;
   #prevObject: KubeObject | undefined;
+  readonly #recent: RecentWrites | undefined;
 
-  constructor(rev: number, key: string, value: string | undefined, prev: string | undefined) {
+  /** `recent`: the storage's own latest writes, whose objects a change of its own takes instead of a decoding. */
+  constructor(rev: number, key: string, value: string | undefined, prev: string | undefined, recent?: RecentWrites) {
     this.rev = rev;
     this.key = key;
     this.value = value;
     this.prev = prev;
+    this.#recent = recent;
   }
 
   /** The object as written (resourceVersion = rev); null for a delete. */
   get object(): KubeObject | null {
     if (this.value === undefined) return null;
-    this.#object ??= decodeFrozen(this.key, this.value, this.rev);
+    this.#object ??= this.#recent?.take(this.rev, this.key, this.value) ?? decodeFrozen(this.key, this.value, this.rev);
     return this.#object;
   }
 
@@ -45,7 +49,7 @@ export function revisionOfId(id: string): number {
 }
 
 /** Entries as XRANGE returns them (and XREAD per stream): `[[id, [field, value, …]], …]`. */
-export function parseLogEntries(entries: unknown): LogChange[] {
+export function parseLogEntries(entries: unknown, recent?: RecentWrites): LogChange[] {
   if (!Array.isArray(entries)) return [];
   const out: LogChange[] = [];
   for (const entry of entries as [string, string[]][]) {
@@ -60,14 +64,14 @@ export function parseLogEntries(entries: unknown): LogChange[] {
       else if (f === 'v') value = v;
       else if (f === 'p') prev = v;
     }
-    out.push(new LogChange(revisionOfId(id), key, value, prev));
+    out.push(new LogChange(revisionOfId(id), key, value, prev, recent));
   }
   return out;
 }
 
 /** The entries of the one stream in an XREAD reply (`[[stream, entries]]`, or null when the block timed out). */
-export function parseXread(reply: unknown): LogChange[] {
+export function parseXread(reply: unknown, recent?: RecentWrites): LogChange[] {
   if (!Array.isArray(reply) || reply.length === 0) return [];
   const first = reply[0] as unknown[];
-  return parseLogEntries(first[1]);
+  return parseLogEntries(first[1], recent);
 }

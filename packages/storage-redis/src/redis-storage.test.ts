@@ -140,6 +140,29 @@ describe('RedisStorage on Redis', () => {
     expect(await b.get(key('y'))).toEqual(y);
   });
 
+  it("a write answers a frozen object, which its own watch event carries as is; another instance's event is decoded", async () => {
+    const a = storage();
+    const b = storage({ prefix: a.layout.prefix });
+    const from = await a.currentResourceVersion();
+    const mine = a.watch('/registry/widgets', { resourceVersion: from })[Symbol.asyncIterator]();
+    const x = await a.create(key('x'), widget('x'));
+    const x2 = await a.guaranteedUpdate(key('x'), (cur) => ({ ...(cur as KubeObject), spec: { size: 2 } }));
+    const y = await b.create(key('y'), widget('y'));
+    expect(Object.isFrozen(x) && Object.isFrozen(x.spec) && Object.isFrozen(x2.metadata)).toBe(true);
+    const events: KubeObject[] = [];
+    while (events.length < 3) {
+      const r = await mine.next();
+      if (r.done) break;
+      if (r.value.type !== 'ERROR') events.push(r.value.object);
+    }
+    expect(events[0]).toBe(x);
+    expect(events[1]).toBe(x2);
+    // Written through the other instance: the same content, decoded from the log.
+    expect(events[2]).not.toBe(y);
+    expect(events[2]).toEqual(y);
+    expect(await a.get(key('x'))).toEqual(x2);
+  });
+
   it('a TTL belongs to the write that carried it: an update keeps the object alive', async () => {
     const s = storage({ ttlSweepIntervalMs: 50 });
     await s.create(key('a'), widget('a'), { ttlSeconds: 0.2 });

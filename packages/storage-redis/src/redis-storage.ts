@@ -30,6 +30,7 @@ import { type KeyLayout, keyLayout } from './key-layout.ts';
 import { readList } from './list-reader.ts';
 import { COMPACT, COUNT, CREATE, DELETE, GET, REV, SWEEP, UPDATE } from './lua-scripts.ts';
 import { DEFAULT_MAX_VALUE_BYTES, decodeFrozen, decodeObject, encodeObject } from './object-codec.ts';
+import { RecentWrites } from './recent-writes.ts';
 import { ScriptRunner } from './script-runner.ts';
 import { WatchHub } from './watch-hub.ts';
 import type { Watcher } from './watcher.ts';
@@ -106,6 +107,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
   readonly #layout: KeyLayout;
   readonly #runner: ScriptRunner;
   readonly #hub: WatchHub;
+  readonly #recent = new RecentWrites();
   readonly #maxBytes: number;
   readonly #listBatch: number;
   readonly #queueLimit: number;
@@ -173,6 +175,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
       timeoutMs,
       batch: LOG_BATCH,
       readerOptions,
+      recent: this.#recent,
     });
     this.#every(options.ttlSweepIntervalMs ?? 500, () => this.#sweep());
     const compactionMs = options.compactionIntervalMs ?? 300_000;
@@ -193,7 +196,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
     const rev = Number(r[1]);
     this.#runner.observe(rev);
     if (r[0] !== 1) throw storageErrors.keyExists(k, rev);
-    return decodeObject(k, json, rev);
+    return this.#written(k, json, rev);
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject | null> {
@@ -248,7 +251,7 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
       const r = await this.#runner.run(UPDATE, [k, cur ? cur.rev : 0, json], k);
       const rev = Number(r[1]);
       this.#runner.observe(rev);
-      if (r[0] === 1) return decodeObject(k, json, rev);
+      if (r[0] === 1) return this.#written(k, json, rev);
       // Someone wrote first: the script handed back what is there now.
       cur = rev > 0 ? { obj: decodeFrozen(k, r[2] as string, rev), rev, raw: r[2] as string } : null;
       fromCache = false;
@@ -371,6 +374,16 @@ export class RedisStorage implements Storage, Compactable, WatchProgressRequeste
     this.#hub.close();
     this.#runner.detach();
     if (this.#ownsClient) this.#client.disconnect();
+  }
+
+  /**
+   * What a write of `json` at `rev` answers: the object, frozen (as MemoryStorage answers), and remembered so that the
+   * write's own watch event takes it rather than parsing the same JSON again.
+   */
+  #written(k: string, json: string, rev: number): KubeObject {
+    const obj = decodeFrozen(k, json, rev);
+    this.#recent.remember(rev, k, json, obj);
+    return obj;
   }
 
   /** The latest version of `key` (null if absent), frozen for tryUpdate and validateDeletion. */

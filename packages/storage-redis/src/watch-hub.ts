@@ -4,6 +4,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import type { KeyLayout } from './key-layout.ts';
 import { type LogChange, parseLogEntries, parseXread } from './log-change.ts';
 import { LOG, REV } from './lua-scripts.ts';
+import type { RecentWrites } from './recent-writes.ts';
 import type { ScriptRunner } from './script-runner.ts';
 import { eventFor, inRange, type Watcher } from './watcher.ts';
 
@@ -22,6 +23,8 @@ export interface WatchHubOptions {
   batch: number;
   /** Options for the reader's own connection (a duplicate of the main client). */
   readerOptions: Partial<RedisOptions>;
+  /** The storage's own latest writes: their events take the objects the writes decoded. */
+  recent?: RecentWrites;
 }
 
 /** The message of the 410 a watch ends with when the store lost its data (a restarted Redis without persistence). */
@@ -104,7 +107,7 @@ export class WatchHub {
     while (w.lastRev < target) {
       const reply = await runner.run(LOG, [`${w.lastRev + 1}-0`, `${target}-0`, this.#opts.batch], w.key);
       if (w.queue.ended || generation !== runner.generation) return;
-      const changes = parseLogEntries(reply);
+      const changes = parseLogEntries(reply, this.#opts.recent);
       // Every revision has an entry: a missing one was compacted away.
       if (changes[0]?.rev !== w.lastRev + 1) {
         w.queue.fail(expiredStatus());
@@ -269,7 +272,7 @@ export class WatchHub {
         await runner.sync(layout.epoch).catch(() => {});
         continue;
       }
-      this.#dispatch(parseXread(reply));
+      this.#dispatch(parseXread(reply, this.#opts.recent));
     }
     this.#ready = undefined;
   }
