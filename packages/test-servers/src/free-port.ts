@@ -8,20 +8,20 @@ const LOWEST = 10_000;
 const TRIES = 50;
 
 /**
- * The range the OS takes the local port of an outgoing connection from (Linux's ip_local_port_range; Linux's default
- * elsewhere). A server port inside it can be taken by any connection the tests make between the moment it was found
- * free and the moment the server binds it — or while a killed server is down before its restart — which is how an
- * etcd member once failed with "address already in use".
+ * The lowest port of the range the OS takes the local port of an outgoing connection from (Linux's
+ * ip_local_port_range; Linux's default elsewhere), read once. A server port inside that range can be taken by any
+ * connection the tests make between the moment it was found free and the moment the server binds it — or while a
+ * killed server is down before its restart — which is how an etcd member once failed with "address already in use".
  */
-function ephemeralRange(): [number, number] {
+const EPHEMERAL_LOW = ((): number => {
   try {
-    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (Number.isInteger(lo) && Number.isInteger(hi)) return [lo as number, hi as number];
+    const lo = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(lo)) return lo;
   } catch {
     // Not Linux: its default range, which also lies inside macOS's.
   }
-  return [32768, 60999];
-}
+  return 32768;
+})();
 
 /** Whether a server can listen on `port` of 127.0.0.1 right now (0: any port; resolves to the port, or undefined). */
 function listenOn(port: number): Promise<number | undefined> {
@@ -42,10 +42,9 @@ function listenOn(port: number): Promise<number | undefined> {
  * room or every candidate is in use.
  */
 export async function freePort(): Promise<number> {
-  const [lo] = ephemeralRange();
-  if (lo - LOWEST >= 1_000) {
+  if (EPHEMERAL_LOW - LOWEST >= 1_000) {
     for (let i = 0; i < TRIES; i++) {
-      const port = await listenOn(randomInt(LOWEST, lo));
+      const port = await listenOn(randomInt(LOWEST, EPHEMERAL_LOW));
       if (port !== undefined) return port;
     }
   }

@@ -256,8 +256,7 @@ export async function readPatchBody(ctx: RequestContext, type: PatchType): Promi
   // decoded first, and say why).
   if (type === 'merge' && raw.byteLength <= 1024 * 1024) {
     try {
-      const text = Buffer.from(raw).toString('utf8');
-      return { patch: asGoDecodes(text, JSON.parse(text)) };
+      return { patch: parseJSONBody(raw) };
     } catch {
       throw newBadRequest('Invalid JSON Patch');
     }
