@@ -93,9 +93,11 @@ describe('decodeManagedFields with the stored entries', () => {
 });
 
 describe('isResetManagedFields', () => {
-  it('[] and [{}] reset; absent or real entries do not', () => {
+  it('[] and [{}] reset (and [null], which Go decodes as [{}]); absent or real entries do not', () => {
     expect(isResetManagedFields([])).toBe(true);
     expect(isResetManagedFields([{}])).toBe(true);
+    expect(isResetManagedFields([null])).toBe(true);
+    expect(isResetManagedFields([null, null])).toBe(false);
     expect(isResetManagedFields(undefined)).toBe(false);
     expect(isResetManagedFields([{}, {}])).toBe(false);
     expect(isResetManagedFields([{ manager: 'a' }])).toBe(false);

@@ -240,11 +240,14 @@ function sameVersionedSet(a: VersionedSet, b: VersionedSet): boolean {
   return a === b || (a.apiVersion === b.apiVersion && a.applied === b.applied && (a.set === b.set || a.set.equals(b.set)));
 }
 
-/** kube's isResetManagedFields: a request whose managedFields is `[]` or `[{}]` asks for tracking to start over. */
+/**
+ * kube's isResetManagedFields: a request whose managedFields is `[]` or `[{}]` asks for tracking to start over (and
+ * `[null]`, which Go decodes as `[{}]`).
+ */
 export function isResetManagedFields(entries: unknown): boolean {
   if (!Array.isArray(entries)) return false;
   if (entries.length === 0) return true;
   if (entries.length !== 1) return false;
   const only = entries[0];
-  return only !== null && typeof only === 'object' && !Array.isArray(only) && Object.keys(only).length === 0;
+  return only === null || (typeof only === 'object' && !Array.isArray(only) && Object.keys(only).length === 0);
 }

@@ -9,8 +9,10 @@ import {
   newInvalid,
   parseJsonDetectingDuplicates,
 } from '@kapi/apimachinery';
+import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { findUnknownFields, pruneUnknownMetadata, unknownFieldMessage } from '../unknown-fields.ts';
+import { validateManagedFieldTypes } from '../validate-object-meta.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
 import type { FieldValidation } from './types.ts';
 
@@ -84,6 +86,17 @@ function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<s
 }
 
 /**
+ * Entries of the wrong types in the body's metadata.managedFields are a decoding error in kube (its decoder refuses
+ * them, for built-in and custom kinds alike): refused here as validation refuses other metadata of the wrong type
+ * (422). Validation after the field manager would never see them: it sets entries that do not decode aside and
+ * keeps the stored ones, which is what it does with well-typed entries that mean nothing (an unknown operation).
+ */
+function checkManagedFieldTypes(def: ResourceDefinition, metadata: Record<string, unknown> | undefined): void {
+  const errs = validateManagedFieldTypes(metadata?.managedFields);
+  if (errs.length) throw invalidError(def, typeof metadata?.name === 'string' ? metadata.name : '', errs);
+}
+
+/**
  * What kube-apiserver's decoder does to a custom resource body before the Store sees it: fieldValidation on duplicate
  * keys (raw bodies only) and unknown fields (Strict → one 400 strict decoding error listing them all, Warn → one
  * warning each, Ignore → silent), then pruning and defaulting. As for kube's CRD handler, duplicates (found by the
@@ -117,6 +130,7 @@ export function decodeBody(
     throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
   // kube's handler checks the group/version after the decoder's strict errors.
   if (version !== undefined) checkTypeMeta(def, name, input, source);
+  checkManagedFieldTypes(def, input.metadata);
   // A freshly parsed raw body is already private; only a caller's object needs copying.
   const raw = typeof body === 'string' || body instanceof Uint8Array;
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyKeepingManagedFields(input);

@@ -148,6 +148,46 @@ describe('managedFields on Update operations', () => {
     expect(managers(invalid.object)).toEqual(['three/Update']);
   });
 
+  it("entries of the wrong types in a request are refused as kube's decoder refuses them, on every kind of write", async () => {
+    const created = await cms.create(ctx, cm('a', { x: '1' }), { fieldManager: 'one' });
+    const bad = { manager: 'm', operation: 'Update', apiVersion: 'v1', time: 'now', fieldsType: 'FieldsV1', fieldsV1: {} };
+    const timeError =
+      'metadata.managedFields[0].time: Invalid value: "now": parsing time "now" as "2006-01-02T15:04:05Z07:00": cannot parse "now" as "2006"';
+    const refused = async (p: Promise<unknown>, message: string) => {
+      const status = await statusOf(p);
+      expect(status.code).toBe(422);
+      expect(status.reason).toBe('Invalid');
+      expect(status.message).toContain(message);
+    };
+    await refused(cms.create(ctx, cm('b', { x: '1' }, { managedFields: [bad] })), `ConfigMap "b" is invalid: ${timeError}`);
+    await refused(
+      cms.create(ctx, cm('b', { x: '1' }, { managedFields: 'x' })),
+      'metadata.managedFields: Invalid value: "x": must be a list of objects',
+    );
+    const withEntries = (managedFields: unknown) => ({
+      ...created.object,
+      metadata: { ...created.object.metadata, managedFields },
+      data: { x: '2' },
+    });
+    await refused(cms.update(ctx, 'a', withEntries([bad])), timeError);
+    await refused(cms.update(ctx, 'a', withEntries(['x'])), 'metadata.managedFields[0]: Invalid value: "x": must be an object');
+    await refused(
+      cms.update(ctx, 'a', withEntries([{ ...bad, time: undefined, manager: 5 }])),
+      'metadata.managedFields[0].manager: Invalid value: 5: must be a string',
+    );
+    await refused(cms.patch(ctx, 'a', { metadata: { managedFields: [bad] } }, 'merge'), timeError);
+    await refused(cms.patch(ctx, 'a', [{ op: 'add', path: '/metadata/managedFields/0/time', value: 7 }], 'json'), 'must be a string');
+    // Nothing was written by any of them.
+    expect((await cms.get(ctx, 'a')).metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
+    expect(await cms.list(ctx).then((l) => l.items.map((o) => o.metadata.name))).toEqual(['a']);
+    // Well-typed entries kube cannot decode as field sets (fieldsV1 is raw JSON to its decoder) are set aside instead.
+    const ignored = await cms.update(ctx, 'a', withEntries([{ ...bad, time: undefined, fieldsV1: 'x' }]), { fieldManager: 'two' });
+    expect(managers(ignored.object)).toEqual(['one/Update', 'two/Update']);
+    // null decodes as an empty entry in Go: `[null]` resets tracking as `[{}]` does.
+    const reset = await cms.update(ctx, 'a', { ...ignored.object, metadata: { ...ignored.object.metadata, managedFields: [null] } });
+    expect(reset.object.metadata.managedFields).toBeUndefined();
+  });
+
   it('the status subresource records its manager with subresource status, and never from the request', async () => {
     await widgets.create(
       ctx,
