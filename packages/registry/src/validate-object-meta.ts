@@ -110,6 +110,34 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
   return errs;
 }
 
+/**
+ * The types of the ObjectMeta fields the server sets, or keeps as they are stored, on a write: uid, resourceVersion,
+ * generation, the timestamps, deletionGracePeriodSeconds and managedFields. kube's decoder refuses a body whose
+ * fields do not decode into ObjectMeta's Go types; the Store overwrites these (and the field manager sets entries
+ * aside) before validation would see them, so a body is held to their types as it is decoded.
+ */
+export function validateServerSetMetadataTypes(metadata: Record<string, unknown> | undefined): FieldError[] {
+  if (!metadata) return [];
+  const errs: FieldError[] = [];
+  for (const k of ['uid', 'resourceVersion'] as const) {
+    const v = metadata[k];
+    if (v !== undefined && v !== null && typeof v !== 'string') errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be a string'));
+  }
+  for (const k of ['generation', 'deletionGracePeriodSeconds'] as const) {
+    const v = metadata[k];
+    if (v !== undefined && v !== null && !Number.isSafeInteger(v))
+      errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be an integer'));
+  }
+  for (const k of ['creationTimestamp', 'deletionTimestamp'] as const) {
+    const v = metadata[k];
+    if (v === undefined || v === null) continue;
+    const bad = typeof v === 'string' ? timeError(v) : 'must be a string';
+    if (bad) errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, bad));
+  }
+  errs.push(...validateManagedFieldTypes(metadata.managedFields));
+  return errs;
+}
+
 const MANAGED_FIELDS = 'metadata.managedFields';
 const MANAGED_FIELDS_STRINGS = ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource'] as const;
 

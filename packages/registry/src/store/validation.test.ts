@@ -126,6 +126,44 @@ describe('Store validation of owner references and list invariants', () => {
   });
 });
 
+describe('Store decoding of the ObjectMeta fields the server sets', () => {
+  let storage: MemoryStorage;
+  let store: Store;
+
+  beforeEach(() => {
+    storage = new MemoryStorage({ compaction: false });
+    store = new Store(Widget, { storage, clock: new FakeClock() });
+  });
+  afterEach(() => storage.close());
+
+  // kube's decoder refuses these (its Go types); the Store would overwrite them before validation looked.
+  it('refuses them with the wrong types on create, update and patch, and keeps nothing of such a write', async () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ creationTimestamp: 'yesterday' }, 'metadata.creationTimestamp: Invalid value: "yesterday": parsing time "yesterday"'],
+      [{ deletionTimestamp: 5 }, 'metadata.deletionTimestamp: Invalid value: 5: must be a string'],
+      [{ uid: 5 }, 'metadata.uid: Invalid value: 5: must be a string'],
+      [{ resourceVersion: 7 }, 'metadata.resourceVersion: Invalid value: 7: must be a string'],
+      [{ generation: 'x' }, 'metadata.generation: Invalid value: "x": must be an integer'],
+      [{ deletionGracePeriodSeconds: 1.5 }, 'metadata.deletionGracePeriodSeconds: Invalid value: 1.5: must be an integer'],
+    ];
+    for (const [meta, message] of bad) {
+      const err = await failure(store.create(ns, widget({}, { name: 'w2', ...meta })));
+      expect([err.status.code, err.status.message]).toEqual([422, expect.stringContaining(message)]);
+    }
+    const created = await store.create(ns, widget({}, { creationTimestamp: '2000-01-01T00:00:00Z' }));
+    // A well-typed one is taken as kube takes it: set by the server.
+    expect(created.object.metadata.creationTimestamp).not.toBe('2000-01-01T00:00:00Z');
+    for (const [meta, message] of bad) {
+      const put = await failure(store.update(ns, 'w1', { ...created.object, metadata: { ...created.object.metadata, ...meta } }));
+      expect([put.status.code, put.status.message]).toEqual([422, expect.stringContaining(message)]);
+      const patched = await failure(store.patch(ns, 'w1', { metadata: meta }, 'merge'));
+      expect([patched.status.code, patched.status.message]).toEqual([422, expect.stringContaining(message)]);
+    }
+    expect((await store.get(ns, 'w1')).metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
+    expect((await store.list(ns)).items).toHaveLength(1);
+  });
+});
+
 describe("a kind's validate hooks on objects its schema refused", () => {
   // The hook assumes the schema's types, as kube's validation functions do on decoded objects.
   const Ruled = defineResource({
