@@ -31,6 +31,12 @@ export interface VersionSchema {
   listSetAndMapErrors(body: Record<string, unknown>): FieldError[];
   /** The body as decoding leaves it (defaults applied, undeclared fields pruned), or undefined when it does not fit the schema. */
   decode(body: Record<string, unknown>): Record<string, unknown> | undefined;
+  /**
+   * What kube's decoder refuses in a body that does not fit the schema: fields whose values are of another type than
+   * the kind's Go types hold (a built-in kind's; a custom resource decodes into maps and leaves its schema to
+   * validation). Asked only of a body decode found not to fit.
+   */
+  decodeErrors?(body: Record<string, unknown>): FieldError[];
   /** Paths (`spec.foo`, `spec.items[0].bar`) that `body` has and the schema does not declare: fieldValidation's unknown fields. */
   unknownFields(body: Record<string, unknown>): string[];
   /** The OpenAPI v3 schema of the body (an object schema of its fields, with x-kubernetes-* extensions); shared, not to be changed. */

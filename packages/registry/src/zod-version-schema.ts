@@ -21,6 +21,12 @@ export function zodVersionSchema(schema: ObjectSchema): VersionSchema {
       const parsed = safeParseData(schema, body);
       return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
     },
+    // A value of another type is a decoding error in Go; null never is (it leaves the field at its zero value), and
+    // what the value says (bounds, formats, required fields) is validation's.
+    decodeErrors: (body: Record<string, unknown>): FieldError[] =>
+      validateZodBody(schema, body, { listSetsAndMaps: false }).errors.filter(
+        (e) => e.type === 'FieldValueTypeInvalid' && e.badValue !== 'null',
+      ),
     unknownFields: (body: Record<string, unknown>) => findUnknownZodFields(schema, body),
     openAPI: () => {
       openAPI ??= zodToOpenAPISchema(schema);

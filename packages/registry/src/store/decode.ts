@@ -137,6 +137,10 @@ export function decodeBody(
   const meta = (metadata ?? {}) as KubeObject['metadata'];
   if (unknown.some((path) => path.startsWith('metadata.'))) pruneUnknownMetadata(meta as Record<string, unknown>);
   const parsed = served.schema.decode(rest);
+  // Fields of the wrong type fail kube's decoding before anything else looks at the object: refused here (422, as
+  // validation answers type errors), or a strategy would drop a wrong-typed status unseen.
+  const decodeErrors = parsed ? undefined : served.schema.decodeErrors?.(rest);
+  if (decodeErrors?.length) throw invalidError(def, typeof meta.name === 'string' ? meta.name : '', decodeErrors);
   const apiVersion = formatGroupVersion({ group: def.group, version: name });
   const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed ?? rest) };
   return { object, warnings: fieldValidation === 'Warn' ? messages : [] };

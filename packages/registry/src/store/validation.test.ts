@@ -164,6 +164,59 @@ describe('Store decoding of the ObjectMeta fields the server sets', () => {
   });
 });
 
+describe('Store decoding of values of the wrong type', () => {
+  const Gadget = defineResource({
+    group: 'example.kapi.dev',
+    kind: 'Gadget',
+    plural: 'gadgets',
+    namespaced: true,
+    versions: [{ name: 'v1' }],
+    schema: z.object({
+      spec: z.object({ size: z.int().min(0), name: z.string().optional() }),
+      status: z.object({ ready: z.int().min(0).optional() }).optional(),
+    }),
+    subresources: { status: true },
+  });
+  let storage: MemoryStorage;
+  let store: Store;
+  const gadget = (name: string, rest: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'example.kapi.dev/v1',
+    kind: 'Gadget',
+    metadata: { name, namespace: 'default' },
+    ...rest,
+  });
+
+  beforeEach(() => {
+    storage = new MemoryStorage({ compaction: false });
+    store = new Store(Gadget, { storage, clock: new FakeClock() });
+  });
+  afterEach(() => storage.close());
+
+  // A kind of Go types fails decoding on such a value before anything looks at the object: the status a strategy
+  // drops on the main resource included, which would otherwise be accepted unseen.
+  it('refuses them, alone, before a strategy drops what holds them', async () => {
+    const created = await failure(store.create(ns, gadget('g1', { spec: { size: 1 }, status: 'x' })));
+    expect([created.status.code, created.status.message]).toEqual([
+      422,
+      'Gadget.example.kapi.dev "g1" is invalid: status: Invalid value: "string": status in body must be of type object: "string"',
+    ]);
+    const both = await failure(store.create(ns, gadget('g1', { spec: { size: 'x', name: 5 }, status: { ready: -1 } })));
+    expect(both.status.message).toBe(
+      'Gadget.example.kapi.dev "g1" is invalid: [spec.size: Invalid value: "string": spec.size in body must be of type integer: "string", spec.name: Invalid value: "integer": spec.name in body must be of type string: "integer"]',
+    );
+    // What a well-typed value says is validation's, of what the strategies leave: the status dropped, a bad size reported.
+    const ok = await store.create(ns, gadget('g1', { spec: { size: 1 }, status: { ready: -1 } }));
+    expect(ok.object.status).toBeUndefined();
+    const invalid = await failure(store.create(ns, gadget('g2', { spec: { size: -1 }, status: null })));
+    expect(invalid.status.message).toContain('spec.size: Invalid value: -1');
+    const put = await failure(store.update(ns, 'g1', { ...ok.object, status: { ready: 'x' } }));
+    expect(put.status.message).toContain('status.ready: Invalid value: "string": status.ready in body must be of type integer');
+    const patched = await failure(store.patch(ns, 'g1', { status: { ready: 'x' } }, 'merge'));
+    expect(patched.status.code).toBe(422);
+    expect((await store.get(ns, 'g1')).metadata.resourceVersion).toBe(ok.object.metadata.resourceVersion);
+  });
+});
+
 describe("a kind's validate hooks on objects its schema refused", () => {
   // The hook assumes the schema's types, as kube's validation functions do on decoded objects.
   const Ruled = defineResource({
