@@ -150,6 +150,7 @@ export {
   finalizerWarnings,
   type NameValidator,
   type ObjectMetaRules,
+  objectMetaTypeErrors,
   validateObjectMeta,
   validateOwnerReferences,
 } from './validate-object-meta.ts';

@@ -110,6 +110,42 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
   return errs;
 }
 
+const OWNER_REFERENCE_STRINGS = ['apiVersion', 'kind', 'name', 'uid'] as const;
+const OWNER_REFERENCE_FLAGS = ['controller', 'blockOwnerDeletion'] as const;
+
+/**
+ * What kube's decoder refuses in an object's metadata: values that do not decode into ObjectMeta's Go types (strings,
+ * integers, RFC 3339 times, string maps, the finalizer list, the fields of owner references and managedFields
+ * entries); null decodes wherever it stands (a zero value). For bodies nothing validates further (a review, a Scale):
+ * a kind served by a Store has its metadata validated in full (validateObjectMeta).
+ */
+export function objectMetaTypeErrors(metadata: unknown): FieldError[] {
+  if (metadata === undefined || metadata === null) return [];
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) return [fieldErrors.typeInvalid('metadata', metadata, 'must be an object')];
+  const m = metadata as Record<string, unknown>;
+  const errs: FieldError[] = [];
+  for (const k of ['name', 'generateName', 'namespace', 'selfLink'] as const) optionalString(errs, `metadata.${k}`, m[k]);
+  stringMap(errs, 'metadata.labels', m.labels);
+  stringMap(errs, 'metadata.annotations', m.annotations);
+  const { finalizers, ownerReferences } = m;
+  if (finalizers !== undefined && finalizers !== null && (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== 'string')))
+    errs.push(fieldErrors.typeInvalid('metadata.finalizers', finalizers, 'must be a list of strings'));
+  if (ownerReferences !== undefined && ownerReferences !== null) {
+    if (!Array.isArray(ownerReferences) || ownerReferences.some((r) => r !== null && (typeof r !== 'object' || Array.isArray(r))))
+      errs.push(fieldErrors.typeInvalid(OWNER_REFERENCES, ownerReferences, 'must be a list of objects'));
+    else
+      ownerReferences.forEach((ref: Record<string, unknown> | null, i) => {
+        if (!ref) return;
+        for (const k of OWNER_REFERENCE_STRINGS) optionalString(errs, `${OWNER_REFERENCES}[${i}].${k}`, ref[k]);
+        for (const k of OWNER_REFERENCE_FLAGS)
+          if (ref[k] !== undefined && ref[k] !== null && typeof ref[k] !== 'boolean')
+            errs.push(fieldErrors.typeInvalid(`${OWNER_REFERENCES}[${i}].${k}`, ref[k], 'must be a boolean'));
+      });
+  }
+  errs.push(...validateServerSetMetadataTypes(m));
+  return errs;
+}
+
 /**
  * The types of the ObjectMeta fields the server sets, or keeps as they are stored, on a write: uid, resourceVersion,
  * generation, the timestamps, deletionGracePeriodSeconds and managedFields. kube's decoder refuses a body whose

@@ -196,6 +196,41 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
   });
 
+  it('refuses a Scale whose other fields do not decode as Go decodes them (400), and ignores them when they do', async () => {
+    await widget('w1', 1, { replicas: 1, selector: 'app=w1' });
+    const meta = { name: 'w1' };
+    const bad: [Record<string, unknown>, string][] = [
+      [{ metadata: meta, spec: { replicas: 2 }, status: 'x' }, 'Scale.status must be an object, got string'],
+      [{ metadata: meta, spec: { replicas: 2 }, status: { replicas: 'x' } }, 'Scale.status.replicas must be a 32-bit integer, got x'],
+      [{ metadata: meta, spec: { replicas: 2 }, status: { selector: 5 } }, 'Scale.status.selector must be a string, got int64'],
+      [
+        { metadata: { ...meta, labels: 'x' }, spec: { replicas: 2 } },
+        'Scale.metadata.labels: must be a map of string keys to string values',
+      ],
+      [
+        { metadata: { ...meta, creationTimestamp: 'yesterday' }, spec: { replicas: 2 } },
+        'Scale.metadata.creationTimestamp: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
+      ],
+      [
+        { metadata: { ...meta, ownerReferences: [{ controller: 'yes' }] }, spec: { replicas: 2 } },
+        'Scale.metadata.ownerReferences[0].controller: must be a boolean',
+      ],
+    ];
+    for (const [body, message] of bad) {
+      const err = await failure(rest.updateScale(ctx, 'w1', body));
+      expect([err.code, err.message]).toEqual([400, message]);
+    }
+    expect((await failure(rest.patchScale(ctx, 'w1', { status: { replicas: 'x' } }, 'merge'))).code).toBe(400);
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
+    // Well-typed, the rest is Go's to decode and the object's to answer: only spec.replicas is taken.
+    const scaled = await rest.updateScale(ctx, 'w1', {
+      metadata: { ...meta, labels: { a: 'b' }, creationTimestamp: null },
+      spec: { replicas: 2 },
+      status: { replicas: 9, selector: 'x=y' },
+    });
+    expect([scaled.spec.replicas, scaled.status.replicas, scaled.status.selector]).toEqual([2, 1, 'app=w1']);
+  });
+
   it('patches the Scale with merge and JSON patches', async () => {
     await widget('w1', 1, { replicas: 1, selector: 'app=w1' });
     expect((await rest.patchScale(ctx, 'w1', { spec: { replicas: 3 } }, 'merge')).spec.replicas).toBe(3);

@@ -20,6 +20,7 @@ import {
 import { withTypeAndObjectMeta } from '../managed-fields/typed-schema.ts';
 import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
+import { objectMetaTypeErrors } from '../validate-object-meta.ts';
 import { checkName } from './check-name.ts';
 import type { Store } from './store.ts';
 import type { PatchType, RequestContext, WriteAdmission } from './types.ts';
@@ -220,14 +221,28 @@ function decodeScale(body: unknown): ScaleRequest {
     if (typeof v !== 'string') throw newBadRequest(`Scale.metadata.${k} must be a string, got ${goType(v)}`);
     if (v) out[k] = v;
   }
+  // The rest of a Scale is read back from the object, never taken from the body, but Go decodes it all the same.
+  const metaError = objectMetaTypeErrors(meta)[0];
+  if (metaError) throw newBadRequest(`Scale.${metaError.field}: ${metaError.detail}`);
+  const status = body.status;
+  if (status !== undefined && status !== null) {
+    if (!isRecord(status)) throw newBadRequest(`Scale.status must be an object, got ${goType(status)}`);
+    checkInt32('status.replicas', status.replicas);
+    if (status.selector !== undefined && status.selector !== null && typeof status.selector !== 'string')
+      throw newBadRequest(`Scale.status.selector must be a string, got ${goType(status.selector)}`);
+  }
   // A missing spec.replicas is Go's zero value: the update scales to 0.
   const r = spec.replicas;
-  if (r !== undefined && r !== null) {
-    if (typeof r !== 'number' || !Number.isInteger(r) || r < MIN_INT32 || r > MAX_INT32)
-      throw newBadRequest(`Scale.spec.replicas must be a 32-bit integer, got ${goValue(r)}`);
-    out.replicas = r;
-  }
+  if (checkInt32('spec.replicas', r)) out.replicas = r;
   return out;
+}
+
+/** Whether `v` is a Go int32 (false for null or absent, which decode as 0); a 400 for anything else. */
+function checkInt32(field: string, v: unknown): v is number {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < MIN_INT32 || v > MAX_INT32)
+    throw newBadRequest(`Scale.${field} must be a 32-bit integer, got ${goValue(v)}`);
+  return true;
 }
 
 /**
