@@ -78,6 +78,50 @@ describe('SelfSubjectReview', () => {
     expect((await post(`${url}${SSR}`, '{', {})).status).toBe(400);
   });
 
+  it("refuses a body that does not decode into kube's Go types (400), and ignores the status a client sends", async () => {
+    const url = await start();
+    const review = (extra: Record<string, unknown>) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', ...extra });
+    const cannot = 'SelfSubjectReview in version "v1" cannot be handled as a SelfSubjectReview';
+    for (const [body, message] of [
+      [
+        review({ status: 'x' }),
+        'json: cannot unmarshal string into Go struct field SelfSubjectReview.status of type v1.SelfSubjectReviewStatus',
+      ],
+      [
+        review({ status: { userInfo: [] } }),
+        'json: cannot unmarshal array into Go struct field SelfSubjectReviewStatus.status.userInfo of type v1.UserInfo',
+      ],
+      [
+        review({ status: { userInfo: { username: 5 } } }),
+        'json: cannot unmarshal number into Go struct field UserInfo.status.userInfo.username of type string',
+      ],
+      [
+        review({ status: { userInfo: { groups: [true] } } }),
+        'json: cannot unmarshal bool into Go struct field UserInfo.status.userInfo.groups of type string',
+      ],
+      [
+        review({ status: { userInfo: { extra: { a: 'b' } } } }),
+        'json: cannot unmarshal string into Go struct field UserInfo.status.userInfo.extra.a of type v1.ExtraValue',
+      ],
+      [review({ metadata: { labels: 'x' } }), 'metadata.labels: must be a map of string keys to string values'],
+      [review({ metadata: { creationTimestamp: 7 } }), 'metadata.creationTimestamp: must be a string'],
+    ] as const) {
+      const res = await post(`${url}${SSR}`, body);
+      expect([res.status, (await json(res)).message]).toEqual([400, `${cannot}: ${message}`]);
+    }
+    const beta = await post(`${url}/apis/authentication.k8s.io/v1beta1/selfsubjectreviews`, { status: 1 });
+    expect((await json(beta)).message).toBe(
+      'SelfSubjectReview in version "v1beta1" cannot be handled as a SelfSubjectReview: json: cannot unmarshal number into Go struct field SelfSubjectReview.status of type v1beta1.SelfSubjectReviewStatus',
+    );
+    // Well-typed, what the client sent is not the answer: the requesting user is.
+    const sent = await post(
+      `${url}${SSR}`,
+      review({ metadata: { name: 'x', creationTimestamp: null }, status: { userInfo: { username: 'mallory' } } }),
+    );
+    expect(sent.status).toBe(201);
+    expect((await json(sent)).status.userInfo.username).toBe('admin');
+  });
+
   it('has no other verbs: GET is 405, a name is 404', async () => {
     const url = await start();
     const get = await fetch(`${url}${SSR}`, { headers: { authorization: 'Bearer admin-token' } });

@@ -1,6 +1,7 @@
-import { type Clock, realClock } from '@kapi/apimachinery';
-import { rfc3339Seconds } from '@kapi/registry';
+import { type Clock, type KubeObject, newBadRequest, realClock } from '@kapi/apimachinery';
+import { objectMetaTypeErrors, rfc3339Seconds } from '@kapi/registry';
 import type { VirtualResource } from '../server/virtual-resource.ts';
+import { goDecodeError } from './go-decode-error.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 
@@ -22,7 +23,8 @@ export function selfSubjectReviewResources(options: { clock?: Clock; versions?: 
     kind: 'SelfSubjectReview',
     namespaced: false,
     verbs: ['create'],
-    create(_body, { user }) {
+    create(body, { user }) {
+      checkSelfSubjectReview(body, version);
       const userInfo: Record<string, unknown> = {};
       if (user.name) userInfo.username = user.name;
       if (user.uid) userInfo.uid = user.uid;
@@ -36,4 +38,40 @@ export function selfSubjectReviewResources(options: { clock?: Clock; versions?: 
       };
     },
   }));
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const given = (v: unknown): boolean => v !== undefined && v !== null;
+
+/**
+ * What kube's decoder refuses in a SelfSubjectReview body (a 400, before the review is made): metadata that does not
+ * decode into ObjectMeta, and a status (the answer's own field, ignored when sent) of other types than Go's, e.g.
+ * `json: cannot unmarshal string into Go struct field SelfSubjectReview.status of type v1.SelfSubjectReviewStatus`.
+ */
+function checkSelfSubjectReview(body: KubeObject, version: string): void {
+  const bad = (found: unknown, struct: string, path: string, type: string): Error =>
+    goDecodeError('SelfSubjectReview', version, found, struct, path, type);
+  const metaError = objectMetaTypeErrors(body.metadata)[0];
+  if (metaError)
+    throw newBadRequest(
+      `SelfSubjectReview in version ${JSON.stringify(version)} cannot be handled as a SelfSubjectReview: ${metaError.field}: ${metaError.detail}`,
+    );
+  const status = (body as Json).status;
+  if (!given(status)) return;
+  if (!isRecord(status)) throw bad(status, 'SelfSubjectReview', 'status', `${version}.SelfSubjectReviewStatus`);
+  const info = status.userInfo;
+  if (!given(info)) return;
+  if (!isRecord(info)) throw bad(info, 'SelfSubjectReviewStatus', 'status.userInfo', 'v1.UserInfo');
+  for (const k of ['username', 'uid'])
+    if (given(info[k]) && typeof info[k] !== 'string') throw bad(info[k], 'UserInfo', `status.userInfo.${k}`, 'string');
+  const strings = (v: unknown, path: string, type: string): void => {
+    if (!given(v)) return;
+    if (!Array.isArray(v)) throw bad(v, 'UserInfo', path, type);
+    for (const s of v) if (typeof s !== 'string') throw bad(s, 'UserInfo', path, 'string');
+  };
+  strings(info.groups, 'status.userInfo.groups', '[]string');
+  if (!given(info.extra)) return;
+  if (!isRecord(info.extra)) throw bad(info.extra, 'UserInfo', 'status.userInfo.extra', 'map[string]v1.ExtraValue');
+  for (const [k, v] of Object.entries(info.extra)) strings(v, `status.userInfo.extra.${k}`, 'v1.ExtraValue');
 }

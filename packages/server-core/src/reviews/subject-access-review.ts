@@ -2,6 +2,7 @@ import { type FieldError, fieldErrors, type KubeObject, newBadRequest, newInvali
 import type { UserInfo } from '@kapi/authn';
 import { AlwaysAllowAuthorizer, type Authorizer } from '@kapi/authz';
 import type { VirtualResource } from '../server/virtual-resource.ts';
+import { goDecodeError } from './go-decode-error.ts';
 import {
   AUTHORIZATION_GROUP,
   accessReviewStatus,
@@ -76,22 +77,12 @@ export function reviewedUser(spec: Json): UserInfo {
   };
 }
 
-/** The Go JSON type names of a value, as a decode error names what it found. */
-function jsonTypeOf(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
-}
-
 /**
  * The decode error kube answers when a field of the spec has the wrong JSON type (a 400, before any validation), e.g.
  * `json: cannot unmarshal number into Go struct field SubjectAccessReviewSpec.spec.user of type string`.
  */
 function checkSpecTypes(kind: string, body: KubeObject): void {
-  const bad = (found: unknown, struct: string, path: string, type: string): Error =>
-    newBadRequest(
-      `${kind} in version "v1" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonTypeOf(found)} into Go struct field ${struct}.${path} of type ${type}`,
-    );
+  const bad = (found: unknown, struct: string, path: string, type: string): Error => goDecodeError(kind, 'v1', found, struct, path, type);
   const given = (v: unknown): boolean => v !== undefined && v !== null;
   const strings = (obj: Json, struct: string, path: string, keys: readonly string[]): void => {
     for (const k of keys) if (given(obj[k]) && typeof obj[k] !== 'string') throw bad(obj[k], struct, `${path}.${k}`, 'string');

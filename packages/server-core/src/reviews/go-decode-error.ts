@@ -1,0 +1,19 @@
+import { newBadRequest, type StatusError } from '@kapi/apimachinery';
+
+/** The Go JSON type names of a value, as a decode error names what it found. */
+export function goJsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/**
+ * The 400 kube answers when a field of a review's body does not decode into its Go type, before anything else looks at
+ * it: `<kind> in version "v1" cannot be handled as a <kind>: json: cannot unmarshal number into Go struct field
+ * SubjectAccessReviewSpec.spec.user of type string`.
+ */
+export function goDecodeError(kind: string, version: string, found: unknown, struct: string, path: string, type: string): StatusError {
+  return newBadRequest(
+    `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: json: cannot unmarshal ${goJsonType(found)} into Go struct field ${struct}.${path} of type ${type}`,
+  );
+}
