@@ -116,8 +116,8 @@ const OWNER_REFERENCE_FLAGS = ['controller', 'blockOwnerDeletion'] as const;
 /**
  * What kube's decoder refuses in an object's metadata: values that do not decode into ObjectMeta's Go types (strings,
  * integers, RFC 3339 times, string maps, the finalizer list, the fields of owner references and managedFields
- * entries); null decodes wherever it stands (a zero value). For bodies nothing validates further (a review, a Scale):
- * a kind served by a Store has its metadata validated in full (validateObjectMeta).
+ * entries); null decodes wherever it stands (a zero value). The Store holds every body to it as it is decoded (what
+ * the metadata says is validateObjectMeta's, later); a Scale or a review, which nothing validates further, too.
  */
 export function objectMetaTypeErrors(metadata: unknown): FieldError[] {
   if (metadata === undefined || metadata === null) return [];
@@ -148,11 +148,10 @@ export function objectMetaTypeErrors(metadata: unknown): FieldError[] {
 
 /**
  * The types of the ObjectMeta fields the server sets, or keeps as they are stored, on a write: uid, resourceVersion,
- * generation, the timestamps, deletionGracePeriodSeconds and managedFields. kube's decoder refuses a body whose
- * fields do not decode into ObjectMeta's Go types; the Store overwrites these (and the field manager sets entries
- * aside) before validation would see them, so a body is held to their types as it is decoded.
+ * generation, the timestamps, deletionGracePeriodSeconds and managedFields: by the time validateObjectMeta runs, the
+ * Store has overwritten them, or the field manager has set the entries aside.
  */
-export function validateServerSetMetadataTypes(metadata: Record<string, unknown> | undefined): FieldError[] {
+function validateServerSetMetadataTypes(metadata: Record<string, unknown> | undefined): FieldError[] {
   if (!metadata) return [];
   const errs: FieldError[] = [];
   for (const k of ['uid', 'resourceVersion'] as const) {

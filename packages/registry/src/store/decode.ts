@@ -12,7 +12,7 @@ import {
 import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
 import { findUnknownFields, pruneUnknownMetadata, unknownFieldMessage } from '../unknown-fields.ts';
-import { validateServerSetMetadataTypes } from '../validate-object-meta.ts';
+import { objectMetaTypeErrors } from '../validate-object-meta.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
 import type { FieldValidation } from './types.ts';
 
@@ -86,13 +86,14 @@ function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<s
 }
 
 /**
- * ObjectMeta fields of the wrong types are a decoding error in kube (for built-in and custom kinds alike). Those the
- * server sets or keeps as stored are refused here, as validation refuses other metadata of the wrong type (422):
- * validation would never see them, as the Store overwrites them first, and the field manager sets managedFields
- * entries that do not decode aside (as it does with well-typed entries that mean nothing, an unknown operation).
+ * ObjectMeta fields of the wrong types are a decoding error in kube, for built-in and custom kinds alike (its request
+ * decoders refuse malformed metadata): refused here, alone, as the decoder would (422, kapi's answer for type errors).
+ * Validation after the strategies would not see them all: the Store overwrites the fields the server sets, and the
+ * field manager sets managedFields entries that do not decode aside (as it does with well-typed entries that mean
+ * nothing, an unknown operation).
  */
-function checkServerSetMetadataTypes(def: ResourceDefinition, metadata: Record<string, unknown> | undefined): void {
-  const errs = validateServerSetMetadataTypes(metadata);
+function checkMetadataTypes(def: ResourceDefinition, metadata: Record<string, unknown> | undefined): void {
+  const errs = objectMetaTypeErrors(metadata);
   if (errs.length) throw invalidError(def, typeof metadata?.name === 'string' ? metadata.name : '', errs);
 }
 
@@ -130,7 +131,7 @@ export function decodeBody(
     throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
   // kube's handler checks the group/version after the decoder's strict errors.
   if (version !== undefined) checkTypeMeta(def, name, input, source);
-  checkServerSetMetadataTypes(def, input.metadata);
+  checkMetadataTypes(def, input.metadata);
   // A freshly parsed raw body is already private; only a caller's object needs copying.
   const raw = typeof body === 'string' || body instanceof Uint8Array;
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyKeepingManagedFields(input);

@@ -126,7 +126,7 @@ describe('Store validation of owner references and list invariants', () => {
   });
 });
 
-describe('Store decoding of the ObjectMeta fields the server sets', () => {
+describe('Store decoding of ObjectMeta', () => {
   let storage: MemoryStorage;
   let store: Store;
 
@@ -136,8 +136,9 @@ describe('Store decoding of the ObjectMeta fields the server sets', () => {
   });
   afterEach(() => storage.close());
 
-  // kube's decoder refuses these (its Go types); the Store would overwrite them before validation looked.
-  it('refuses them with the wrong types on create, update and patch, and keeps nothing of such a write', async () => {
+  // kube's decoder refuses these (its Go types), alone; the Store would overwrite the ones the server sets before
+  // validation looked.
+  it('refuses fields of the wrong types on create, update and patch, and keeps nothing of such a write', async () => {
     const bad: [Record<string, unknown>, string][] = [
       [{ creationTimestamp: 'yesterday' }, 'metadata.creationTimestamp: Invalid value: "yesterday": parsing time "yesterday"'],
       [{ deletionTimestamp: 5 }, 'metadata.deletionTimestamp: Invalid value: 5: must be a string'],
@@ -145,6 +146,11 @@ describe('Store decoding of the ObjectMeta fields the server sets', () => {
       [{ resourceVersion: 7 }, 'metadata.resourceVersion: Invalid value: 7: must be a string'],
       [{ generation: 'x' }, 'metadata.generation: Invalid value: "x": must be an integer'],
       [{ deletionGracePeriodSeconds: 1.5 }, 'metadata.deletionGracePeriodSeconds: Invalid value: 1.5: must be an integer'],
+      // The type error alone (one error has no brackets): not with what validation says of the rest (a bad annotation key).
+      [
+        { labels: 'x', annotations: { 'not a name!': 'v' } },
+        'is invalid: metadata.labels: Invalid value: "x": must be a map of string keys to string values',
+      ],
     ];
     for (const [meta, message] of bad) {
       const err = await failure(store.create(ns, widget({}, { name: 'w2', ...meta })));
