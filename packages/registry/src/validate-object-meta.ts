@@ -28,6 +28,15 @@ function stringMap(errs: FieldError[], field: string, v: unknown): Record<string
   return v as Record<string, string>;
 }
 
+/** ObjectMeta's int64 fields, each a safe integer when given. */
+function integerFields(errs: FieldError[], m: Record<string, unknown>): void {
+  for (const k of ['generation', 'deletionGracePeriodSeconds'] as const) {
+    const v = m[k];
+    if (v !== undefined && v !== null && !Number.isSafeInteger(v))
+      errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be an integer'));
+  }
+}
+
 function optionalString(errs: FieldError[], field: string, v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') {
@@ -68,11 +77,7 @@ export function validateObjectMeta(metadata: unknown, rules: ObjectMetaRules): F
   if (typeof m.generation === 'number' && m.generation < 0)
     errs.push(fieldErrors.invalid('metadata.generation', m.generation, 'must be greater than or equal to 0'));
   // Go's int64 and string fields: another type would be stored for every Go client to fail decoding.
-  for (const k of ['generation', 'deletionGracePeriodSeconds'] as const) {
-    const v = m[k];
-    if (v !== undefined && v !== null && !Number.isSafeInteger(v))
-      errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be an integer'));
-  }
+  integerFields(errs, m);
   optionalString(errs, 'metadata.selfLink', m.selfLink);
 
   // Kubernetes reports label and annotation errors on the map itself, naming the bad key or value.
@@ -142,34 +147,17 @@ export function objectMetaTypeErrors(metadata: unknown): FieldError[] {
             errs.push(fieldErrors.typeInvalid(`${OWNER_REFERENCES}[${i}].${k}`, ref[k], 'must be a boolean'));
       });
   }
-  errs.push(...validateServerSetMetadataTypes(m));
-  return errs;
-}
-
-/**
- * The types of the ObjectMeta fields the server sets, or keeps as they are stored, on a write: uid, resourceVersion,
- * generation, the timestamps, deletionGracePeriodSeconds and managedFields: by the time validateObjectMeta runs, the
- * Store has overwritten them, or the field manager has set the entries aside.
- */
-function validateServerSetMetadataTypes(metadata: Record<string, unknown> | undefined): FieldError[] {
-  if (!metadata) return [];
-  const errs: FieldError[] = [];
-  for (const k of ['uid', 'resourceVersion'] as const) {
-    const v = metadata[k];
-    if (v !== undefined && v !== null && typeof v !== 'string') errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be a string'));
-  }
-  for (const k of ['generation', 'deletionGracePeriodSeconds'] as const) {
-    const v = metadata[k];
-    if (v !== undefined && v !== null && !Number.isSafeInteger(v))
-      errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, 'must be an integer'));
-  }
+  // The fields the server sets or keeps as stored: validateObjectMeta, later, sees them overwritten (the entries set
+  // aside by the field manager), so their types are held here.
+  for (const k of ['uid', 'resourceVersion'] as const) optionalString(errs, `metadata.${k}`, m[k]);
+  integerFields(errs, m);
   for (const k of ['creationTimestamp', 'deletionTimestamp'] as const) {
-    const v = metadata[k];
+    const v = m[k];
     if (v === undefined || v === null) continue;
     const bad = typeof v === 'string' ? timeError(v) : 'must be a string';
     if (bad) errs.push(fieldErrors.typeInvalid(`metadata.${k}`, v, bad));
   }
-  errs.push(...validateManagedFieldTypes(metadata.managedFields));
+  errs.push(...validateManagedFieldTypes(m.managedFields));
   return errs;
 }
 

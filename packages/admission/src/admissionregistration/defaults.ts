@@ -81,12 +81,11 @@ function omitEmptyStrings(o: unknown, keys: readonly string[]): void {
 
 export function defaultValidatingAdmissionPolicy(obj: KubeObject): void {
   normalizeBody(obj);
-  // kube decodes a missing spec as an empty struct, which then gets its defaults; one of another type is left for
-  // the schema to refuse (kube's decoding does), not replaced.
+  // kube decodes a missing (or null) spec as an empty struct, which then gets its defaults; one of another type never
+  // gets here: decoding refuses it (the Store's decodeBody), as kube's does.
   const o = obj as Obj;
-  if (o.spec === undefined) o.spec = {};
-  if (!isObj(o.spec)) return;
-  const spec = o.spec;
+  if (!isObj(o.spec)) o.spec = {};
+  const spec = o.spec as Obj;
   omitEmptyStrings(spec.paramKind, ['apiVersion', 'kind']);
   if (Array.isArray(spec.validations)) for (const v of spec.validations) omitEmptyStrings(v, ['message', 'messageExpression']);
   setDefault(spec, 'failurePolicy', 'Fail');
@@ -96,9 +95,8 @@ export function defaultValidatingAdmissionPolicy(obj: KubeObject): void {
 export function defaultValidatingAdmissionPolicyBinding(obj: KubeObject): void {
   normalizeBody(obj);
   const o = obj as Obj;
-  if (o.spec === undefined) o.spec = {};
-  if (!isObj(o.spec)) return;
-  const spec = o.spec;
+  if (!isObj(o.spec)) o.spec = {};
+  const spec = o.spec as Obj;
   omitEmptyStrings(spec, ['policyName']);
   omitEmptyStrings(spec.paramRef, ['name', 'namespace', 'parameterNotFoundAction']);
   defaultMatchResources(spec.matchResources);

@@ -109,16 +109,10 @@ export const Namespace = defineResource({
   strategy: {
     prepareForCreate(_ctx, ns) {
       ns.status = { phase: 'Active' };
-      // A spec or finalizers of the wrong type is left as sent, for validation to refuse (kube's decoding refuses it
-      // before the strategy runs): replacing it would store defaults for a wrong body. null is no value at all, as
-      // decoding into Go's types leaves it.
-      const spec: unknown = ns.spec;
-      if (spec !== undefined && spec !== null && (typeof spec !== 'object' || Array.isArray(spec))) return;
-      const sent: unknown = ns.spec?.finalizers;
-      if (sent !== undefined && sent !== null && !Array.isArray(sent)) return;
-      const finalizers = (sent ?? []) as string[];
+      // A spec or finalizers of the wrong type never gets here: decoding refuses it (decodeBody), as kube's does.
+      const finalizers = Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : [];
       // Required on create only: finalize may remove it later.
-      if (!finalizers.includes(FINALIZER_KUBERNETES)) ns.spec = { ...(spec ?? {}), finalizers: [...finalizers, FINALIZER_KUBERNETES] };
+      if (!finalizers.includes(FINALIZER_KUBERNETES)) ns.spec = { ...ns.spec, finalizers: [...finalizers, FINALIZER_KUBERNETES] };
     },
     prepareForUpdate(_ctx, ns, old) {
       if (old.spec === undefined) delete ns.spec;

@@ -22,6 +22,7 @@ import {
   isResetManagedFields,
   type Managed,
   type StoredManagedFieldsCache,
+  sameVersionedSet,
 } from './managed.ts';
 import { managerIdentifier } from './manager-id.ts';
 
@@ -84,12 +85,7 @@ function withManagedFields(obj: KubeObject, managed: Managed): KubeObject {
 
 /** `after`, or `before` when it records the same set in the same way (so that the set keeps its identity). */
 function keepIfEqual(before: VersionedSet | undefined, after: VersionedSet): VersionedSet {
-  return before !== undefined &&
-    before.apiVersion === after.apiVersion &&
-    before.applied === after.applied &&
-    (before.set === after.set || before.set.equals(after.set))
-    ? before
-    : after;
+  return before !== undefined && sameVersionedSet(before, after) ? before : after;
 }
 
 /**

@@ -236,7 +236,8 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   );
 }
 
-function sameVersionedSet(a: VersionedSet, b: VersionedSet): boolean {
+/** Whether two versioned sets record the same fields in the same way. */
+export function sameVersionedSet(a: VersionedSet, b: VersionedSet): boolean {
   return a === b || (a.apiVersion === b.apiVersion && a.applied === b.applied && (a.set === b.set || a.set.equals(b.set)));
 }
 

@@ -94,8 +94,11 @@ function checkTypeMeta(def: ResourceDefinition, version: string, input: Record<s
  */
 function checkMetadataTypes(def: ResourceDefinition, metadata: Record<string, unknown> | undefined): void {
   const errs = objectMetaTypeErrors(metadata);
-  if (errs.length) throw invalidError(def, typeof metadata?.name === 'string' ? metadata.name : '', errs);
+  if (errs.length) throw invalidError(def, nameOf(metadata), errs);
 }
+
+/** The name an Invalid error names: the body's, when it is a string. */
+const nameOf = (metadata: { name?: unknown } | undefined): string => (typeof metadata?.name === 'string' ? metadata.name : '');
 
 /**
  * What kube-apiserver's decoder does to a custom resource body before the Store sees it: fieldValidation on duplicate
@@ -141,7 +144,7 @@ export function decodeBody(
   // Fields of the wrong type fail kube's decoding before anything else looks at the object: refused here (422, as
   // validation answers type errors), or a strategy would drop a wrong-typed status unseen.
   const decodeErrors = parsed ? undefined : served.schema.decodeErrors?.(rest);
-  if (decodeErrors?.length) throw invalidError(def, typeof meta.name === 'string' ? meta.name : '', decodeErrors);
+  if (decodeErrors?.length) throw invalidError(def, nameOf(meta), decodeErrors);
   const apiVersion = formatGroupVersion({ group: def.group, version: name });
   const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed ?? rest) };
   return { object, warnings: fieldValidation === 'Warn' ? messages : [] };

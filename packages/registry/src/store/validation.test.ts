@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
 import { listMap, listSet } from '../kube-extensions.ts';
+import type { ResourceDefinition } from '../resource-definition.ts';
 import { Store } from './store.ts';
 
 /** ObjectMeta's owner references and the schema's map and set lists, checked by the Store on every write. */
@@ -37,6 +38,18 @@ async function failure(p: Promise<unknown>): Promise<StatusError> {
     return err as StatusError;
   }
   throw new Error('expected a failure');
+}
+
+/** A Store of `def` over a fresh MemoryStorage for each test of the describe block that asks for it. */
+function storeFor(def: ResourceDefinition): () => Store {
+  let storage: MemoryStorage;
+  let store: Store;
+  beforeEach(() => {
+    storage = new MemoryStorage({ compaction: false });
+    store = new Store(def, { storage, clock: new FakeClock() });
+  });
+  afterEach(() => storage.close());
+  return () => store;
 }
 
 describe('Store validation of owner references and list invariants', () => {
@@ -127,14 +140,7 @@ describe('Store validation of owner references and list invariants', () => {
 });
 
 describe('Store decoding of ObjectMeta', () => {
-  let storage: MemoryStorage;
-  let store: Store;
-
-  beforeEach(() => {
-    storage = new MemoryStorage({ compaction: false });
-    store = new Store(Widget, { storage, clock: new FakeClock() });
-  });
-  afterEach(() => storage.close());
+  const store = storeFor(Widget);
 
   // kube's decoder refuses these (its Go types), alone; the Store would overwrite the ones the server sets before
   // validation looked.
@@ -153,20 +159,20 @@ describe('Store decoding of ObjectMeta', () => {
       ],
     ];
     for (const [meta, message] of bad) {
-      const err = await failure(store.create(ns, widget({}, { name: 'w2', ...meta })));
+      const err = await failure(store().create(ns, widget({}, { name: 'w2', ...meta })));
       expect([err.status.code, err.status.message]).toEqual([422, expect.stringContaining(message)]);
     }
-    const created = await store.create(ns, widget({}, { creationTimestamp: '2000-01-01T00:00:00Z' }));
+    const created = await store().create(ns, widget({}, { creationTimestamp: '2000-01-01T00:00:00Z' }));
     // A well-typed one is taken as kube takes it: set by the server.
     expect(created.object.metadata.creationTimestamp).not.toBe('2000-01-01T00:00:00Z');
     for (const [meta, message] of bad) {
-      const put = await failure(store.update(ns, 'w1', { ...created.object, metadata: { ...created.object.metadata, ...meta } }));
+      const put = await failure(store().update(ns, 'w1', { ...created.object, metadata: { ...created.object.metadata, ...meta } }));
       expect([put.status.code, put.status.message]).toEqual([422, expect.stringContaining(message)]);
-      const patched = await failure(store.patch(ns, 'w1', { metadata: meta }, 'merge'));
+      const patched = await failure(store().patch(ns, 'w1', { metadata: meta }, 'merge'));
       expect([patched.status.code, patched.status.message]).toEqual([422, expect.stringContaining(message)]);
     }
-    expect((await store.get(ns, 'w1')).metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
-    expect((await store.list(ns)).items).toHaveLength(1);
+    expect((await store().get(ns, 'w1')).metadata.resourceVersion).toBe(created.object.metadata.resourceVersion);
+    expect((await store().list(ns)).items).toHaveLength(1);
   });
 });
 
@@ -183,8 +189,7 @@ describe('Store decoding of values of the wrong type', () => {
     }),
     subresources: { status: true },
   });
-  let storage: MemoryStorage;
-  let store: Store;
+  const store = storeFor(Gadget);
   const gadget = (name: string, rest: Record<string, unknown>): KubeObject => ({
     apiVersion: 'example.kapi.dev/v1',
     kind: 'Gadget',
@@ -192,34 +197,28 @@ describe('Store decoding of values of the wrong type', () => {
     ...rest,
   });
 
-  beforeEach(() => {
-    storage = new MemoryStorage({ compaction: false });
-    store = new Store(Gadget, { storage, clock: new FakeClock() });
-  });
-  afterEach(() => storage.close());
-
   // A kind of Go types fails decoding on such a value before anything looks at the object: the status a strategy
   // drops on the main resource included, which would otherwise be accepted unseen.
   it('refuses them, alone, before a strategy drops what holds them', async () => {
-    const created = await failure(store.create(ns, gadget('g1', { spec: { size: 1 }, status: 'x' })));
+    const created = await failure(store().create(ns, gadget('g1', { spec: { size: 1 }, status: 'x' })));
     expect([created.status.code, created.status.message]).toEqual([
       422,
       'Gadget.example.kapi.dev "g1" is invalid: status: Invalid value: "string": status in body must be of type object: "string"',
     ]);
-    const both = await failure(store.create(ns, gadget('g1', { spec: { size: 'x', name: 5 }, status: { ready: -1 } })));
+    const both = await failure(store().create(ns, gadget('g1', { spec: { size: 'x', name: 5 }, status: { ready: -1 } })));
     expect(both.status.message).toBe(
       'Gadget.example.kapi.dev "g1" is invalid: [spec.size: Invalid value: "string": spec.size in body must be of type integer: "string", spec.name: Invalid value: "integer": spec.name in body must be of type string: "integer"]',
     );
     // What a well-typed value says is validation's, of what the strategies leave: the status dropped, a bad size reported.
-    const ok = await store.create(ns, gadget('g1', { spec: { size: 1 }, status: { ready: -1 } }));
+    const ok = await store().create(ns, gadget('g1', { spec: { size: 1 }, status: { ready: -1 } }));
     expect(ok.object.status).toBeUndefined();
-    const invalid = await failure(store.create(ns, gadget('g2', { spec: { size: -1 }, status: null })));
+    const invalid = await failure(store().create(ns, gadget('g2', { spec: { size: -1 }, status: null })));
     expect(invalid.status.message).toContain('spec.size: Invalid value: -1');
-    const put = await failure(store.update(ns, 'g1', { ...ok.object, status: { ready: 'x' } }));
+    const put = await failure(store().update(ns, 'g1', { ...ok.object, status: { ready: 'x' } }));
     expect(put.status.message).toContain('status.ready: Invalid value: "string": status.ready in body must be of type integer');
-    const patched = await failure(store.patch(ns, 'g1', { status: { ready: 'x' } }, 'merge'));
+    const patched = await failure(store().patch(ns, 'g1', { status: { ready: 'x' } }, 'merge'));
     expect(patched.status.code).toBe(422);
-    expect((await store.get(ns, 'g1')).metadata.resourceVersion).toBe(ok.object.metadata.resourceVersion);
+    expect((await store().get(ns, 'g1')).metadata.resourceVersion).toBe(ok.object.metadata.resourceVersion);
   });
 });
 
@@ -237,13 +236,7 @@ describe("a kind's validate hooks on objects its schema refused", () => {
       validateUpdate: (_ctx, obj) => ((obj as { rules?: { verbs: string[] }[] }).rules ?? []).flatMap(() => []),
     },
   });
-  let storage: MemoryStorage;
-  let store: Store;
-  beforeEach(() => {
-    storage = new MemoryStorage({ compaction: false });
-    store = new Store(Ruled, { storage, clock: new FakeClock() });
-  });
-  afterEach(() => storage.close());
+  const store = storeFor(Ruled);
   const ruled = (rules: unknown) => ({
     apiVersion: 'example.kapi.dev/v1',
     kind: 'Ruled',
@@ -252,14 +245,14 @@ describe("a kind's validate hooks on objects its schema refused", () => {
   });
 
   it("answer with the schema's 422 when they fail on what the schema reported (not a 500)", async () => {
-    const created = await failure(store.create(ns, ruled('x')));
+    const created = await failure(store().create(ns, ruled('x')));
     expect(created.status.code).toBe(422);
     expect(created.message).toBe(
       'Ruled.example.kapi.dev "r" is invalid: rules: Invalid value: "string": rules in body must be of type array: "string"',
     );
-    await store.create(ns, ruled([{ verbs: ['get'] }]));
-    const updated = await failure(store.patch(ns, 'r', { rules: 'x' }, 'merge'));
+    await store().create(ns, ruled([{ verbs: ['get'] }]));
+    const updated = await failure(store().patch(ns, 'r', { rules: 'x' }, 'merge'));
     expect(updated.status.code).toBe(422);
-    expect((await failure(store.patch(ns, 'r', { rules: [5] }, 'merge'))).status.code).toBe(422);
+    expect((await failure(store().patch(ns, 'r', { rules: [5] }, 'merge'))).status.code).toBe(422);
   });
 });

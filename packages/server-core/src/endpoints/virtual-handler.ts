@@ -1,10 +1,12 @@
 import type { AdmissionAttributes } from '@kapi/admission';
 import { formatGroupVersion, type KubeObject, newBadRequest, newUnsupportedMediaType } from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
+import { objectMetaTypeErrors } from '@kapi/registry';
 import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { VirtualResource } from '../server/virtual-resource.ts';
+import { cannotBeHandled } from './go-decode-error.ts';
 import { bodyTypeOf, contentTypeOf, negotiateOutput } from './negotiation.ts';
 import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
 import { requestAdmissionFields } from './request-admission.ts';
@@ -82,7 +84,7 @@ export async function readKindBody(
   resource: Pick<VirtualResource, 'group' | 'version' | 'kind'>,
 ): Promise<KubeObject> {
   const expected = formatGroupVersion({ group: resource.group, version: resource.version });
-  const cannot = `${resource.kind} in version ${JSON.stringify(resource.version)} cannot be handled as a ${resource.kind}`;
+  const cannot = cannotBeHandled(resource.kind, resource.version);
   const mediaType = contentTypeOf(ctx.req.headers['content-type']);
   const raw = await readRequestBody(ctx);
   let value: unknown;
@@ -104,5 +106,8 @@ export async function readKindBody(
     throw newBadRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${expected})`);
   if (kind !== undefined && kind !== '' && kind !== resource.kind)
     throw newBadRequest(`${cannot}: the object provided is unrecognized (must be of type ${resource.kind})`);
+  // Metadata that does not decode into ObjectMeta's Go types fails kube's decoding, whatever the kind then does with it.
+  const metaError = objectMetaTypeErrors(value.metadata)[0];
+  if (metaError) throw newBadRequest(`${cannot}: ${metaError.field}: ${metaError.detail}`);
   return { ...value, apiVersion: expected, kind: resource.kind, metadata: isRecord(value.metadata) ? value.metadata : {} } as KubeObject;
 }

@@ -1,7 +1,7 @@
-import { type Clock, type KubeObject, newBadRequest, realClock } from '@kapi/apimachinery';
-import { objectMetaTypeErrors, rfc3339Seconds } from '@kapi/registry';
+import { type Clock, type KubeObject, realClock } from '@kapi/apimachinery';
+import { rfc3339Seconds } from '@kapi/registry';
+import { goDecodeError } from '../endpoints/go-decode-error.ts';
 import type { VirtualResource } from '../server/virtual-resource.ts';
-import { goDecodeError } from './go-decode-error.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 
@@ -45,18 +45,14 @@ const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const given = (v: unknown): boolean => v !== undefined && v !== null;
 
 /**
- * What kube's decoder refuses in a SelfSubjectReview body (a 400, before the review is made): metadata that does not
- * decode into ObjectMeta, and a status (the answer's own field, ignored when sent) of other types than Go's, e.g.
+ * What kube's decoder refuses in a SelfSubjectReview body (a 400, before the review is made; metadata is held to
+ * ObjectMeta's types as every virtual resource's body is read): a status (the answer's own field, ignored when sent)
+ * of other types than Go's, e.g.
  * `json: cannot unmarshal string into Go struct field SelfSubjectReview.status of type v1.SelfSubjectReviewStatus`.
  */
 function checkSelfSubjectReview(body: KubeObject, version: string): void {
   const bad = (found: unknown, struct: string, path: string, type: string): Error =>
     goDecodeError('SelfSubjectReview', version, found, struct, path, type);
-  const metaError = objectMetaTypeErrors(body.metadata)[0];
-  if (metaError)
-    throw newBadRequest(
-      `SelfSubjectReview in version ${JSON.stringify(version)} cannot be handled as a SelfSubjectReview: ${metaError.field}: ${metaError.detail}`,
-    );
   const status = (body as Json).status;
   if (!given(status)) return;
   if (!isRecord(status)) throw bad(status, 'SelfSubjectReview', 'status', `${version}.SelfSubjectReviewStatus`);

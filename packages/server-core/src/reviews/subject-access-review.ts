@@ -1,8 +1,8 @@
 import { type FieldError, fieldErrors, type KubeObject, newBadRequest, newInvalid, OMIT_VALUE } from '@kapi/apimachinery';
 import type { UserInfo } from '@kapi/authn';
 import { AlwaysAllowAuthorizer, type Authorizer } from '@kapi/authz';
+import { goDecodeError } from '../endpoints/go-decode-error.ts';
 import type { VirtualResource } from '../server/virtual-resource.ts';
-import { goDecodeError } from './go-decode-error.ts';
 import {
   AUTHORIZATION_GROUP,
   accessReviewStatus,
