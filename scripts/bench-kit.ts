@@ -41,41 +41,66 @@ export async function rateWithConcurrency(n: number, concurrency: number, op: (i
 }
 
 /**
- * Best of `rounds` for kapi and the reference, run in alternate rounds so both see the same JIT, GC and server
- * conditions, and with which goes first swapped each round so neither always gets the warmer start.
+ * `rounds` rounds of kapi and the reference, run alternately so both see the same JIT, GC and server conditions, and
+ * with which goes first swapped each round so neither always gets the warmer start: the best of each, and the median
+ * of the rounds' own kapi / reference ratios. A round's pair runs back to back, so its ratio cancels what drifts
+ * between rounds (load from elsewhere, a growing heap); the median leaves out rounds one side lost to a pause. The
+ * ratio of the two bests leans toward whichever side spreads wider, so on a noisy machine the median is the steadier
+ * estimate of the ratio.
  */
+export async function alternatingRounds(
+  rounds: number,
+  kapi: (round: number) => Promise<number>,
+  reference: (round: number) => Promise<number>,
+): Promise<[kapi: number, reference: number, medianRatio: number]> {
+  const ks: number[] = [];
+  const rs: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      ks.push(await kapi(round));
+      rs.push(await reference(round));
+    } else {
+      rs.push(await reference(round));
+      ks.push(await kapi(round));
+    }
+  }
+  const ratios = ks.map((k, i) => k / (rs[i] as number)).sort((a, b) => a - b);
+  const mid = ratios.length >> 1;
+  const median = ratios.length % 2 ? (ratios[mid] as number) : ((ratios[mid - 1] as number) + (ratios[mid] as number)) / 2;
+  return [Math.max(...ks), Math.max(...rs), median];
+}
+
+/** Best of `rounds` for kapi and the reference, run as alternatingRounds runs them. */
 export async function bestOfAlternating(
   rounds: number,
   kapi: (round: number) => Promise<number>,
   reference: (round: number) => Promise<number>,
 ): Promise<[kapi: number, reference: number]> {
-  let k = 0;
-  let r = 0;
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      k = Math.max(k, await kapi(round));
-      r = Math.max(r, await reference(round));
-    } else {
-      r = Math.max(r, await reference(round));
-      k = Math.max(k, await kapi(round));
-    }
-  }
+  const [k, r] = await alternatingRounds(rounds, kapi, reference);
   return [k, r];
 }
 
-/** One table row: the operation's name, then kapi's and the reference's ops/s. */
-export type BenchRow = [name: string, kapi: number, reference: number];
+/**
+ * One table row: the operation's name, then kapi's and the reference's ops/s, and optionally the median of the
+ * rounds' ratios (alternatingRounds).
+ */
+export type BenchRow = [name: string, kapi: number, reference: number, medianRatio?: number];
 
-/** Prints the title, the notes, then `operation  kapi  <referenceName>  ratio` with ratio = kapi / reference. */
+/**
+ * Prints the title, the notes, then `operation  kapi  <referenceName>  ratio` with ratio = kapi / reference, and a
+ * `median` column (the median of the rounds' ratios) when the rows carry one.
+ */
 export function printTable(table: { title: string; notes?: string[]; referenceName: string; rows: BenchRow[] }): void {
   // The name column fits the longest name with room to spare, and is never narrower than 24.
   const width = Math.max(24, ...table.rows.map(([name]) => name.length + 4));
   const num = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
+  const medians = table.rows.some((row) => row[3] !== undefined);
   console.log(table.title);
   for (const note of table.notes ?? []) console.log(note);
-  console.log(`${'operation'.padEnd(width)}${'kapi'.padStart(12)}${table.referenceName.padStart(12)}   ratio`);
-  for (const [name, kapi, reference] of table.rows) {
-    console.log(`${name.padEnd(width)}${num(kapi)}${num(reference)}   ${(kapi / reference).toFixed(2)}`);
+  console.log(`${'operation'.padEnd(width)}${'kapi'.padStart(12)}${table.referenceName.padStart(12)}   ratio${medians ? '   median' : ''}`);
+  for (const [name, kapi, reference, median] of table.rows) {
+    const m = medians ? `     ${median === undefined ? '   -' : median.toFixed(2)}` : '';
+    console.log(`${name.padEnd(width)}${num(kapi)}${num(reference)}   ${(kapi / reference).toFixed(2)}${m}`);
   }
 }
 
