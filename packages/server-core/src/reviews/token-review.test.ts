@@ -7,6 +7,7 @@ import { MemoryStorage } from '@kapi/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogAuditBackend } from '../audit/log-backend.ts';
 import { policyAtLevel } from '../audit/policy.ts';
+import { encodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from '../endpoints/protobuf/codec.ts';
 import { type Listening, listen } from '../filters/serve.ts';
 import { GenericAPIServer, type GenericAPIServerOptions } from '../server/generic-api-server.ts';
 
@@ -68,6 +69,27 @@ describe('TokenReview (authentication.k8s.io/v1 tokenreviews)', () => {
         user: { username: 'carol', uid: '3', groups: ['dev', 'system:authenticated'] },
         audiences: [AUD],
       },
+    });
+  });
+
+  it('takes the review as protobuf, as client-go sends it with a protobuf content type (a delegating authenticator)', async () => {
+    const url = await start();
+    const body = encodeKubernetesProtobuf({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      metadata: {},
+      spec: { token: 'review-me-secret-xyz', audiences: [AUD] },
+    });
+    const res = await fetch(`${url}${TR}`, {
+      method: 'POST',
+      headers: { 'content-type': KUBERNETES_PROTOBUF, accept: 'application/json', authorization: 'Bearer admin-token' },
+      body,
+    });
+    expect(res.status).toBe(201);
+    expect((await json(res)).status).toEqual({
+      authenticated: true,
+      user: { username: 'carol', uid: '3', groups: ['dev', 'system:authenticated'] },
+      audiences: [AUD],
     });
   });
 

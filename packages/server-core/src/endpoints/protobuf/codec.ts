@@ -473,20 +473,49 @@ function extraFromJson(v: unknown): Json | undefined {
   return isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, items]) => [k, { items }])) : undefined;
 }
 
+/** authentication/v1 UserInfo: every field omitempty. */
+function userInfoToJson(v: unknown): Json {
+  const u = asObject(v);
+  const userInfo: Json = {};
+  putString(userInfo, 'username', u.username);
+  putString(userInfo, 'uid', u.uid);
+  putList(userInfo, 'groups', u.groups);
+  extraToJson(userInfo, u.extra);
+  return userInfo;
+}
+
 const selfSubjectReview: KindCodec = {
   message: 'SelfSubjectReview',
-  toJson(w) {
-    const u = asObject(asObject(w.status).userInfo);
-    const userInfo: Json = {};
-    putString(userInfo, 'username', u.username);
-    putString(userInfo, 'uid', u.uid);
-    putList(userInfo, 'groups', u.groups);
-    extraToJson(userInfo, u.extra);
-    return { metadata: objectMetaToJson(w.metadata), status: { userInfo } };
-  },
+  toJson: (w) => ({ metadata: objectMetaToJson(w.metadata), status: { userInfo: userInfoToJson(asObject(w.status).userInfo) } }),
   fromJson(o) {
     const u = asObject(asObject(o.status).userInfo);
     return { ...o, metadata: objectMetaFromJson(o.metadata), status: { userInfo: { ...u, extra: extraFromJson(u.extra) } } };
+  },
+};
+
+/**
+ * TokenReview, the delegated-authentication API (client-go's delegating authenticator and webhook clients may send it
+ * as protobuf). spec.token and every status field are omitempty; status.user is a struct, written even when empty.
+ */
+const tokenReview: KindCodec = {
+  message: 'TokenReview',
+  toJson(w) {
+    const sp = asObject(w.spec);
+    const spec: Json = {};
+    putString(spec, 'token', sp.token);
+    putList(spec, 'audiences', sp.audiences);
+    const st = asObject(w.status);
+    const status: Json = {};
+    if (st.authenticated === true) status.authenticated = true;
+    status.user = userInfoToJson(st.user);
+    putList(status, 'audiences', st.audiences);
+    putString(status, 'error', st.error);
+    return { metadata: objectMetaToJson(w.metadata), spec, status };
+  },
+  fromJson(o) {
+    const st = asObject(o.status);
+    const u = asObject(st.user);
+    return { ...o, metadata: objectMetaFromJson(o.metadata), status: { ...st, user: { ...u, extra: extraFromJson(u.extra) } } };
   },
 };
 
@@ -649,6 +678,7 @@ const REVIEWS = new Map<string, KindCodec>([
   ['authentication.k8s.io/v1beta1/SelfSubjectReview', selfSubjectReview],
   ['authentication.k8s.io/v1alpha1/SelfSubjectReview', selfSubjectReview],
   ['authentication.k8s.io/v1/TokenRequest', tokenRequest],
+  ['authentication.k8s.io/v1/TokenReview', tokenReview],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', selfSubjectAccessReview],
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', selfSubjectRulesReview],
   ['authorization.k8s.io/v1/SubjectAccessReview', subjectAccessReview('SubjectAccessReview')],
@@ -715,8 +745,9 @@ export interface KubernetesProtobufDefaults {
  * autoscaling/v1 Scale, rbac.authorization.k8s.io/v1 Role,
  * ClusterRole, RoleBinding and ClusterRoleBinding, DeleteOptions in any version (it has no metadata; the result carries
  * none), the review kinds of kubectl auth (authentication.k8s.io SelfSubjectReview, authorization.k8s.io/v1
- * SelfSubjectAccessReview and SelfSubjectRulesReview) and the delegated-authorization API (authorization.k8s.io/v1
- * SubjectAccessReview and LocalSubjectAccessReview). No list kinds: clients send single objects.
+ * SelfSubjectAccessReview and SelfSubjectRulesReview), the delegated-authentication API (authentication.k8s.io/v1
+ * TokenReview) and the delegated-authorization API (authorization.k8s.io/v1 SubjectAccessReview and
+ * LocalSubjectAccessReview). No list kinds: clients send single objects.
  * managedFields are decoded too. Fields outside the modelled subset are skipped, as protobuf skips unknown fields.
  *
  * @throws StatusError 400 for a body without the magic, malformed protobuf or a missing kind/apiVersion;

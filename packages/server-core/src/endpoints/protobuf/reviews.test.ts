@@ -128,11 +128,31 @@ describe('protobuf of the review kinds kubectl auth sends', () => {
     expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(empty))).toStrictEqual({ ...bare, spec: {}, status: { allowed: false } });
   });
 
+  it('round-trips TokenReview (the delegated-authentication API) with every field, as Go writes it', () => {
+    const review = {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      metadata: {},
+      spec: { token: 't0k3n', audiences: ['https://kapi.test'] },
+      status: {
+        authenticated: true,
+        user: { username: 'carol', uid: '3', groups: ['dev'], extra: { scopes: ['x'] } },
+        audiences: ['https://kapi.test'],
+        error: 'partly',
+      },
+    } as KubeObject;
+    expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(review))).toStrictEqual(review);
+    // What client-go sends: a spec, a zero status (status.user is a struct, so Go writes it even when empty).
+    const sent = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: {}, spec: { token: 't' } } as KubeObject;
+    expect(decodeKubernetesProtobuf(encodeKubernetesProtobuf(sent))).toStrictEqual({ ...sent, status: { user: {} } });
+  });
+
   it('knows the review kinds in the versions kubectl asks for, and no others', () => {
     expect(supportsKubernetesProtobuf('authentication.k8s.io/v1alpha1', 'SelfSubjectReview')).toBe(true);
     expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'SelfSubjectRulesReview')).toBe(true);
     expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'SubjectAccessReview')).toBe(true);
     expect(supportsKubernetesProtobuf('authorization.k8s.io/v1', 'LocalSubjectAccessReview')).toBe(true);
+    expect(supportsKubernetesProtobuf('authentication.k8s.io/v1', 'TokenReview')).toBe(true);
     expect(supportsKubernetesProtobuf('authorization.k8s.io/v1beta1', 'SubjectAccessReview')).toBe(false);
   });
 });

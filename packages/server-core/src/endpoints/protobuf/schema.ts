@@ -10,7 +10,7 @@ import protobuf from 'protobufjs';
  * - k8s.io/api/coordination/v1/generated.proto (Lease: leader election through client-go's typed clients),
  * - k8s.io/api/events/v1/generated.proto (Event, here EventsV1Event; EventSeries is core's, with the same numbers),
  * - k8s.io/api/authentication/v1/generated.proto (SelfSubjectReview, v1beta1 and v1alpha1 have the same numbers;
- *   TokenRequest),
+ *   TokenRequest; TokenReview: the delegated-authentication API),
  * - k8s.io/api/authorization/v1/generated.proto (SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
  *   LocalSubjectAccessReview),
  * - k8s.io/api/rbac/v1/generated.proto (Role, ClusterRole, RoleBinding, ClusterRoleBinding and their PolicyRule, Subject,
@@ -112,6 +112,9 @@ message ExtraValue { repeated string items = 1; }
 message UserInfo { optional string username = 1; optional string uid = 2; repeated string groups = 3; map<string, ExtraValue> extra = 4; }
 message SelfSubjectReviewStatus { optional UserInfo userInfo = 1; }
 message SelfSubjectReview { optional ObjectMeta metadata = 1; optional SelfSubjectReviewStatus status = 2; }
+message TokenReviewSpec { optional string token = 1; repeated string audiences = 2; }
+message TokenReviewStatus { optional bool authenticated = 1; optional UserInfo user = 2; optional string error = 3; repeated string audiences = 4; }
+message TokenReview { optional ObjectMeta metadata = 1; optional TokenReviewSpec spec = 2; optional TokenReviewStatus status = 3; }
 message BoundObjectReference { optional string kind = 1; optional string apiVersion = 2; optional string name = 3; optional string uid = 4; }
 message TokenRequestSpec { repeated string audiences = 1; optional BoundObjectReference boundObjectRef = 3; optional int64 expirationSeconds = 4; }
 message TokenRequestStatus { optional string token = 1; optional Time expirationTimestamp = 2; }
