@@ -76,7 +76,7 @@ export async function handleSubresource(
     case 'update': {
       if (!storage.update) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'UpdateOptions');
-      const body = await readBody(ctx, def, storage);
+      const body = await readBody(ctx, def, storage, w);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await storage.update(writeRequest(w), body);
       return written(res.created ? 201 : 200, res);
@@ -94,7 +94,7 @@ export async function handleSubresource(
     case 'create': {
       if (!storage.create) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'CreateOptions');
-      const body = await readBody(ctx, def, storage);
+      const body = await readBody(ctx, def, storage, w);
       const object = (body instanceof Uint8Array ? auditable(body) : body) as KubeObject;
       options.onObjects?.(ctx, { requestObject: object });
       // kube admits a subresource create with the subresource's kind and the parent's resource (serviceaccounts/token).
@@ -109,6 +109,6 @@ export async function handleSubresource(
 }
 
 /** A write's body: as the parent's create reads it for a storage of the parent's kind, else as an object of its kind. */
-function readBody(ctx: RequestContext, def: ResourceDefinition, storage: SubresourceStorage): Promise<SubresourceBody> {
-  return storage.kind ? readKindBody(ctx, storage.kind) : readObjectBody(ctx, def);
+function readBody(ctx: RequestContext, def: ResourceDefinition, storage: SubresourceStorage, w: WriteOptions): Promise<SubresourceBody> {
+  return storage.kind ? readKindBody(ctx, storage.kind, w.fieldValidation) : readObjectBody(ctx, def);
 }

@@ -1,14 +1,23 @@
 import type { AdmissionAttributes } from '@kapi/admission';
-import { formatGroupVersion, type KubeObject, newBadRequest, newUnsupportedMediaType } from '@kapi/apimachinery';
+import {
+  duplicateFieldMessage,
+  formatGroupVersion,
+  type KubeObject,
+  newBadRequest,
+  newUnsupportedMediaType,
+  parseJsonDetectingDuplicates,
+} from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
-import { objectMetaTypeErrors } from '@kapi/registry';
+import { type FieldValidation, objectMetaTypeErrors, unknownFieldMessage } from '@kapi/registry';
 import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
+import { addWarning } from '../filters/warning.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { VirtualResource } from '../server/virtual-resource.ts';
 import { cannotBeHandled } from './go-decode-error.ts';
 import { bodyTypeOf, contentTypeOf, negotiateOutput } from './negotiation.ts';
 import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
+import { dropUndeclaredFields } from './protobuf/declared-fields.ts';
 import { requestAdmissionFields } from './request-admission.ts';
 import { decodeYAML } from './request-body.ts';
 import { writeOptionsOf } from './request-options.ts';
@@ -33,7 +42,7 @@ export async function handleVirtual(
   if (info.verb === 'create' && info.subresource === '' && !info.name && resource.create && resource.namespaced === !!info.namespace) {
     const w = writeOptionsOf(ctx.url.searchParams, 'CreateOptions');
     const out = negotiateOutput(ctx.req.headers.accept);
-    const body = withRequestNamespace(await readKindBody(ctx, resource), info.namespace);
+    const body = withRequestNamespace(await readKindBody(ctx, resource, w.fieldValidation), info.namespace);
     options.onObjects?.(ctx, { requestObject: resource.auditObject ? resource.auditObject(body) : body });
     const user = ctx.user ?? ANONYMOUS;
     if (options.admission) {
@@ -78,23 +87,31 @@ function withRequestNamespace(body: KubeObject, namespace: string): KubeObject {
   throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
-/** The request body as an object of this group-version and kind (both defaulted when left out). */
+/**
+ * The request body as an object of this group-version and kind (both defaulted when left out), decoded as kube's
+ * decoder does: the fields the kind's Go type does not declare are dropped (known for the kinds the protobuf codec
+ * models: the reviews, Scale, TokenRequest), and fieldValidation (default Warn) applies to them and to repeated keys of
+ * a JSON body — Strict refuses them in one 400, Warn answers a warning each, Ignore says nothing.
+ */
 export async function readKindBody(
   ctx: RequestContext,
   resource: Pick<VirtualResource, 'group' | 'version' | 'kind'>,
+  fieldValidation: FieldValidation = 'Warn',
 ): Promise<KubeObject> {
   const expected = formatGroupVersion({ group: resource.group, version: resource.version });
   const cannot = cannotBeHandled(resource.kind, resource.version);
   const mediaType = contentTypeOf(ctx.req.headers['content-type']);
   const raw = await readRequestBody(ctx);
   let value: unknown;
+  let duplicates: string[] = [];
   if (mediaType === KUBERNETES_PROTOBUF) value = decodeKubernetesProtobuf(raw, { apiVersion: expected, kind: resource.kind });
   else {
     const type = mediaType === '' ? 'json' : bodyTypeOf(mediaType);
     if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', KUBERNETES_PROTOBUF]);
     const text = Buffer.from(raw).toString('utf8');
     try {
-      value = type === 'json' ? JSON.parse(text) : decodeYAML(text);
+      if (type === 'yaml') value = decodeYAML(text);
+      else ({ value, duplicates } = parseJsonDetectingDuplicates(text, { rawFieldsV1: true }));
     } catch (err) {
       throw newBadRequest(`${cannot}: ${(err as Error).message}`);
     }
@@ -109,5 +126,13 @@ export async function readKindBody(
   // Metadata that does not decode into ObjectMeta's Go types fails kube's decoding, whatever the kind then does with it.
   const metaError = objectMetaTypeErrors(value.metadata)[0];
   if (metaError) throw newBadRequest(`${cannot}: ${metaError.field}: ${metaError.detail}`);
+  // Decoded into the Go type, the fields it lacks are gone (SelfSubjectAccessReview's metadata, which must be empty,
+  // is empty when it held only such fields).
+  const undeclared = dropUndeclaredFields(expected, resource.kind, value) ?? [];
+  if (fieldValidation !== 'Ignore') {
+    const strict = [...duplicates.map(duplicateFieldMessage), ...undeclared.map(unknownFieldMessage)];
+    if (strict.length && fieldValidation === 'Strict') throw newBadRequest(`${cannot}: strict decoding error: ${strict.join(', ')}`);
+    for (const warning of strict) addWarning(ctx, warning);
+  }
   return { ...value, apiVersion: expected, kind: resource.kind, metadata: isRecord(value.metadata) ? value.metadata : {} } as KubeObject;
 }

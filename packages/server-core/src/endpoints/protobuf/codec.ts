@@ -705,6 +705,11 @@ function codecFor(apiVersion: string, kind: string): KindCodec | undefined {
   return REVIEWS.get(`${apiVersion}/${kind}`);
 }
 
+/** The message (in schema.ts) of a kind the codec models, by apiVersion and kind; undefined for any other. */
+export function kubernetesMessageOf(apiVersion: string, kind: string): string | undefined {
+  return codecFor(apiVersion, kind)?.message;
+}
+
 /** Whether {@link decodeKubernetesProtobuf} / {@link encodeKubernetesProtobuf} handle this apiVersion and kind. */
 export function supportsKubernetesProtobuf(apiVersion: string, kind: string): boolean {
   return codecFor(apiVersion, kind) !== undefined;
