@@ -1,5 +1,5 @@
 import { compareTyped, type FieldSet, type KubeObject, type TypedSchema, toFieldSet } from '@kapi/apimachinery';
-import { goJSON } from '../table/jsonpath-text.ts';
+import { goJSON } from '../go-json.ts';
 
 /** kubectl's client-side apply annotation. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -57,6 +57,18 @@ const cannotHandle = (def: ResourceDefinition, version: string): string =>
 export type BodySource = 'request' | 'patch';
 
 /**
+ * A json, merge or strategic patch's part in decoding the object it made (kube's jsonPatcher and smpPatcher): what
+ * strict decoding of the patch document itself found, reported before the object's own unknown fields, and the value
+ * kube's Strict refusal shows for `patch`.
+ */
+export interface PatchDecoding {
+  /** Worded as kube words them: `duplicate field "data.a"`, `json patch unknown field "[0].extra"`. */
+  strictErrors: readonly string[];
+  /** The patched object as Go's json.Marshal writes it, or (strategic) Go's %v of the patch. */
+  shown(): string;
+}
+
+/**
  * The TypeMeta checks of a body sent to one version's endpoint: the handler accepts only the endpoint's group/version
  * (RequestScope.AcceptsGroupVersion without a delegate, so a body of another served version is refused too, not
  * converted). Empty fields take the endpoint's (the decoder's default GVK).
@@ -102,8 +114,9 @@ const nameOf = (metadata: { name?: unknown } | undefined): string => (typeof met
 
 /**
  * What kube-apiserver's decoder does to a custom resource body before the Store sees it: fieldValidation on duplicate
- * keys (raw bodies only) and unknown fields (Strict → one 400 strict decoding error listing them all, Warn → one
- * warning each, Ignore → silent), then pruning and defaulting. As for kube's CRD handler, duplicates (found by the
+ * keys (raw bodies only) and unknown fields (Strict → one 400 strict decoding error listing them all, or for what a
+ * patch made one 422 Invalid `patch` with the patch's own strict errors first; Warn → one warning each; Ignore →
+ * silent), then pruning and defaulting. As for kube's CRD handler, duplicates (found by the
  * JSON decoder) come before unknown fields (found by pruning).
  * A body that does not pass the schema is left as it is, for validation to report it with field paths.
  *
@@ -118,6 +131,7 @@ export function decodeBody(
   fieldValidation: FieldValidation = 'Warn',
   version?: string,
   source: BodySource = 'request',
+  patch?: PatchDecoding,
 ): Decoded {
   const served = version === undefined ? def.storageVersion : def.version(version);
   if (!served)
@@ -129,9 +143,13 @@ export function decodeBody(
   if (!isRecord(input) || (input.metadata !== undefined && !isRecord(input.metadata)))
     throw newBadRequest(`${cannotHandle(def, name)}: the body must be a JSON object`);
   const unknown = findUnknownFields(def, name, input);
-  const messages = [...duplicates.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
-  if (fieldValidation === 'Strict' && messages.length)
-    throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
+  const messages = [...(patch?.strictErrors ?? []), ...duplicates.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
+  if (fieldValidation === 'Strict' && messages.length) {
+    const strict = `strict decoding error: ${messages.join(', ')}`;
+    // kube's patchers refuse what the patch made as an Invalid value of `patch`, not as a body they cannot decode.
+    if (patch) throw newInvalid({ group: '', kind: '' }, '', [fieldErrors.invalid('patch', patch.shown(), strict)]);
+    throw newBadRequest(`${cannotHandle(def, name)}: ${strict}`);
+  }
   // kube's handler checks the group/version after the decoder's strict errors.
   if (version !== undefined) checkTypeMeta(def, name, input, source);
   checkMetadataTypes(def, input.metadata);

@@ -22,12 +22,14 @@ import {
 } from '@kapi/apimachinery';
 import { isStorageError, MESSAGES, type Preconditions, type Storage, type Watch } from '@kapi/storage';
 import { ConversionError, convertObjects, convertOne } from '../convert.ts';
+import { goJSON } from '../go-json.ts';
 import { invalidError } from '../invalid-error.ts';
 import { FieldManager } from '../managed-fields/field-manager.ts';
 import { StoredManagedFieldsCache } from '../managed-fields/managed.ts';
 import { resetFieldsOf } from '../managed-fields/typed-schema.ts';
 import { KindVersions } from '../managed-fields/version-converter.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
+import { goFormat } from '../strategic-merge/go-format.ts';
 import { applyStrategicMergePatch, patchMetaFor } from '../strategic-merge/index.ts';
 import type { StrategyContext } from '../strategy.ts';
 import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type ValidateOptions } from '../validate-object.ts';
@@ -370,7 +372,12 @@ export class Store<T extends KubeObject = KubeObject> {
                 ? // Merge keys and strategies come from the definition; fields without them merge as a merge patch does.
                   applyStrategicMergePatch(target, patch, patchMetaFor(this.#def, version))
                 : keepStoredManagedFields(target, patch, applyMergePatch(target, patch));
-        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch');
+        // Shown as kube's patchers show it in a Strict refusal: the patched object, or a strategic patch itself.
+        const shown = () => (type === 'strategic' ? goFormat(patch) : goJSON(patched));
+        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch', {
+          strictErrors: apply ? [] : (opts.patchStrictErrors ?? []),
+          shown,
+        });
         warnings = decoded.warnings;
         checkName(decoded.object.metadata.name, name);
         this.#matchName(decoded.object, name);

@@ -57,6 +57,12 @@ export interface StorePatchOptions extends StoreUpdateOptions {
    * apply of the parent through the subresource (kube's ScaleHandler maps them the same way).
    */
   scaleApply?: (obj: KubeObject) => Record<string, unknown>;
+  /**
+   * What strict decoding of a json, merge or strategic patch document found in the document itself, worded as kube
+   * words it (`duplicate field "data.a"`, `json patch unknown field "[0].extra"`): under fieldValidation Strict or
+   * Warn, reported with the unknown fields of what the patch made (server-core finds them in the request body).
+   */
+  patchStrictErrors?: readonly string[];
 }
 
 /** json = application/json-patch+json, merge = merge-patch, strategic = strategic-merge-patch, apply = apply-patch. */

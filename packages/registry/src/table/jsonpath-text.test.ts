@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { goJSON, goNumberText, jsonPathText } from './jsonpath-text.ts';
+import { goJSON } from '../go-json.ts';
+import { goNumberText, jsonPathText } from './jsonpath-text.ts';
 
 describe('jsonPathText', () => {
   it('prints scalars as Go’s fmt does', () => {

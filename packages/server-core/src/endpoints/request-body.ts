@@ -1,12 +1,13 @@
 import {
   asGoDecodes,
+  duplicateFieldMessage,
   type KubeObject,
   MAX_JSON_DEPTH,
   newBadRequest,
   newUnsupportedMediaType,
   parseJsonDetectingDuplicates,
 } from '@kapi/apimachinery';
-import type { PatchType, ResourceDefinition } from '@kapi/registry';
+import { type PatchType, type ResourceDefinition, unknownFieldMessage } from '@kapi/registry';
 import { type Document, isScalar, Lexer, LineCounter, parseDocument, visit } from 'yaml';
 import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
@@ -15,9 +16,9 @@ import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.
 
 /** Request bodies of the REST handler: objects (JSON, YAML, Kubernetes protobuf), patches and DeleteOptions. */
 
-export function parseJSONBody(raw: Uint8Array): unknown {
+/** A JSON patch document as Go decodes it (lone surrogates replaced, numbers Go cannot hold refused). */
+function parseJSONText(text: string): unknown {
   try {
-    const text = Buffer.from(raw).toString('utf8');
     return asGoDecodes(text, JSON.parse(text));
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${(err as Error).message}`);
@@ -240,9 +241,13 @@ export function patchTypeOf(ctx: RequestContext, def: ResourceDefinition): Patch
 /**
  * A PATCH body of `type` (patchTypeOf's, which the caller reads first: the options depend on it): the patch document,
  * YAML for apply patches, else JSON. An apply patch also says which of its keys repeat (duplicateKeys, for
- * applyDuplicateKeyWarnings).
+ * applyDuplicateKeyWarnings); a JSON one what kube's strict decoding of the document finds (strictErrors, for the
+ * Store's patchStrictErrors).
  */
-export async function readPatchBody(ctx: RequestContext, type: PatchType): Promise<{ patch: unknown; duplicateKeys?: string[] }> {
+export async function readPatchBody(
+  ctx: RequestContext,
+  type: PatchType,
+): Promise<{ patch: unknown; duplicateKeys?: string[]; strictErrors?: string[] }> {
   const raw = await readRequestBody(ctx);
   if (type === 'apply') {
     try {
@@ -252,14 +257,41 @@ export async function readPatchBody(ctx: RequestContext, type: PatchType): Promi
       throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
     }
   }
+  const text = Buffer.from(raw).toString('utf8');
+  let patch: unknown;
   // kube's merge patcher answers a body that is not JSON with json-patch's ErrBadJSONPatch (patches over 1 MiB are
   // decoded first, and say why).
   if (type === 'merge' && raw.byteLength <= 1024 * 1024) {
     try {
-      return { patch: parseJSONBody(raw) };
+      patch = parseJSONText(text);
     } catch {
       throw newBadRequest('Invalid JSON Patch');
     }
+  } else patch = parseJSONText(text);
+  return { patch, strictErrors: patchDocumentStrictErrors(text, type, patch) };
+}
+
+/** The fields of a JSON patch operation (kube's jsonPatchOp, which its strict decoding of the patch holds it to). */
+const JSON_PATCH_OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
+
+/**
+ * What kube's patchers' strict decoding of a json, merge or strategic patch document finds in it (kjson.UnmarshalStrict
+ * into a map, or into []jsonPatchOp): repeated keys, and a JSON patch's operation fields it does not declare, the
+ * latter's words prefixed `json patch ` as kube's jsonPatcher prefixes them.
+ */
+function patchDocumentStrictErrors(text: string, type: Exclude<PatchType, 'apply'>, patch: unknown): string[] {
+  let duplicates: string[];
+  try {
+    ({ duplicates } = parseJsonDetectingDuplicates(text));
+  } catch {
+    return []; // nested beyond the decoder's limit: refused where the patch is applied
   }
-  return { patch: parseJSONBody(raw) };
+  const errors = duplicates.map(duplicateFieldMessage);
+  if (type !== 'json') return errors;
+  if (Array.isArray(patch))
+    patch.forEach((op, i) => {
+      if (typeof op !== 'object' || op === null || Array.isArray(op)) return;
+      for (const key of Object.keys(op)) if (!JSON_PATCH_OP_FIELDS.has(key)) errors.push(unknownFieldMessage(`[${i}].${key}`));
+    });
+  return errors.map((e) => `json patch ${e}`);
 }

@@ -128,13 +128,14 @@ export async function handleResource(
       // The type first (415), then the options it decides on (force, fieldManager), as kube's PatchResource.
       const patchType = patchTypeOf(ctx, def);
       const w = writeOptionsOf(q, 'PatchOptions', patchType);
-      const { patch, duplicateKeys } = await readPatchBody(ctx, patchType);
+      const { patch, duplicateKeys, strictErrors } = await readPatchBody(ctx, patchType);
       const keyWarnings = applyDuplicateKeyWarnings(duplicateKeys ?? [], w.fieldValidation);
       options.onObjects?.(ctx, { requestObject: patch });
       const res = await endpoint.store.patch(rctx, info.name, patch, patchType, {
         version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
+        ...(strictErrors?.length ? { patchStrictErrors: strictErrors } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
         fieldManager: fieldManagerOf(ctx, w),
         ...(w.force !== undefined ? { force: w.force } : {}),

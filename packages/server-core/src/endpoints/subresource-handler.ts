@@ -37,9 +37,10 @@ export async function handleSubresource(
   const def = endpoint.definition;
   const q = ctx.url.searchParams;
   const request: SubresourceRequest = { ctx, info, context: info.namespace ? { namespace: info.namespace } : {} };
-  const writeRequest = (w: WriteOptions): SubresourceWriteRequest => ({
+  const writeRequest = (w: WriteOptions, patchStrictErrors?: readonly string[]): SubresourceWriteRequest => ({
     ...request,
     options: w,
+    ...(patchStrictErrors?.length ? { patchStrictErrors } : {}),
     storeAdmission: writeAdmission(ctx, def, info, w.dryRun, options),
     admission: admissionHooks(ctx, def, info, w.dryRun, options, storage.kind),
     writeChecks: writeCheckHooks(ctx, def, info, w.dryRun, options),
@@ -85,10 +86,10 @@ export async function handleSubresource(
       if (!storage.patch) throw methodNotAllowed();
       const type = patchTypeOf(ctx, def);
       const w = writeOptionsOf(q, 'PatchOptions', type);
-      const { patch, duplicateKeys } = await readPatchBody(ctx, type);
+      const { patch, duplicateKeys, strictErrors } = await readPatchBody(ctx, type);
       const keyWarnings = applyDuplicateKeyWarnings(duplicateKeys ?? [], w.fieldValidation);
       options.onObjects?.(ctx, { requestObject: patch });
-      const res = await storage.patch(writeRequest(w), patch, type);
+      const res = await storage.patch(writeRequest(w, strictErrors), patch, type);
       return written(200, { ...res, warnings: [...keyWarnings, ...(res.warnings ?? [])] });
     }
     case 'create': {

@@ -34,6 +34,11 @@ export interface SubresourceWriteRequest extends SubresourceRequest {
   /** dryRun, fieldValidation and fieldManager of the query. */
   readonly options: WriteOptions;
   /**
+   * A PATCH's: what strict decoding of its (JSON) document found in it, worded (the Store's patchStrictErrors), for
+   * fieldValidation to report with what the patch made.
+   */
+  readonly patchStrictErrors?: readonly string[];
+  /**
    * The Store's admission hooks for a write of the parent's own object with this request's attributes (the parent's
    * kind and resource, this subresource): mutating admission and the kind's write checks, then validating admission.
    * What a storage of the parent's kind passes to the Store. Undefined when nothing admits.
