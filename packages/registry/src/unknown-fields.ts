@@ -90,8 +90,15 @@ export function findUnknownFields(def: ResourceDefinition, version: string, obj:
   if (!isRecord(obj)) return [];
   const out: string[] = [];
   const { apiVersion: _a, kind: _k, metadata, ...body } = obj;
-  if (isRecord(metadata)) unknownMetadataFields(metadata, (path) => out.push(path));
+  if (isRecord(metadata)) out.push(...findUnknownMetadataFields(metadata));
   out.push(...v.schema.unknownFields(body));
+  return out;
+}
+
+/** The paths (`metadata.foo`, `metadata.ownerReferences[0].bar`) of the fields of `metadata` ObjectMeta does not declare. */
+export function findUnknownMetadataFields(metadata: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  unknownMetadataFields(metadata, (path) => out.push(path));
   return out;
 }
 

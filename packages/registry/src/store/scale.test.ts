@@ -179,6 +179,27 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(1);
   });
 
+  it('holds a patched Scale to fieldValidation: undeclared fields and the patch’s own strict errors warned (default), refused with Strict, ignored with Ignore', async () => {
+    await widget('w1', 1);
+    const warnings: string[] = [];
+    const warn = (t: string) => warnings.push(t);
+    const patch = { spec: { replicas: 2, replica: 3 }, metadata: { colour: 'red' } };
+    const scaled = await rest.patchScale(ctx, 'w1', patch, 'merge', { warn, patchStrictErrors: ['duplicate field "spec.replicas"'] });
+    expect(scaled.spec.replicas).toBe(2);
+    expect(warnings).toEqual(['duplicate field "spec.replicas"', 'unknown field "metadata.colour"', 'unknown field "spec.replica"']);
+    const strict = await failure(
+      rest.patchScale(ctx, 'w1', { spec: { replicas: 4, x: 1 } }, 'strategic', { fieldValidation: 'Strict', warn }),
+    );
+    expect([strict.code, strict.message]).toEqual([
+      422,
+      ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:4 x:1]]": strict decoding error: unknown field "spec.x"',
+    ]);
+    warnings.length = 0;
+    await rest.patchScale(ctx, 'w1', { spec: { replicas: 5, x: 1 } }, 'merge', { fieldValidation: 'Ignore', warn });
+    expect(warnings).toEqual([]);
+    expect((await rest.getScale(ctx, 'w1')).spec.replicas).toBe(5);
+  });
+
   it('refuses bodies that are not a Scale or name another object (400)', async () => {
     await widget('w1', 1);
     expect((await failure(rest.updateScale(ctx, 'w1', { spec: { replicas: 'two' } }))).code).toBe(400);

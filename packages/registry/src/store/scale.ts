@@ -22,6 +22,7 @@ import type { ScaleSubresource } from '../resource-definition.ts';
 import { parseSimplePath } from '../simple-path.ts';
 import { objectMetaTypeErrors } from '../validate-object-meta.ts';
 import { checkName } from './check-name.ts';
+import { checkScalePatchFields, type ScalePatchValidation } from './scale-field-validation.ts';
 import type { Store } from './store.ts';
 import type { PatchType, RequestContext, WriteAdmission } from './types.ts';
 
@@ -40,7 +41,7 @@ export interface Scale {
   status: { replicas: number; selector?: string };
 }
 
-export interface ScaleUpdateOptions {
+export interface ScaleUpdateOptions extends ScalePatchValidation {
   /** Validate and return the result without storing it (dryRun=All). */
   dryRun?: boolean;
   /** The manager recorded in the parent's managedFields for the replicas it sets (subresource "scale"). */
@@ -304,7 +305,11 @@ export class ScaleREST<T extends KubeObject = KubeObject> {
       ctx,
       name,
       paths,
-      (current) => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch)),
+      (current) => {
+        const scale = type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch);
+        checkScalePatchFields(scale, patch, type, opts);
+        return scale;
+      },
       opts,
     );
   }

@@ -86,4 +86,36 @@ describe('fieldValidation on patches', () => {
     expect(warningsOf(warned)).toEqual(['299 - "duplicate field \\"status.replicas\\""']);
     expect((await json(warned)).status.replicas).toBe(2);
   });
+
+  it('a patch of the scale subresource: the Scale’s undeclared fields and the patch’s repeated keys, as for any patch', async () => {
+    const { url } = await start();
+    await widget(url);
+    const warned = await patch(
+      url,
+      `${W}/w/scale`,
+      '{"spec":{"replicas":2,"replicas":3,"replica":4},"status":{"x":1}}',
+      'merge-patch+json',
+    );
+    expect(warned.status).toBe(200);
+    expect(warningsOf(warned)).toEqual([
+      '299 - "duplicate field \\"spec.replicas\\""',
+      '299 - "unknown field \\"spec.replica\\""',
+      '299 - "unknown field \\"status.x\\""',
+    ]);
+    expect((await json(warned)).spec.replicas).toBe(3);
+    const strict = await patch(
+      url,
+      `${W}/w/scale?fieldValidation=Strict`,
+      '[{"op":"replace","path":"/spec/replicas","value":5},{"op":"add","path":"/spec/x","value":1}]',
+      'json-patch+json',
+    );
+    expect(strict.status).toBe(422);
+    expect((await json(strict)).message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{.*\\"kind\\":\\"Scale\\".*\}": strict decoding error: unknown field "spec.x"$/,
+    );
+    expect((await json(await fetch(`${url}${W}/w`))).spec.replicas).toBe(3);
+    const ignored = await patch(url, `${W}/w/scale?fieldValidation=Ignore`, '{"spec":{"replicas":6,"replica":1}}', 'merge-patch+json');
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get('warning')).toBeNull();
+  });
 });

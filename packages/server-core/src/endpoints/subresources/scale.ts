@@ -1,15 +1,19 @@
 import { ScaleREST, type ScaleUpdateOptions, type Store } from '@kapi/registry';
 import { SCALE_KIND } from '../../discovery/documents.ts';
+import { addWarning } from '../../filters/warning.ts';
 import { fieldManagerOf } from '../request-options.ts';
 import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource-storage.ts';
 
 /**
- * A scale write's options: dryRun; admission of the Scale (the request's attributes with kind autoscaling/v1 Scale,
+ * A scale write's options: dryRun; fieldValidation of a patch (its warnings go to the response); admission of the Scale (the request's attributes with kind autoscaling/v1 Scale,
  * as kube admits it); the kind's write checks on the parent object the Scale changes.
  */
-function scaleWrite({ ctx, options, admission, writeChecks }: SubresourceWriteRequest): ScaleUpdateOptions {
+function scaleWrite({ ctx, options, admission, writeChecks, patchStrictErrors }: SubresourceWriteRequest): ScaleUpdateOptions {
   return {
     fieldManager: fieldManagerOf(ctx, options),
+    ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
+    ...(patchStrictErrors ? { patchStrictErrors } : {}),
+    warn: (text) => addWarning(ctx, text),
     ...(options.force !== undefined ? { force: options.force } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(admission ? { admission } : {}),
