@@ -135,7 +135,14 @@ describe('external OpenAPI (kube-aggregator’s remote specs)', () => {
     expect(index.body.paths['apis/wardle.example.com/v1alpha1']).toEqual({
       serverRelativeURL: `/openapi/v3/apis/wardle.example.com/v1alpha1?hash=${hash}`,
     });
-    expect(Object.keys(index.body.paths)).toEqual(['api/v1', 'apis/wardle.example.com/v1alpha1']);
+    // The local group-versions (core, and the reviews' groups) and the remote one.
+    expect(Object.keys(index.body.paths)).toEqual([
+      'api/v1',
+      'apis/authentication.k8s.io/v1',
+      'apis/authentication.k8s.io/v1beta1',
+      'apis/authorization.k8s.io/v1',
+      'apis/wardle.example.com/v1alpha1',
+    ]);
     const doc = await get(`/openapi/v3/apis/wardle.example.com/v1alpha1?hash=${hash}`);
     expect(doc.status).toBe(200);
     expect(doc.text).toBe(bytes.toString());

@@ -1,6 +1,7 @@
 import type { JSONSchema, ResourceDefinition } from '@kapi/registry';
-import { definitionSubresources, SCALE_KIND, type SubresourceInfo } from '../discovery/documents.ts';
+import { definitionSubresources, SCALE_KIND, type SubresourceInfo, type VirtualResourceInfo } from '../discovery/documents.ts';
 import { CONNECT_METHODS as PROXY_METHODS } from '../endpoints/subresources/proxy.ts';
+import { messageKindSchemas } from './message-schemas.ts';
 import { DELETE_OPTIONS, definitionName, groupCamel, groupVersionRoot, PATCH, SCALE, STATUS, WATCH_EVENT } from './names.ts';
 import {
   DELETE_COLLECTION_PARAMETERS,
@@ -263,7 +264,13 @@ export function routesOf(
       path: `${item}/${sub.subresource}`,
       parameters: [name, ...scope, PRETTY],
       operations,
-      ...(own ? { schemas: { [schema]: opaqueKindSchema(subGvk, sub.subresource, plural) } } : {}),
+      ...(own
+        ? {
+            schemas: messageKindSchemas(subGvk) ?? {
+              [schema]: opaqueKindSchema(subGvk, `the ${sub.subresource} subresource of ${plural}`),
+            },
+          }
+        : {}),
     });
   }
   if (group === '') paths.push(...watchRoutes(def, { gvk, gvId, tag, ns, root }));
@@ -271,6 +278,46 @@ export function routesOf(
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+/**
+ * The path of a virtual resource (a review, served by code rather than a Store) with its create operation, as kube's
+ * installer publishes a rest.Creater's: POST to the collection, answering the kind. Its schemas come from the
+ * protobuf codec's message for the kind, else an object keeping any field. No path for one that cannot be created.
+ */
+export function virtualRoutes(v: VirtualResourceInfo): RoutePath[] {
+  if (!v.verbs.includes('create')) return [];
+  const gvk: GroupVersionKind = { group: v.group, version: v.version, kind: v.kind };
+  const schema = definitionName(v.group, v.version, v.kind);
+  const gvId = `${upperFirst(groupCamel(v.group))}${upperFirst(v.version)}`;
+  const ns = v.namespaced ? 'Namespaced' : '';
+  const root = groupVersionRoot(v.group, v.version);
+  return [
+    {
+      path: v.namespaced ? `${root}/namespaces/{namespace}/${v.resource}` : `${root}/${v.resource}`,
+      parameters: [...(v.namespaced ? [NAMESPACE_PATH] : []), PRETTY],
+      operations: [
+        {
+          method: 'post',
+          operationId: `create${gvId}${ns}${v.kind}`,
+          tag: `${groupCamel(v.group)}_${v.version}`,
+          description: `create${article(v.kind)}${v.kind}`,
+          action: 'post',
+          gvk,
+          parameters: WRITE_PARAMETERS,
+          body: { schema, contentTypes: OBJECT_CONTENT_TYPES, required: true },
+          produces: OBJECT_CONTENT_TYPES,
+          responses: [
+            { code: '200', description: 'OK', schema },
+            { code: '201', description: 'Created', schema },
+            { code: '202', description: 'Accepted', schema },
+            UNAUTHORIZED,
+          ],
+        },
+      ],
+      schemas: messageKindSchemas(gvk) ?? { [schema]: opaqueKindSchema(gvk, v.resource) },
+    },
+  ];
+}
 
 /** The methods the proxy subresource serves (kube's proxyMethods), as kube's documents list them: lower-case, sorted. */
 const CONNECT_METHODS: readonly HttpMethod[] = [...PROXY_METHODS].map((m) => m.toLowerCase() as HttpMethod).sort();
@@ -313,12 +360,14 @@ function proxyRoutes(c: {
 }
 
 /**
- * The definition of a subresource storage's own kind, whose schema kapi does not know: an object of that kind that
- * keeps any field (Swagger 2.0 renders it as a bare object, as it renders a kind keeping unknown fields).
+ * The definition of a kind whose schema kapi does not know (a subresource storage's or a virtual resource's own, of a
+ * kind the protobuf codec does not model): an object of that kind that keeps any field (Swagger 2.0 renders it as a
+ * bare object, as it renders a kind keeping unknown fields). `served` names what reads it, e.g. "the token
+ * subresource of serviceaccounts".
  */
-function opaqueKindSchema(gvk: GroupVersionKind, subresource: string, plural: string): JSONSchema {
+function opaqueKindSchema(gvk: GroupVersionKind, served: string): JSONSchema {
   return {
-    description: `${gvk.kind} is what the ${subresource} subresource of ${plural} reads and answers with.`,
+    description: `${gvk.kind} is what ${served} reads and answers with.`,
     type: 'object',
     'x-kubernetes-preserve-unknown-fields': true,
     'x-kubernetes-group-version-kind': [{ group: gvk.group, version: gvk.version, kind: gvk.kind }],

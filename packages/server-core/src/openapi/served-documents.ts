@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '@kapi/registry';
-import { type DiscoverySource, definitionsOf, type SubresourceInfo, subresourcesIn } from '../discovery/documents.ts';
+import {
+  type DiscoverySource,
+  definitionsOf,
+  type SubresourceInfo,
+  subresourcesIn,
+  type VirtualResourceInfo,
+  virtualResourcesOf,
+} from '../discovery/documents.ts';
 import { type ExternalOpenAPI, mergeSwagger } from './external.ts';
 import { groupVersionPath } from './names.ts';
 import { swaggerDocument } from './v2-document.ts';
@@ -69,6 +76,7 @@ export class OpenAPIDocuments {
   readonly v3: ReadonlyMap<string, ServedDocument>;
   readonly #groupVersions = new Map<string, GroupVersionDocument>();
   readonly #served: { def: ResourceDefinition; version: string; subresources: readonly SubresourceInfo[] }[];
+  readonly #virtual: readonly VirtualResourceInfo[];
   readonly #info: OpenAPIInfo;
   readonly #lastModified: Date;
   readonly #external: ExternalOpenAPI | undefined;
@@ -93,6 +101,14 @@ export class OpenAPIDocuments {
         this.#served.push({ def, version: v.name, subresources: subresources.get(def) ?? [] });
       }
     }
+    // Virtual resources (the reviews) are fixed for a server's life: a group-version of theirs keeps its document.
+    this.#virtual = virtualResourcesOf(source);
+    const virtualIn = new Map<string, VirtualResourceInfo[]>();
+    for (const v of this.#virtual) {
+      const key = groupVersionPath(v.group, v.version);
+      if (!byGroupVersion.has(key)) byGroupVersion.set(key, { version: v.version, defs: [] });
+      virtualIn.set(key, [...(virtualIn.get(key) ?? []), v]);
+    }
     const subresourcesOf = (def: ResourceDefinition): readonly SubresourceInfo[] => subresources.get(def) ?? [];
     const v3 = new Map<string, ServedDocument>();
     const index: OpenAPIV3Index = { paths: {} };
@@ -112,7 +128,7 @@ export class OpenAPIDocuments {
       const doc =
         before && sameDefinitions(before, defs, subs)
           ? before.doc
-          : this.#toServed(groupVersionDocument(defs, version, this.#info, subresourcesOf));
+          : this.#toServed(groupVersionDocument(defs, version, this.#info, subresourcesOf, virtualIn.get(key) ?? []));
       this.#groupVersions.set(key, { defs, subresources: subs, doc });
       v3.set(key, doc);
       index.paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.etag) };
@@ -124,7 +140,7 @@ export class OpenAPIDocuments {
   /** GET /openapi/v2, built on first use. */
   get v2(): ServedSwagger {
     if (!this.#v2) {
-      const doc = mergeSwagger(swaggerDocument(this.#served, this.#info), this.#external?.v2Specs() ?? []);
+      const doc = mergeSwagger(swaggerDocument(this.#served, this.#info, this.#virtual), this.#external?.v2Specs() ?? []);
       const served = this.#toServed(doc);
       let protobuf: Buffer | undefined;
       this.#v2 = {

@@ -1,10 +1,10 @@
 import type { JSONSchema, ResourceDefinition } from '@kapi/registry';
-import type { SubresourceInfo } from '../discovery/documents.ts';
+import type { SubresourceInfo, VirtualResourceInfo } from '../discovery/documents.ts';
 import { kindSchemas, referencedDefinitions } from './kind-schemas.ts';
 import { META_DEFINITIONS } from './meta-definitions.ts';
 import { V2_REF_PREFIX, V3_REF_PREFIX } from './names.ts';
 import type { ParameterSpec } from './parameters.ts';
-import { type RouteOperation, type RoutePath, routesOf } from './routes.ts';
+import { type RouteOperation, type RoutePath, routesOf, virtualRoutes } from './routes.ts';
 import { BEARER_TOKEN_SCHEME, DEFAULT_OPENAPI_INFO, type OpenAPIInfo } from './v3-document.ts';
 
 /** Swagger 2.0 as kube-openapi's spec package marshals it (the subset kapi writes). */
@@ -109,15 +109,17 @@ function v2PathItem(p: RoutePath): Record<string, unknown> {
 /**
  * GET /openapi/v2: one Swagger 2.0 document for every served group-version (as kube-apiserver merges its
  * aggregated specs), paths sorted, definitions sorted and limited to those referred to. Each kind's subresources are
- * those given with it (default: those its definition declares).
+ * those given with it (default: those its definition declares); the virtual resources' create paths are listed too.
  */
 export function swaggerDocument(
   served: readonly { def: ResourceDefinition; version: string; subresources?: readonly SubresourceInfo[] }[],
   info: OpenAPIInfo = DEFAULT_OPENAPI_INFO,
+  virtual: readonly VirtualResourceInfo[] = [],
 ): SwaggerDocument {
-  const routes = served
-    .flatMap(({ def, version, subresources }) => routesOf(def, version, subresources))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const routes = [
+    ...served.flatMap(({ def, version, subresources }) => routesOf(def, version, subresources)),
+    ...virtual.flatMap(virtualRoutes),
+  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const v3Schemas: Record<string, JSONSchema> = {};
   const roots = new Set<string>();
   for (const { def, version } of served)

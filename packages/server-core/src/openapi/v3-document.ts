@@ -1,10 +1,10 @@
 import type { JSONSchema, ResourceDefinition } from '@kapi/registry';
-import { definitionSubresources, type SubresourceInfo } from '../discovery/documents.ts';
+import { definitionSubresources, type SubresourceInfo, type VirtualResourceInfo } from '../discovery/documents.ts';
 import { kindSchemas, referencedDefinitions } from './kind-schemas.ts';
 import { META_DEFINITIONS } from './meta-definitions.ts';
 import { ref } from './names.ts';
 import type { ParameterSpec } from './parameters.ts';
-import { type RouteOperation, type RoutePath, routesOf } from './routes.ts';
+import { type RouteOperation, type RoutePath, routesOf, virtualRoutes } from './routes.ts';
 
 /** OpenAPI v3 as kube-openapi's spec3 package marshals it (the subset kapi writes). */
 export interface OpenAPIV3Document {
@@ -76,19 +76,21 @@ export function v3PathItem(p: RoutePath): Record<string, unknown> {
 /**
  * The OpenAPI v3 document of one group-version (GET /openapi/v3/api/v1, /openapi/v3/apis/<group>/<version>): the
  * paths of every kind served there and of its subresources (`subresourcesOf`, default those its definition
- * declares), the kinds' and lists' schemas and the shared definitions they refer to.
+ * declares), and of the virtual resources served there (their create), the kinds' and lists' schemas and the shared
+ * definitions they refer to.
  */
 export function groupVersionDocument(
   defs: readonly ResourceDefinition[],
   version: string,
   info: OpenAPIInfo = DEFAULT_OPENAPI_INFO,
   subresourcesOf: (def: ResourceDefinition) => readonly SubresourceInfo[] = definitionSubresources,
+  virtual: readonly VirtualResourceInfo[] = [],
 ): OpenAPIV3Document {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, JSONSchema> = {};
-  const routes = defs
-    .flatMap((def) => routesOf(def, version, subresourcesOf(def)))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const routes = [...defs.flatMap((def) => routesOf(def, version, subresourcesOf(def))), ...virtual.flatMap(virtualRoutes)].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
   for (const r of routes) paths[r.path] = v3PathItem(r);
   for (const def of defs) Object.assign(schemas, kindSchemas(def, version));
   // A subresource's own kind: its schema when a served kind of the document is that kind, else what its route gives.
