@@ -7,6 +7,8 @@ import { ServiceAccount } from '@kapi/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries, writePlainKubeconfig } from '../../../../scripts/kubectl-binaries.ts';
 import type { VirtualResourceInfo } from '../discovery/documents.ts';
+import { selfSubjectAccessReviewResource } from '../reviews/self-subject-access-review.ts';
+import { localSubjectAccessReviewResource } from '../reviews/subject-access-review.ts';
 import { testServers } from '../test-support/test-servers.ts';
 import { routesOf } from './routes.ts';
 import { swaggerDocument } from './v2-document.ts';
@@ -18,16 +20,8 @@ import { groupVersionDocument } from './v3-document.ts';
  * finds them; a subresource's own kind (TokenRequest) gets its schema the same way.
  */
 
-const SSAR: VirtualResourceInfo = {
-  group: 'authorization.k8s.io',
-  version: 'v1',
-  resource: 'selfsubjectaccessreviews',
-  singularName: 'selfsubjectaccessreview',
-  kind: 'SelfSubjectAccessReview',
-  namespaced: false,
-  verbs: ['create'],
-};
-const LSAR: VirtualResourceInfo = { ...SSAR, resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true };
+const SSAR: VirtualResourceInfo = selfSubjectAccessReviewResource();
+const LSAR: VirtualResourceInfo = localSubjectAccessReviewResource();
 const OWN: VirtualResourceInfo = { ...SSAR, group: 'example.kapi.dev', resource: 'previews', kind: 'Preview' };
 const A = 'io.k8s.api.authorization.v1';
 
