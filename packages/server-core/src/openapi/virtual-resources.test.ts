@@ -73,9 +73,9 @@ describe('virtual resources in the OpenAPI documents', () => {
       'x-kubernetes-group-version-kind': [{ group: 'example.kapi.dev', version: 'v1', kind: 'Preview' }],
     });
     const v2 = swaggerDocument([], undefined, [SSAR]);
-    expect((v2.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews']?.post as { operationId: string }).operationId).toBe(
-      'createAuthorizationV1SelfSubjectAccessReview',
-    );
+    expect(v2.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews']?.post).toMatchObject({
+      operationId: 'createAuthorizationV1SelfSubjectAccessReview',
+    });
     expect(v2.definitions[`${A}.SelfSubjectAccessReviewSpec`]?.properties).toMatchObject({
       resourceAttributes: { $ref: `#/definitions/${A}.ResourceAttributes` },
     });

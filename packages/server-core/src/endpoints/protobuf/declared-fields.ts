@@ -34,7 +34,10 @@ function walk(type: protobuf.Type, value: Record<string, unknown>, path: string,
     if (field.map) {
       if (isRecord(v)) for (const k in v) if (Object.hasOwn(v, k) && isRecord(v[k])) walk(message, v[k], `${at}[${k}]`, out);
     } else if (field.repeated) {
-      if (Array.isArray(v)) v.forEach((item, i) => isRecord(item) && walk(message, item, `${at}[${i}]`, out));
+      if (Array.isArray(v))
+        v.forEach((item, i) => {
+          if (isRecord(item)) walk(message, item, `${at}[${i}]`, out);
+        });
     } else if (isRecord(v)) walk(message, v, at, out);
   }
 }
