@@ -235,6 +235,49 @@ describe.each(BACKENDS)('server-side apply with kubectl on %s', (backendName) =>
     expect(conflict.stderr).toBe(`error: Apply failed with 1 conflict: conflict with "x" using v1: .data.key\n${ADVICE}`);
   });
 
+  // 40,000 keys of 19-byte values: 1.04 MB of data (under ConfigMap's 1 MiB), 1.3 MB as JSON — and 0.6 MB more of
+  // fieldsV1 when one manager owns every key (`"f:k-00000":{}` each), past etcd's 1.5 MiB request limit (Redis storage
+  // keeps the same limit; memory has none).
+  it('ConfigMap: an object its managedFields make too large for the storage is written without them, as kube retries it; an apply is not', {
+    timeout: T,
+  }, async () => {
+    const data = (v: string) =>
+      Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`k-${String(i).padStart(5, '0')}`, v.repeat(19)]));
+    const limited = backendName !== 'memory';
+    const body = (name: string, v: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'default' },
+      data: data(v),
+    });
+    const owners = (o: { metadata?: { managedFields?: V1ManagedFieldsEntry[] } }) => o.metadata?.managedFields?.length ?? 0;
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: body('big', 'a') });
+    expect(Object.keys(created.data ?? {})).toHaveLength(40_000);
+    expect(owners(created)).toBe(limited ? 0 : 1);
+    // Every value changed: the writer (the same manager, client-node's) would own every key again.
+    const updated = await core.replaceNamespacedConfigMap({ name: 'big', namespace: 'default', body: body('big', 'b') });
+    expect(updated.data?.['k-39999']).toBe('b'.repeat(19));
+    expect(owners(updated)).toBe(limited ? 0 : 1);
+    const patched = await core.patchNamespacedConfigMap(
+      { name: 'big', namespace: 'default', fieldManager: 'patcher', body: { data: data('c') } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    expect(patched.data?.['k-00001']).toBe('c'.repeat(19));
+    expect(owners(patched)).toBe(limited ? 0 : 2);
+    expect((await readCM('big')).metadata?.managedFields?.length ?? 0).toBe(limited ? 0 : 2);
+    // An apply's managedFields are what it is for: kube does not retry it without them.
+    const applying = core.patchNamespacedConfigMap(
+      { name: 'big-applied', namespace: 'default', fieldManager: 'a', body: body('big-applied', 'a') },
+      SSA,
+    );
+    if (!limited) expect(owners(await applying)).toBe(1);
+    else {
+      const status = await refused(applying);
+      expect([status.code, status.reason]).toEqual([413, 'RequestEntityTooLarge']);
+      expect((await core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=big-applied' })).items).toEqual([]);
+    }
+  });
+
   it('ConfigMap: client-side apply, then --server-side takes over what client-side apply owned', { timeout: T }, async () => {
     expect(await applyOK(configMap('migrate', { p: '1', q: '2' }), [])).toBe('configmap/migrate created\n');
     let cm = await readCM('migrate');

@@ -87,6 +87,12 @@ const MAX_DELETE_ATTEMPTS = 5;
 /** `warnings`: the strategy's WarningsOnCreate / WarningsOnUpdate for the object computed. */
 type UpdateOutcome = { kind: 'create' | 'update' | 'delete'; object: KubeObject; old?: KubeObject; warnings?: string[] };
 
+/** `metadata` without its managedFields. */
+function withoutManagedFields(metadata: KubeObject['metadata']): KubeObject['metadata'] {
+  const { managedFields: _m, ...rest } = metadata;
+  return rest;
+}
+
 /** Thrown out of guaranteedUpdate to leave it without writing; the caller acts on `outcome`. */
 class LeaveUpdate {
   readonly outcome: UpdateOutcome | 'deleteNow';
@@ -183,6 +189,12 @@ export class Store<T extends KubeObject = KubeObject> {
         stored = await this.#storage.create(this.keys.key(prepared.metadata.namespace, name), prepared);
         break;
       } catch (err) {
+        // kube's create handler: an object the storage refuses as too large is written once more without its
+        // managedFields, which can be large and which it is valid without.
+        if (isStorageError(err, 'RequestTooLarge') && prepared.metadata.managedFields) {
+          prepared = { ...prepared, metadata: withoutManagedFields(prepared.metadata) };
+          continue;
+        }
         if (!(generated && isStorageError(err, 'KeyExists'))) throw this.#mapError(err, name);
         if (attempt >= MAX_GENERATE_NAME_ATTEMPTS) throw newGenerateNameConflict(this.#def.groupResource, name, 1);
         prepared = {
@@ -326,7 +338,7 @@ export class Store<T extends KubeObject = KubeObject> {
     this.#matchNamespace(ctx, obj);
     const key = this.#key(obj.metadata.namespace, name);
     const sctx = this.#strategyContext(obj, opts.subresource);
-    const res = await this.#runUpdate(key, name, true, opts.dryRun, warnings, async (current) => {
+    const res = await this.#runUpdate(key, name, true, opts.dryRun, warnings, true, async (current) => {
       // Create-on-update is a create: admission (the namespace lifecycle) runs as create() runs it, for every try.
       if (!current && this.#beforeCreate && this.#def.strategy.allowCreateOnUpdate() && !sctx.subresource)
         await this.#beforeCreate(ctx, obj, this.#def);
@@ -353,6 +365,8 @@ export class Store<T extends KubeObject = KubeObject> {
       createOnApply,
       opts.dryRun,
       () => warnings,
+      // kube's patcher retries without managedFields too, but not an apply (whose managedFields are the point).
+      !apply,
       async (current) => {
         if (!current && !createOnApply) throw newNotFound(this.#def.groupResource, name);
         // Applied to the stored object (as the request's version sees it, as kube's patcher does), so its
@@ -408,6 +422,8 @@ export class Store<T extends KubeObject = KubeObject> {
   /**
    * guaranteedUpdate around `compute`; an outcome of "delete" (finalizers emptied on a terminating object) deletes the
    * object instead, conditional on the state it was computed from. dryRun computes against the current object only.
+   * With `dropManagedFieldsWhenTooLarge`, an object the storage refuses as too large is computed and written once more
+   * without its managedFields, as kube's update and patch handlers retry it.
    */
   async #runUpdate(
     key: string,
@@ -415,6 +431,7 @@ export class Store<T extends KubeObject = KubeObject> {
     createOnMissing: boolean,
     dryRun: boolean | undefined,
     warnings: string[] | (() => string[]),
+    dropManagedFieldsWhenTooLarge: boolean,
     compute: (current: KubeObject | null) => UpdateOutcome | Promise<UpdateOutcome>,
   ): Promise<UpdateResult<T>> {
     const result = (object: KubeObject, created: boolean, deleted: boolean, outcome?: UpdateOutcome): UpdateResult<T> => ({
@@ -423,12 +440,7 @@ export class Store<T extends KubeObject = KubeObject> {
       created,
       deleted,
     });
-    try {
-      if (dryRun) {
-        const current = await this.#storage.get(key, { ignoreNotFound: true });
-        const outcome = await compute(current);
-        return result(outcome.object, outcome.kind === 'create', outcome.kind === 'delete', outcome);
-      }
+    const write = async (withoutManaged: boolean): Promise<UpdateResult<T>> => {
       let outcome: UpdateOutcome | undefined;
       try {
         const stored = await this.#storage.guaranteedUpdate(
@@ -436,6 +448,8 @@ export class Store<T extends KubeObject = KubeObject> {
           async (current) => {
             outcome = await compute(current);
             if (outcome.kind === 'delete') throw new LeaveUpdate(outcome);
+            if (withoutManaged && outcome.object.metadata.managedFields)
+              outcome = { ...outcome, object: { ...outcome.object, metadata: withoutManagedFields(outcome.object.metadata) } };
             return outcome.object;
           },
           { ignoreNotFound: createOnMissing },
@@ -448,6 +462,19 @@ export class Store<T extends KubeObject = KubeObject> {
           preconditions: { uid: old.metadata.uid, resourceVersion: old.metadata.resourceVersion },
         });
         return result(last, false, true, err.outcome);
+      }
+    };
+    try {
+      if (dryRun) {
+        const current = await this.#storage.get(key, { ignoreNotFound: true });
+        const outcome = await compute(current);
+        return result(outcome.object, outcome.kind === 'create', outcome.kind === 'delete', outcome);
+      }
+      try {
+        return await write(false);
+      } catch (err) {
+        if (!(dropManagedFieldsWhenTooLarge && isStorageError(err, 'RequestTooLarge'))) throw err;
+        return await write(true);
       }
     } catch (err) {
       throw this.#mapError(err, name);
