@@ -37,6 +37,7 @@ import { checkName } from './check-name.ts';
 import { ConvertingStorage } from './converting-storage.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
 import { decodeBody } from './decode.ts';
+import { dedupOwnerReferences } from './dedup-owner-references.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
 import { validateObjectMetaUpdate } from './object-meta-update.ts';
@@ -161,8 +162,9 @@ export class Store<T extends KubeObject = KubeObject> {
   async create(ctx: RequestContext, input: unknown, opts: StoreCreateOptions = {}): Promise<WriteResult<T>> {
     const other = this.#otherVersion(opts.version);
     const decodedBody = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
-    const decoded = decodedBody.object;
-    let warnings = decodedBody.warnings;
+    // kube dedups a create's owner references before its managedFields are recorded, and again after admission.
+    const { object: decoded, warning: duplicateOwners } = dedupOwnerReferences(decodedBody.object, false);
+    let warnings = duplicateOwners ? [...decodedBody.warnings, duplicateOwners] : decodedBody.warnings;
     this.#matchNamespace(ctx, decoded);
     // The request's fields become its manager's (kube records them before admission, on the request's object).
     const tracked = this.#fieldManager(other).update(null, decoded, opts.fieldManager ?? '');
@@ -171,11 +173,15 @@ export class Store<T extends KubeObject = KubeObject> {
     // mistake, so it is a 400 here (bad input never answers 5xx), with kube's words.
     if (decoded.metadata.resourceVersion) throw newBadRequest(MESSAGES.rvOnCreate);
     if (this.#beforeCreate) await this.#beforeCreate(ctx, decoded, this.#def);
+    let admitted = decoded;
     if (opts.admission?.mutate) {
       await opts.admission.mutate(decoded, null);
       this.#matchNamespace(ctx, decoded);
+      const deduped = dedupOwnerReferences(decoded, true);
+      admitted = deduped.object;
+      if (deduped.warning) warnings = [...warnings, deduped.warning];
     }
-    const obj = other ? await this.#toStorage(decoded, other) : decoded;
+    const obj = other ? await this.#toStorage(admitted, other) : admitted;
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
     const sctx = this.#strategyContext(obj);
     let prepared = await this.#prepareCreate(sctx, obj, other);
@@ -332,7 +338,10 @@ export class Store<T extends KubeObject = KubeObject> {
   async update(ctx: RequestContext, name: string, input: unknown, opts: StoreUpdateOptions = {}): Promise<UpdateResult<T>> {
     this.#checkSubresource(opts.subresource);
     const other = this.#otherVersion(opts.version);
-    const { object: obj, warnings } = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    const decoded = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    // As for a create: owner references deduped before managedFields are recorded, and again after admission.
+    const { object: obj, warning: duplicateOwners } = dedupOwnerReferences(decoded.object, false);
+    const warnings = duplicateOwners ? [...decoded.warnings, duplicateOwners] : decoded.warnings;
     checkName(obj.metadata.name, name);
     this.#matchName(obj, name);
     this.#matchNamespace(ctx, obj);
@@ -505,6 +514,10 @@ export class Store<T extends KubeObject = KubeObject> {
       this.#matchName(obj, name);
       this.#matchNamespace(ctx, obj);
     }
+    // kube dedups owner references after mutating admission (a patch's only then).
+    const deduped = dedupOwnerReferences(obj, true);
+    const duplicateOwners = deduped.warning;
+    obj = deduped.object;
     if (afterMutate) obj = afterMutate(obj);
     if (other) obj = await this.#toStorage(obj, other);
     const outcome = await this.#computeUpdate(sctx, obj, current, other, forceAllowCreate);
@@ -513,7 +526,7 @@ export class Store<T extends KubeObject = KubeObject> {
         await this.#out(outcome.object, other),
         outcome.kind === 'create' || !current ? null : await this.#out(current, other),
       );
-    return outcome;
+    return duplicateOwners ? { ...outcome, warnings: [duplicateOwners, ...(outcome.warnings ?? [])] } : outcome;
   }
 
   /** The body of Store.Update's tryUpdate: create-on-update, optimistic concurrency, rest.BeforeUpdate and validation. */
