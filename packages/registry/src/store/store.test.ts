@@ -553,6 +553,19 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
       expect(apply.code).toBe(400);
       expect(apply.message).toBe('invalid object type: /, Kind=');
     });
+
+    it('refuses (409) an apply that would create an object naming a uid, as kube’s patcher does; the uid of an existing one is its own', async () => {
+      const err = await failure(store.patch(ns, 'w2', widget('w2', {}, { uid: 'abc' }), 'apply', { fieldManager: 'm' }));
+      expect([err.code, err.message]).toEqual([
+        409,
+        'Operation cannot be fulfilled on widgets.example.kapi.dev "w2": uid mismatch: the provided object specified uid abc, and no existing object was found',
+      ]);
+      expect((await failure(store.get(ns, 'w2'))).code).toBe(404);
+      const created = await store.patch(ns, 'w2', widget('w2'), 'apply', { fieldManager: 'm' });
+      expect(created.created).toBe(true);
+      const again = await store.patch(ns, 'w2', widget('w2', {}, { uid: created.object.metadata.uid }), 'apply', { fieldManager: 'm' });
+      expect(again.object.metadata.uid).toBe(created.object.metadata.uid);
+    });
   });
 
   describe('delete', () => {

@@ -402,6 +402,13 @@ export class Store<T extends KubeObject = KubeObject> {
           shown,
         });
         warnings = decoded.warnings;
+        // kube's patcher: an object the patch creates cannot name a uid (it would claim to be one that exists).
+        if (!current && decoded.object.metadata.uid)
+          throw newConflict(
+            this.#def.groupResource,
+            name,
+            `uid mismatch: the provided object specified uid ${decoded.object.metadata.uid}, and no existing object was found`,
+          );
         checkName(decoded.object.metadata.name, name);
         this.#matchName(decoded.object, name);
         this.#matchNamespace(ctx, decoded.object);
