@@ -6,11 +6,11 @@ import type { FieldValidation, PatchType } from './types.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What autoscaling/v1 Scale declares besides TypeMeta and ObjectMeta. */
-const SCALE_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  spec: new Set(['replicas']),
-  status: new Set(['replicas', 'selector']),
-};
+/** What autoscaling/v1 Scale declares besides TypeMeta and ObjectMeta (a Map: a body's keys include `__proto__`). */
+const SCALE_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['spec', new Set(['replicas'])],
+  ['status', new Set(['replicas', 'selector'])],
+]);
 
 /** The paths of the fields of `scale` that autoscaling/v1 Scale does not declare, in document order. */
 function undeclaredScaleFields(scale: Record<string, unknown>): string[] {
@@ -22,7 +22,7 @@ function undeclaredScaleFields(scale: Record<string, unknown>): string[] {
       if (isRecord(v)) out.push(...findUnknownMetadataFields(v));
       continue;
     }
-    const declared = SCALE_FIELDS[key];
+    const declared = SCALE_FIELDS.get(key);
     if (!declared) out.push(key);
     else if (isRecord(v)) for (const k of Object.keys(v)) if (!declared.has(k)) out.push(`${key}.${k}`);
   }

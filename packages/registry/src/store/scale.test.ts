@@ -194,6 +194,12 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
       422,
       ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:4 x:1]]": strict decoding error: unknown field "spec.x"',
     ]);
+    // Keys that name Object.prototype's members are fields like any other.
+    warnings.length = 0;
+    await rest.patchScale(ctx, 'w1', JSON.parse('{"__proto__":{"a":1},"constructor":1,"spec":{"replicas":4,"toString":1}}'), 'merge', {
+      warn,
+    });
+    expect(warnings).toEqual(['unknown field "spec.toString"', 'unknown field "__proto__"', 'unknown field "constructor"']);
     warnings.length = 0;
     await rest.patchScale(ctx, 'w1', { spec: { replicas: 5, x: 1 } }, 'merge', { fieldValidation: 'Ignore', warn });
     expect(warnings).toEqual([]);
