@@ -14,6 +14,7 @@ import type { ResourceDefinition } from '../resource-definition.ts';
 import { findUnknownFields, pruneUnknownMetadata, unknownFieldMessage } from '../unknown-fields.ts';
 import { objectMetaTypeErrors } from '../validate-object-meta.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
+import { patchStrictError } from './patch-strict-error.ts';
 import type { FieldValidation } from './types.ts';
 
 /** A request body: an object already decoded, or the raw JSON bytes or text (the only place duplicate keys still show). */
@@ -145,10 +146,9 @@ export function decodeBody(
   const unknown = findUnknownFields(def, name, input);
   const messages = [...(patch?.strictErrors ?? []), ...duplicates.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
   if (fieldValidation === 'Strict' && messages.length) {
-    const strict = `strict decoding error: ${messages.join(', ')}`;
     // kube's patchers refuse what the patch made as an Invalid value of `patch`, not as a body they cannot decode.
-    if (patch) throw newInvalid({ group: '', kind: '' }, '', [fieldErrors.invalid('patch', patch.shown(), strict)]);
-    throw newBadRequest(`${cannotHandle(def, name)}: ${strict}`);
+    if (patch) throw patchStrictError(patch.shown(), messages);
+    throw newBadRequest(`${cannotHandle(def, name)}: strict decoding error: ${messages.join(', ')}`);
   }
   // kube's handler checks the group/version after the decoder's strict errors.
   if (version !== undefined) checkTypeMeta(def, name, input, source);

@@ -1,7 +1,7 @@
-import { fieldErrors, newInvalid } from '@kapi/apimachinery';
 import { goJSON } from '../go-json.ts';
 import { goFormat } from '../strategic-merge/go-format.ts';
 import { findUnknownMetadataFields, unknownFieldMessage } from '../unknown-fields.ts';
+import { patchStrictError } from './patch-strict-error.ts';
 import type { FieldValidation, PatchType } from './types.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -50,8 +50,7 @@ export function checkScalePatchFields(scale: unknown, patch: unknown, type: Patc
   const messages = [...(opts.patchStrictErrors ?? []), ...undeclaredScaleFields(scale).map(unknownFieldMessage)];
   if (messages.length === 0) return;
   if (directive === 'Strict') {
-    const shown = type === 'strategic' ? goFormat(patch) : goJSON(scale);
-    throw newInvalid({ group: '', kind: '' }, '', [fieldErrors.invalid('patch', shown, `strict decoding error: ${messages.join(', ')}`)]);
+    throw patchStrictError(type === 'strategic' ? goFormat(patch) : goJSON(scale), messages);
   }
   for (const m of messages) opts.warn?.(m);
 }
