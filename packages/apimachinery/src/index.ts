@@ -54,6 +54,7 @@ export {
 export {
   type DuplicateScanOptions,
   duplicateFieldMessage,
+  duplicateKeysIn,
   type JsonWithDuplicates,
   parseJsonDetectingDuplicates,
 } from './json-decode.ts';

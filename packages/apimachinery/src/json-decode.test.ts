@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateFieldMessage, parseJsonDetectingDuplicates } from './json-decode.ts';
+import { duplicateFieldMessage, duplicateKeysIn, parseJsonDetectingDuplicates } from './json-decode.ts';
 import { isBadRequest, StatusError } from './status-error.ts';
 
 const dups = (text: string): string[] => parseJsonDetectingDuplicates(text).duplicates;
@@ -138,5 +138,22 @@ describe('duplicateFieldMessage', () => {
     // strconv.Quote, not JSON: control characters as \x01, non-printables such as U+00A0 as \u00a0.
     expect(duplicateFieldMessage('a"\u0001\u00a0')).toBe('duplicate field "a\\"\\x01\\u00a0"');
     expect(duplicateFieldMessage('spec.ports[0].hostPort')).toBe('duplicate field "spec.ports[0].hostPort"');
+  });
+});
+
+describe('duplicateKeysIn', () => {
+  it('finds the keys parseJsonDetectingDuplicates finds, in a text its caller already decoded', () => {
+    for (const text of [
+      '{"a":1,"b":{"c":[{"d":1,"d":2}]},"a":3}',
+      '{ "x": 1 }',
+      '[{"op":"add","op":"replace"}]',
+      '{"s":"\\ud800","s":1}',
+    ]) {
+      const value = JSON.parse(text);
+      expect(duplicateKeysIn(text, value)).toEqual(parseJsonDetectingDuplicates(text).duplicates);
+    }
+    expect(duplicateKeysIn('[{"op":"add","op":"replace"}]', JSON.parse('[{"op":"add","op":"replace"}]'))).toEqual(['[0].op']);
+    const deep = `${'['.repeat(10_001)}${']'.repeat(10_001)}`;
+    expect(() => duplicateKeysIn(deep, JSON.parse(deep))).toThrow(StatusError);
   });
 });

@@ -131,6 +131,21 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
   // A number Go could not decode is written as null by JSON.stringify, so it never is in a canonical text.
   const overflow = nonFiniteNumberError(text, value);
   if (overflow) throw newBadRequest(overflow);
+  return { value, duplicates: scanDuplicates(text, rawFieldsV1) };
+}
+
+/**
+ * The duplicated keys of `text`, a valid JSON text already decoded as `value` (JSON.parse's, lone surrogates replaced
+ * or not), reported as parseJsonDetectingDuplicates reports them: for a caller that decodes the text its own way and
+ * needs only the keys, without a second parse. A 400 when the text nests deeper than MAX_JSON_DEPTH.
+ */
+export function duplicateKeysIn(text: string, value: unknown, options: DuplicateScanOptions = {}): string[] {
+  if (!mayHoldLoneSurrogates(text) && isCanonical(text, value)) return [];
+  return scanDuplicates(text, options.rawFieldsV1 === true);
+}
+
+/** The scan of a known-valid JSON text for duplicated keys and depth (parseJsonDetectingDuplicates' second half). */
+function scanDuplicates(text: string, rawFieldsV1: boolean): string[] {
   const duplicates: string[] = [];
   const reported = new Set<string>();
   const stack: Frame[] = [];
@@ -200,7 +215,7 @@ export function parseJsonDetectingDuplicates(text: string, options: DuplicateSca
         }
     }
   }
-  return { value, duplicates };
+  return duplicates;
 }
 
 /**

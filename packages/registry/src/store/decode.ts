@@ -123,7 +123,8 @@ const nameOf = (metadata: { name?: unknown } | undefined): string => (typeof met
  *
  * Without `version` the body is decoded as the storage version and its apiVersion and kind are not looked at (the
  * Store's callers that predate versions). With `version` (the request's version, as the REST layer passes it) the body
- * is decoded with that version's schema and must name that version and the kind (checkTypeMeta).
+ * is decoded with that version's schema and must name that version and the kind (checkTypeMeta). With `patch` the body
+ * is what a json, merge or strategic patch made of the stored object.
  */
 // `body` is typed unknown: anything that is not a RequestBody (a number, an array) is rejected here with a 400.
 export function decodeBody(
@@ -131,9 +132,9 @@ export function decodeBody(
   body: unknown,
   fieldValidation: FieldValidation = 'Warn',
   version?: string,
-  source: BodySource = 'request',
   patch?: PatchDecoding,
 ): Decoded {
+  const source: BodySource = patch ? 'patch' : 'request';
   const served = version === undefined ? def.storageVersion : def.version(version);
   if (!served)
     throw newBadRequest(

@@ -397,7 +397,7 @@ export class Store<T extends KubeObject = KubeObject> {
                 : keepStoredManagedFields(target, patch, applyMergePatch(target, patch));
         // Shown as kube's patchers show it in a Strict refusal: the patched object, or a strategic patch itself.
         const shown = () => (type === 'strategic' ? goFormat(patch) : goJSON(patched));
-        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, 'patch', {
+        const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, {
           strictErrors: apply ? [] : (opts.patchStrictErrors ?? []),
           shown,
         });

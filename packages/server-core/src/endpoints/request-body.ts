@@ -1,6 +1,7 @@
 import {
   asGoDecodes,
   duplicateFieldMessage,
+  duplicateKeysIn,
   type KubeObject,
   MAX_JSON_DEPTH,
   newBadRequest,
@@ -282,7 +283,7 @@ const JSON_PATCH_OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
 function patchDocumentStrictErrors(text: string, type: Exclude<PatchType, 'apply'>, patch: unknown): string[] {
   let duplicates: string[];
   try {
-    ({ duplicates } = parseJsonDetectingDuplicates(text));
+    duplicates = duplicateKeysIn(text, patch);
   } catch {
     return []; // nested beyond the decoder's limit: refused where the patch is applied
   }

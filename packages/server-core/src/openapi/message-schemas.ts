@@ -2,9 +2,9 @@ import { formatGroupVersion } from '@kapi/apimachinery';
 import type { JSONSchema } from '@kapi/registry';
 import protobuf from 'protobufjs';
 import { kubernetesMessageOf } from '../endpoints/protobuf/codec.ts';
-import { kubeType } from '../endpoints/protobuf/schema.ts';
+import { kubeType, NOT_JSON_OBJECTS } from '../endpoints/protobuf/schema.ts';
 import { API_VERSION_PROPERTY, describedRef, KIND_PROPERTY, OBJECT_METADATA_DESCRIPTION } from './meta-definitions.ts';
-import { definitionName, OBJECT_META, ref, TIME } from './names.ts';
+import { definitionName, FIELDS_V1, OBJECT_META, ref, TIME } from './names.ts';
 
 /** Messages of meta/v1 the reviews embed, by their definition names (kube-openapi names them by their Go package). */
 const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -17,6 +17,15 @@ const SCALARS: Readonly<Record<string, JSONSchema>> = {
   int32: { type: 'integer', format: 'int32' },
   int64: { type: 'integer', format: 'int64' },
   bytes: { type: 'string', format: 'byte' },
+};
+
+/** The JSON forms of the messages that are no objects of their fields (NOT_JSON_OBJECTS), as schemas. */
+const NOT_OBJECT_SCHEMAS: Readonly<Record<string, JSONSchema>> = {
+  Time: ref(TIME),
+  MicroTime: ref(TIME),
+  FieldsV1: ref(FIELDS_V1),
+  // A []string in Go and JSON.
+  ExtraValue: { type: 'array', items: { type: 'string' } },
 };
 
 /**
@@ -40,9 +49,7 @@ export function messageKindSchemas(gvk: { group: string; version: string; kind: 
     const t = field.resolvedType;
     let item: JSONSchema;
     if (!(t instanceof protobuf.Type)) item = { ...(SCALARS[field.type] ?? { type: 'string' }) };
-    else if (t.name === 'Time' || t.name === 'MicroTime') item = ref(TIME);
-    // An ExtraValue is a []string in Go and JSON; FieldsV1 (inside ObjectMeta) has its shared definition.
-    else if (t.name === 'ExtraValue') item = { type: 'array', items: { type: 'string' } };
+    else if (NOT_JSON_OBJECTS.has(t.name)) item = { ...(NOT_OBJECT_SCHEMAS[t.name] ?? { type: 'object' }) };
     else item = ref(define(t));
     if (field.map) return { type: 'object', additionalProperties: item };
     if (field.repeated) return { type: 'array', items: item };

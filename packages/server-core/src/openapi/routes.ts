@@ -79,6 +79,11 @@ export const PATCH_CONTENT_TYPES: readonly string[] = [
 ];
 
 const UNAUTHORIZED: RouteResponse = { code: '401', description: 'Unauthorized' };
+const ok = (schema: string): RouteResponse => ({ code: '200', description: 'OK', schema });
+const created = (schema: string): RouteResponse => ({ code: '201', description: 'Created', schema });
+const accepted = (schema: string): RouteResponse => ({ code: '202', description: 'Accepted', schema });
+/** A write's body: an object of `schema`, JSON or YAML. */
+const body = (schema: string) => ({ schema, contentTypes: OBJECT_CONTENT_TYPES, required: true });
 
 function article(noun: string): string {
   return /^[aeiou]/i.test(noun) ? ' an ' : ' a ';
@@ -117,10 +122,6 @@ export function routesOf(
     produces: OBJECT_CONTENT_TYPES,
     ...o,
   });
-  const ok = (schema: string): RouteResponse => ({ code: '200', description: 'OK', schema });
-  const created = (schema: string): RouteResponse => ({ code: '201', description: 'Created', schema });
-  const accepted = (schema: string): RouteResponse => ({ code: '202', description: 'Accepted', schema });
-  const body = (schema: string) => ({ schema, contentTypes: OBJECT_CONTENT_TYPES, required: true });
   const patchBody = { schema: PATCH, contentTypes: PATCH_CONTENT_TYPES, required: true };
 
   /** read/replace/patch of the item or one of its subresources (`sub` = "", "status", "scale"). */
@@ -304,14 +305,9 @@ export function virtualRoutes(v: VirtualResourceInfo): RoutePath[] {
           action: 'post',
           gvk,
           parameters: WRITE_PARAMETERS,
-          body: { schema, contentTypes: OBJECT_CONTENT_TYPES, required: true },
+          body: body(schema),
           produces: OBJECT_CONTENT_TYPES,
-          responses: [
-            { code: '200', description: 'OK', schema },
-            { code: '201', description: 'Created', schema },
-            { code: '202', description: 'Accepted', schema },
-            UNAUTHORIZED,
-          ],
+          responses: [ok(schema), created(schema), accepted(schema), UNAUTHORIZED],
         },
       ],
       schemas: messageKindSchemas(gvk) ?? { [schema]: opaqueKindSchema(gvk, v.resource) },

@@ -1,26 +1,23 @@
 import protobuf from 'protobufjs';
 import { kubernetesMessageOf } from './codec.ts';
-import { kubeType } from './schema.ts';
-
-/**
- * Messages whose JSON form is no object of their fields: times are RFC 3339 strings, FieldsV1 is raw JSON (its keys
- * are field paths, not fields), an ExtraValue is a list of strings.
- */
-const NOT_OBJECTS = new Set(['Time', 'MicroTime', 'FieldsV1', 'ExtraValue']);
+import { kubeType, NOT_JSON_OBJECTS } from './schema.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The message a field holds when its JSON form is an object of fields, else undefined. */
 function objectMessage(field: protobuf.Field): protobuf.Type | undefined {
   const t = field.resolvedType;
-  return t instanceof protobuf.Type && !NOT_OBJECTS.has(t.name) ? t : undefined;
+  return t instanceof protobuf.Type && !NOT_JSON_OBJECTS.has(t.name) ? t : undefined;
 }
 
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
+/** TypeMeta's fields, which a kind's message leaves out. */
+const TYPE_META = new Set(['apiVersion', 'kind']);
+
 function walk(type: protobuf.Type, value: Record<string, unknown>, path: string, out: string[]): void {
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+    if (!Object.hasOwn(value, key) || (path === '' && TYPE_META.has(key))) continue;
     const field = Object.hasOwn(type.fields, key) ? type.fields[key] : undefined;
     if (!field) {
       out.push(join(path, key));
@@ -53,11 +50,6 @@ export function dropUndeclaredFields(apiVersion: string, kind: string, body: Rec
   const message = kubernetesMessageOf(apiVersion, kind);
   if (message === undefined) return undefined;
   const out: string[] = [];
-  const { apiVersion: a, kind: k } = body;
-  delete body.apiVersion;
-  delete body.kind;
   walk(kubeType(message), body, '', out);
-  if (a !== undefined) body.apiVersion = a;
-  if (k !== undefined) body.kind = k;
   return out;
 }

@@ -177,6 +177,12 @@ message ClusterRoleBinding { optional ObjectMeta metadata = 1; repeated Subject 
 const root = protobuf.parse(KUBERNETES_PROTO, { keepCase: true }).root;
 root.resolveAll();
 
+/**
+ * Messages whose JSON form is no object of their fields: times are RFC 3339 strings, FieldsV1 is raw JSON (its keys are
+ * field paths, not fields), an ExtraValue is a list of strings.
+ */
+export const NOT_JSON_OBJECTS: ReadonlySet<string> = new Set(['Time', 'MicroTime', 'FieldsV1', 'ExtraValue']);
+
 /** A message type of the subset above, by its unqualified name (e.g. `ConfigMap`, `Unknown`). */
 export function kubeType(name: string): protobuf.Type {
   return root.lookupType(`kapi.k8s.${name}`);
