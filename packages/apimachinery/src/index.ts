@@ -108,3 +108,4 @@ export type {
   WatchEventType,
 } from './types.ts';
 export { INITIAL_EVENTS_END_ANNOTATION } from './types.ts';
+export { strictDecodingWarnings, yamlDuplicateKeyMessage, yamlStrictDecodingError } from './yaml-strict-errors.ts';

@@ -8,6 +8,7 @@ import {
   newBadRequest,
   newInvalid,
   parseJsonDetectingDuplicates,
+  strictDecodingWarnings,
 } from '@kapi/apimachinery';
 import { invalidError } from '../invalid-error.ts';
 import type { ResourceDefinition } from '../resource-definition.ts';
@@ -58,13 +59,19 @@ const cannotHandle = (def: ResourceDefinition, version: string): string =>
 export type BodySource = 'request' | 'patch';
 
 /**
- * A json, merge or strategic patch's part in decoding the object it made (kube's jsonPatcher and smpPatcher): what
- * strict decoding of the patch document itself found, reported before the object's own unknown fields, and the value
- * kube's Strict refusal shows for `patch`.
+ * The request document's part in decoding an object: what its strict decoding found that the object no longer shows
+ * (a YAML body's or a patch document's repeated keys), reported before the object's own duplicate and unknown fields.
  */
-export interface PatchDecoding {
-  /** Worded as kube words them: `duplicate field "data.a"`, `json patch unknown field "[0].extra"`. */
+export interface DocumentDecoding {
+  /** Worded as kube words them (StoreCreateOptions.documentStrictErrors). */
   strictErrors: readonly string[];
+}
+
+/**
+ * A json, merge or strategic patch's part in decoding the object it made (kube's jsonPatcher and smpPatcher): the
+ * patch document's strict errors, and the value kube's Strict refusal shows for `patch`.
+ */
+export interface PatchDecoding extends DocumentDecoding {
   /** The patched object as Go's json.Marshal writes it, or (strategic) Go's %v of the patch. */
   shown(): string;
 }
@@ -123,8 +130,8 @@ const nameOf = (metadata: { name?: unknown } | undefined): string => (typeof met
  *
  * Without `version` the body is decoded as the storage version and its apiVersion and kind are not looked at (the
  * Store's callers that predate versions). With `version` (the request's version, as the REST layer passes it) the body
- * is decoded with that version's schema and must name that version and the kind (checkTypeMeta). With `patch` the body
- * is what a json, merge or strategic patch made of the stored object.
+ * is decoded with that version's schema and must name that version and the kind (checkTypeMeta). With a PatchDecoding
+ * the body is what a json, merge or strategic patch made of the stored object.
  */
 // `body` is typed unknown: anything that is not a RequestBody (a number, an array) is rejected here with a 400.
 export function decodeBody(
@@ -132,8 +139,9 @@ export function decodeBody(
   body: unknown,
   fieldValidation: FieldValidation = 'Warn',
   version?: string,
-  patch?: PatchDecoding,
+  document?: DocumentDecoding | PatchDecoding,
 ): Decoded {
+  const patch = document && 'shown' in document ? document : undefined;
   const source: BodySource = patch ? 'patch' : 'request';
   const served = version === undefined ? def.storageVersion : def.version(version);
   if (!served)
@@ -145,7 +153,7 @@ export function decodeBody(
   if (!isRecord(input) || (input.metadata !== undefined && !isRecord(input.metadata)))
     throw newBadRequest(`${cannotHandle(def, name)}: the body must be a JSON object`);
   const unknown = findUnknownFields(def, name, input);
-  const messages = [...(patch?.strictErrors ?? []), ...duplicates.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
+  const messages = [...(document?.strictErrors ?? []), ...duplicates.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
   if (fieldValidation === 'Strict' && messages.length) {
     // kube's patchers refuse what the patch made as an Invalid value of `patch`, not as a body they cannot decode.
     if (patch) throw patchStrictError(patch.shown(), messages);
@@ -166,5 +174,5 @@ export function decodeBody(
   if (decodeErrors?.length) throw invalidError(def, nameOf(meta), decodeErrors);
   const apiVersion = formatGroupVersion({ group: def.group, version: name });
   const object: KubeObject = { apiVersion, kind: def.kind, metadata: meta, ...(parsed ?? rest) };
-  return { object, warnings: fieldValidation === 'Warn' ? messages : [] };
+  return { object, warnings: fieldValidation === 'Warn' ? strictDecodingWarnings(messages) : [] };
 }

@@ -32,8 +32,8 @@ function undeclaredScaleFields(scale: Record<string, unknown>): string[] {
 /** How a json, merge or strategic patch of a Scale is held to fieldValidation (ScaleUpdateOptions' part of it). */
 export interface ScalePatchValidation {
   fieldValidation?: FieldValidation;
-  /** What strict decoding of the patch document itself found, worded (the Store's patchStrictErrors). */
-  patchStrictErrors?: readonly string[];
+  /** What strict decoding of the patch document itself found, worded (the Store's documentStrictErrors). */
+  documentStrictErrors?: readonly string[];
   /** Told each warning of fieldValidation Warn. */
   warn?: (text: string) => void;
 }
@@ -47,7 +47,7 @@ export interface ScalePatchValidation {
 export function checkScalePatchFields(scale: unknown, patch: unknown, type: PatchType, opts: ScalePatchValidation): void {
   const directive = opts.fieldValidation ?? 'Warn';
   if (directive === 'Ignore' || !isRecord(scale)) return;
-  const messages = [...(opts.patchStrictErrors ?? []), ...undeclaredScaleFields(scale).map(unknownFieldMessage)];
+  const messages = [...(opts.documentStrictErrors ?? []), ...undeclaredScaleFields(scale).map(unknownFieldMessage)];
   if (messages.length === 0) return;
   if (directive === 'Strict') {
     throw patchStrictError(type === 'strategic' ? goFormat(patch) : goJSON(scale), messages);

@@ -184,7 +184,7 @@ describe.each(backends)('ScaleREST over %s', (_label, wrap) => {
     const warnings: string[] = [];
     const warn = (t: string) => warnings.push(t);
     const patch = { spec: { replicas: 2, replica: 3 }, metadata: { colour: 'red' } };
-    const scaled = await rest.patchScale(ctx, 'w1', patch, 'merge', { warn, patchStrictErrors: ['duplicate field "spec.replicas"'] });
+    const scaled = await rest.patchScale(ctx, 'w1', patch, 'merge', { warn, documentStrictErrors: ['duplicate field "spec.replicas"'] });
     expect(scaled.spec.replicas).toBe(2);
     expect(warnings).toEqual(['duplicate field "spec.replicas"', 'unknown field "metadata.colour"', 'unknown field "spec.replica"']);
     const strict = await failure(

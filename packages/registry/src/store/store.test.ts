@@ -515,14 +515,14 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
 
     it('reports the strict errors of the patch document itself first (server-core finds its repeated keys); a strategic patch is shown as Go prints it', async () => {
       await store.create(ns, widget('w1'));
-      const patchStrictErrors = ['duplicate field "spec.replicas"'];
-      const warned = await store.patch(ns, 'w1', { spec: { replicas: 2, foo: 1 } }, 'merge', { patchStrictErrors });
+      const documentStrictErrors = ['duplicate field "spec.replicas"'];
+      const warned = await store.patch(ns, 'w1', { spec: { replicas: 2, foo: 1 } }, 'merge', { documentStrictErrors });
       expect(warned.warnings).toEqual(['duplicate field "spec.replicas"', 'unknown field "spec.foo"']);
       expect(warned.object.spec).toEqual({ replicas: 2 });
-      const ignored = await store.patch(ns, 'w1', { spec: { replicas: 3 } }, 'merge', { patchStrictErrors, fieldValidation: 'Ignore' });
+      const ignored = await store.patch(ns, 'w1', { spec: { replicas: 3 } }, 'merge', { documentStrictErrors, fieldValidation: 'Ignore' });
       expect(ignored.warnings).toEqual([]);
       const smp = await failure(
-        store.patch(ns, 'w1', { spec: { replicas: 4, foo: [1, 'a'] } }, 'strategic', { patchStrictErrors, fieldValidation: 'Strict' }),
+        store.patch(ns, 'w1', { spec: { replicas: 4, foo: [1, 'a'] } }, 'strategic', { documentStrictErrors, fieldValidation: 'Strict' }),
       );
       expect(smp.code).toBe(422);
       expect(smp.message).toBe(
@@ -530,9 +530,34 @@ describe.each(backends)('Store over %s', (_label, makeBackend) => {
       );
       // Only duplicates, nothing unknown in what the patch made: still refused under Strict.
       const dupOnly = await failure(
-        store.patch(ns, 'w1', { spec: { replicas: 5 } }, 'merge', { patchStrictErrors, fieldValidation: 'Strict' }),
+        store.patch(ns, 'w1', { spec: { replicas: 5 } }, 'merge', { documentStrictErrors, fieldValidation: 'Strict' }),
       );
       expect(dupOnly.message).toContain('strict decoding error: duplicate field "spec.replicas"');
+      expect((await store.get(ns, 'w1')).spec).toEqual({ replicas: 3 });
+    });
+
+    it("a create's or update's document strict errors (a YAML body's repeated keys) come first; Warn splits a YAML error into its lines", async () => {
+      const yamlError = 'error converting YAML to JSON: yaml: unmarshal errors:\n  line 6: key "replicas" already set in map';
+      const documentStrictErrors = [yamlError];
+      const body = { ...widget('w1'), spec: { replicas: 2, foo: 1 } };
+      const strict = await failure(store.create(ns, body, { documentStrictErrors, fieldValidation: 'Strict' }));
+      expect(strict.code).toBe(400);
+      expect(strict.message).toBe(
+        `Widget in version "v1" cannot be handled as a Widget: strict decoding error: ${yamlError}, unknown field "spec.foo"`,
+      );
+      const created = await store.create(ns, body, { documentStrictErrors });
+      expect(created.warnings).toEqual(['line 6: key "replicas" already set in map', 'unknown field "spec.foo"']);
+      const ignored = await store.update(
+        ns,
+        'w1',
+        { ...created.object, spec: { replicas: 3 } },
+        { documentStrictErrors, fieldValidation: 'Ignore' },
+      );
+      expect(ignored.warnings).toEqual([]);
+      const refused = await failure(
+        store.update(ns, 'w1', { ...ignored.object, spec: { replicas: 4 } }, { documentStrictErrors, fieldValidation: 'Strict' }),
+      );
+      expect(refused.message).toBe(`Widget in version "v1" cannot be handled as a Widget: strict decoding error: ${yamlError}`);
       expect((await store.get(ns, 'w1')).spec).toEqual({ replicas: 3 });
     });
 

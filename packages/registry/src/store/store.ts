@@ -36,7 +36,7 @@ import { hasListSetOrMapDuplicates, type ParseResult, parseObject, type Validate
 import { checkName } from './check-name.ts';
 import { ConvertingStorage } from './converting-storage.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
-import { decodeBody } from './decode.ts';
+import { type DocumentDecoding, decodeBody } from './decode.ts';
 import { dedupOwnerReferences } from './dedup-owner-references.ts';
 import { checkDeletePreconditions, finalizersForDeletion, markAsDeleting, shouldDeleteDuringUpdate } from './deletion.ts';
 import { selectionPredicate, validateListOptions, validateWatchOptions } from './list-request.ts';
@@ -105,6 +105,10 @@ class LeaveUpdate {
 /** Thrown out of validateDeletion when the fresh object needs the finalizer path after all. */
 class ChangedBeforeDelete {}
 
+/** A create's or update's request document, for decodeBody: what its strict decoding found (a YAML body's repeats). */
+const documentDecoding = (opts: StoreCreateOptions): DocumentDecoding | undefined =>
+  opts.documentStrictErrors?.length ? { strictErrors: opts.documentStrictErrors } : undefined;
+
 /**
  * A kind's validate hook on an object its schema refused. The hooks are kube's validation functions, which run on
  * decoded, typed objects, so they may assume the schema's types and fail on what the schema already reported (rules
@@ -161,7 +165,7 @@ export class Store<T extends KubeObject = KubeObject> {
 
   async create(ctx: RequestContext, input: unknown, opts: StoreCreateOptions = {}): Promise<WriteResult<T>> {
     const other = this.#otherVersion(opts.version);
-    const decodedBody = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    const decodedBody = decodeBody(this.#def, input, opts.fieldValidation, opts.version, documentDecoding(opts));
     // kube dedups a create's owner references before its managedFields are recorded, and again after admission.
     const { object: decoded, warning: duplicateOwners } = dedupOwnerReferences(decodedBody.object, false);
     let warnings = duplicateOwners ? [...decodedBody.warnings, duplicateOwners] : decodedBody.warnings;
@@ -338,7 +342,7 @@ export class Store<T extends KubeObject = KubeObject> {
   async update(ctx: RequestContext, name: string, input: unknown, opts: StoreUpdateOptions = {}): Promise<UpdateResult<T>> {
     this.#checkSubresource(opts.subresource);
     const other = this.#otherVersion(opts.version);
-    const decoded = decodeBody(this.#def, input, opts.fieldValidation, opts.version);
+    const decoded = decodeBody(this.#def, input, opts.fieldValidation, opts.version, documentDecoding(opts));
     // As for a create: owner references deduped before managedFields are recorded, and again after admission.
     const { object: obj, warning: duplicateOwners } = dedupOwnerReferences(decoded.object, false);
     const warnings = duplicateOwners ? [...decoded.warnings, duplicateOwners] : decoded.warnings;
@@ -398,7 +402,7 @@ export class Store<T extends KubeObject = KubeObject> {
         // Shown as kube's patchers show it in a Strict refusal: the patched object, or a strategic patch itself.
         const shown = () => (type === 'strategic' ? goFormat(patch) : goJSON(patched));
         const decoded = decodeBody(this.#def, patched, opts.fieldValidation, opts.version, {
-          strictErrors: apply ? [] : (opts.patchStrictErrors ?? []),
+          strictErrors: apply ? [] : (opts.documentStrictErrors ?? []),
           shown,
         });
         warnings = decoded.warnings;

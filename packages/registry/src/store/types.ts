@@ -38,6 +38,15 @@ export interface StoreCreateOptions {
    * the User-Agent's prefix). Unset or empty: "unknown", as kube names a nameless manager.
    */
   fieldManager?: string;
+  /**
+   * What strict decoding of the request's document found that the object decoded from it no longer shows, worded as
+   * kube words it: a YAML body's repeated keys (YAMLToJSONStrict's `error converting YAML to JSON: yaml: unmarshal
+   * errors:\n  line 3: key "a" already set in map`), a json, merge or strategic patch document's (`duplicate field
+   * "data.a"`) and a JSON patch's undeclared operation fields (`json patch unknown field "[0].extra"`). Under
+   * fieldValidation Strict or Warn, reported before the decoded object's own duplicate and unknown fields (server-core
+   * finds them in the request body). Ignored by an apply patch, whose document's repeats server-core reports itself.
+   */
+  documentStrictErrors?: readonly string[];
 }
 
 export interface StoreUpdateOptions extends StoreCreateOptions {
@@ -57,12 +66,6 @@ export interface StorePatchOptions extends StoreUpdateOptions {
    * apply of the parent through the subresource (kube's ScaleHandler maps them the same way).
    */
   scaleApply?: (obj: KubeObject) => Record<string, unknown>;
-  /**
-   * What strict decoding of a json, merge or strategic patch document found in the document itself, worded as kube
-   * words it (`duplicate field "data.a"`, `json patch unknown field "[0].extra"`): under fieldValidation Strict or
-   * Warn, reported with the unknown fields of what the patch made (server-core finds them in the request body).
-   */
-  patchStrictErrors?: readonly string[];
 }
 
 /** json = application/json-patch+json, merge = merge-patch, strategic = strategic-merge-patch, apply = apply-patch. */

@@ -7,9 +7,11 @@ import {
   newBadRequest,
   newUnsupportedMediaType,
   parseJsonDetectingDuplicates,
+  yamlDuplicateKeyMessage,
+  yamlStrictDecodingError,
 } from '@kapi/apimachinery';
 import { type PatchType, type ResourceDefinition, unknownFieldMessage } from '@kapi/registry';
-import { type Document, isScalar, Lexer, LineCounter, parseDocument, visit } from 'yaml';
+import { type Document, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, parseDocument, visit } from 'yaml';
 import { readRequestBody } from '../filters/body-limit.ts';
 import type { RequestContext } from '../filters/context.ts';
 import { bodyTypeOf, contentTypeOf } from './negotiation.ts';
@@ -27,7 +29,9 @@ function parseJSONText(text: string): unknown {
 }
 
 /**
- * A YAML body (application/yaml objects, apply patches) as a value (YAML 1.2 core schema: no merge keys). Guarded against the inputs that make the yaml
+ * A YAML body (application/yaml objects, apply patches) as a value (YAML 1.2 core schema: no merge keys), read as
+ * decodeYAMLDocument reads it (a repeated key's last value wins; `strictErrors`: what kube's strict decoding reports of
+ * the repeats); a failure is kube's 400. Guarded against the inputs that make the yaml
  * library spend seconds of CPU on one request:
  * - the library spends 2-6 µs of CPU per token (a lossless CST object per token, then a node per value, mostly
  *   garbage collection), so 3 MiB of `a: [a,a,…]` (1.5 million items) or of blank lines took 7-17 s: a body of more
@@ -37,9 +41,9 @@ function parseJSONText(text: string): unknown {
  * - duplicate keys are found with one set per map instead of the library's pairwise check (60,000 keys: 29 s → <1 s);
  * - aliases are expanded at most 100 times (billion laughs), as the library does by default.
  */
-export function parseYAMLBody(raw: Uint8Array): unknown {
+export function parseYAMLBody(raw: Uint8Array): YAMLDocument {
   try {
-    return decodeYAML(Buffer.from(raw).toString('utf8'));
+    return decodeYAMLDocument(Buffer.from(raw).toString('utf8'));
   } catch (err) {
     throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
   }
@@ -53,7 +57,10 @@ export function parseYAMLBody(raw: Uint8Array): unknown {
  */
 const FIRST_DOCUMENT = { uniqueKeys: false, logLevel: 'silent' } as const;
 
-/** YAML text as a value, with the guards above; throws a plain Error for the caller to word. */
+/**
+ * YAML text as a value, with the guards above, a repeated key refused too (for configuration files and manifests, which
+ * have no fieldValidation to report it through); throws a plain Error for the caller to word.
+ */
 export function decodeYAML(text: string): unknown {
   const json = decodeJSONPrefixed(text);
   if (json !== NOT_JSON) return json;
@@ -67,34 +74,67 @@ export function decodeYAML(text: string): unknown {
 
 const NOT_JSON = Symbol('not JSON');
 
+/** A YAML request document as kube's decoders read it (decodeYAMLDocument). */
+export interface YAMLDocument {
+  value: unknown;
+  /** go-yaml's strict-mode words for each repeated key: `line 10: key "paused" already set in map` (the repeat's line). */
+  duplicateKeys: string[];
+  /** What kube's strict decoding reports of them: YAMLToJSONStrict's one error, or nothing. */
+  strictErrors: string[];
+}
+
 /**
- * An apply patch's YAML (or JSON) as kube's applyPatcher reads it: decoded leniently (a repeated key's last value
- * wins, as sigs.k8s.io/yaml's Unmarshal), with go-yaml's strict-mode words for each repeated key
- * (`line 10: key "paused" already set in map`, the line of the repeat) for fieldValidation to refuse or warn about.
+ * A YAML request document (an object's body, an apply patch) as kube's decoders read it: leniently (sigs.k8s.io/yaml's
+ * YAMLToJSON and Unmarshal: a repeated key's last value wins), with what its strict decoding, which fieldValidation
+ * reports, finds of the repeated keys.
  */
-export function decodeApplyYAML(text: string): { value: unknown; duplicateKeys: string[] } {
+export function decodeYAMLDocument(text: string): YAMLDocument {
   const json = decodeJSONPrefixed(text, true);
-  if (json !== NOT_JSON) return { value: json, duplicateKeys: [] };
+  if (json !== NOT_JSON) return { value: json, duplicateKeys: [], strictErrors: [] };
   checkTokens(text);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...FIRST_DOCUMENT, lineCounter });
   const [first] = doc.errors;
   if (first) throw first;
-  const duplicateKeys: string[] = [];
-  visit(doc, {
-    Map(_, map) {
+  const duplicateKeys = repeatedKeys(doc, lineCounter);
+  const value = asGoDecodes(text, doc.toJS({ maxAliasCount: 100 }));
+  return { value, duplicateKeys, strictErrors: duplicateKeys.length ? [yamlStrictDecodingError(duplicateKeys)] : [] };
+}
+
+/** A deferred report, emitted once the repeated key's value has been walked. */
+class Repeat {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+/**
+ * go-yaml's strict-mode report of the repeated keys of `doc`, in its order: it decodes each pair's value before it
+ * finds the key repeated, so what the value holds comes first, and names the line of the value (a block value's first
+ * key). One set per map (the yaml library's own check is pairwise), and a worklist, not recursion, at any nesting.
+ */
+function repeatedKeys(doc: Document, lineCounter: LineCounter): string[] {
+  const out: string[] = [];
+  const work: unknown[] = [doc.contents];
+  for (let item = work.pop(); item !== undefined || work.length; item = work.pop()) {
+    if (item instanceof Repeat) out.push(item.message);
+    else if (isMap(item)) {
       const seen = new Set<unknown>();
-      for (const { key } of map.items) {
+      const next: unknown[] = [];
+      for (const { key, value } of item.items) {
         const k = isScalar(key) ? key.value : String(key);
+        next.push(value);
         if (seen.has(k)) {
-          const line = isScalar(key) && key.range ? lineCounter.linePos(key.range[0]).line : 0;
-          duplicateKeys.push(`line ${line}: key ${typeof k === 'string' ? JSON.stringify(k) : String(k)} already set in map`);
+          const at = (isNode(value) && value.range) || (isScalar(key) && key.range) || undefined;
+          next.push(new Repeat(yamlDuplicateKeyMessage(at ? lineCounter.linePos(at[0]).line : 0, k)));
         }
         seen.add(k);
       }
-    },
-  });
-  return { value: asGoDecodes(text, doc.toJS({ maxAliasCount: 100 })), duplicateKeys };
+      for (let i = next.length - 1; i >= 0; i--) work.push(next[i]);
+    } else if (isSeq(item)) for (let i = item.items.length - 1; i >= 0; i--) work.push(item.items[i]);
+  }
+  return out;
 }
 
 /**
@@ -105,10 +145,7 @@ export function decodeApplyYAML(text: string): { value: unknown; duplicateKeys: 
  */
 export function applyDuplicateKeyWarnings(duplicateKeys: readonly string[], fieldValidation: string | undefined): string[] {
   if (duplicateKeys.length === 0 || fieldValidation === 'Ignore') return [];
-  if (fieldValidation === 'Strict')
-    throw newBadRequest(
-      `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicateKeys.join('\n  ')}`,
-    );
+  if (fieldValidation === 'Strict') throw newBadRequest(`error strict decoding YAML: ${yamlStrictDecodingError(duplicateKeys)}`);
   return [...duplicateKeys];
 }
 
@@ -190,23 +227,33 @@ export async function readDeleteBody(ctx: RequestContext): Promise<Uint8Array> {
   return raw;
 }
 
-/** A create/update body: raw JSON bytes for the Store (which detects duplicate fields), YAML decoded here. */
-export async function readObjectBody(ctx: RequestContext, def: ResourceDefinition): Promise<Uint8Array | KubeObject> {
+/** A create/update body as read (ObjectBody.body), with what strict decoding of its document found that it no longer shows. */
+export interface ObjectBody {
+  /** Raw JSON bytes for the Store (which detects their duplicate fields), or the object decoded here (YAML, protobuf). */
+  body: Uint8Array | KubeObject;
+  /** A YAML body's repeated keys, as kube's strict decoding words them (the Store's documentStrictErrors). */
+  strictErrors: string[];
+}
+
+/** A create/update body (see ObjectBody). */
+export async function readObjectBody(ctx: RequestContext, def: ResourceDefinition): Promise<ObjectBody> {
   const mediaType = contentTypeOf(ctx.req.headers['content-type']);
   // kubectl's typed clients (create configmap, create namespace, …) send built-in kinds as Kubernetes protobuf.
-  if (mediaType === KUBERNETES_PROTOBUF)
-    return decodeKubernetesProtobuf(await readRequestBody(ctx), {
+  if (mediaType === KUBERNETES_PROTOBUF) {
+    const body = decodeKubernetesProtobuf(await readRequestBody(ctx), {
       apiVersion: def.group ? `${def.group}/${def.storageVersion.name}` : def.storageVersion.name,
       kind: def.kind,
     });
+    return { body, strictErrors: [] };
+  }
   const type = mediaType === '' ? 'json' : bodyTypeOf(mediaType);
   if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', KUBERNETES_PROTOBUF]);
   const raw = await readRequestBody(ctx);
-  if (type === 'json') return raw;
-  const value = parseYAMLBody(raw);
+  if (type === 'json') return { body: raw, strictErrors: [] };
+  const { value, strictErrors } = parseYAMLBody(raw);
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw newBadRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
-  return value as KubeObject;
+  return { body: value as KubeObject, strictErrors };
 }
 
 const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
@@ -243,7 +290,7 @@ export function patchTypeOf(ctx: RequestContext, def: ResourceDefinition): Patch
  * A PATCH body of `type` (patchTypeOf's, which the caller reads first: the options depend on it): the patch document,
  * YAML for apply patches, else JSON. An apply patch also says which of its keys repeat (duplicateKeys, for
  * applyDuplicateKeyWarnings); a JSON one what kube's strict decoding of the document finds (strictErrors, for the
- * Store's patchStrictErrors).
+ * Store's documentStrictErrors).
  */
 export async function readPatchBody(
   ctx: RequestContext,
@@ -251,12 +298,8 @@ export async function readPatchBody(
 ): Promise<{ patch: unknown; duplicateKeys?: string[]; strictErrors?: string[] }> {
   const raw = await readRequestBody(ctx);
   if (type === 'apply') {
-    try {
-      const { value, duplicateKeys } = decodeApplyYAML(Buffer.from(raw).toString('utf8'));
-      return { patch: value, duplicateKeys };
-    } catch (err) {
-      throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
-    }
+    const { value, duplicateKeys } = parseYAMLBody(raw);
+    return { patch: value, duplicateKeys };
   }
   const text = Buffer.from(raw).toString('utf8');
   let patch: unknown;

@@ -98,12 +98,13 @@ export async function handleResource(
       return serveWatch(ctx, endpoint, info, rctx, options);
     case 'create': {
       const w = writeOptionsOf(q, 'CreateOptions');
-      const body = await readObjectBody(ctx, def);
+      const { body, strictErrors } = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await endpoint.store.create(rctx, body, {
         version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
+        ...(strictErrors.length ? { documentStrictErrors: strictErrors } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
         fieldManager: fieldManagerOf(ctx, w),
       });
@@ -112,12 +113,13 @@ export async function handleResource(
     }
     case 'update': {
       const w = writeOptionsOf(q, 'UpdateOptions');
-      const body = await readObjectBody(ctx, def);
+      const { body, strictErrors } = await readObjectBody(ctx, def);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
       const res = await endpoint.store.update(rctx, info.name, body, {
         version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
+        ...(strictErrors.length ? { documentStrictErrors: strictErrors } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
         fieldManager: fieldManagerOf(ctx, w),
       });
@@ -135,7 +137,7 @@ export async function handleResource(
         version: info.apiVersion,
         dryRun: w.dryRun,
         ...(w.fieldValidation ? { fieldValidation: w.fieldValidation } : {}),
-        ...(strictErrors?.length ? { patchStrictErrors: strictErrors } : {}),
+        ...(strictErrors?.length ? { documentStrictErrors: strictErrors } : {}),
         admission: writeAdmission(ctx, def, info, w.dryRun, options),
         fieldManager: fieldManagerOf(ctx, w),
         ...(w.force !== undefined ? { force: w.force } : {}),

@@ -37,10 +37,10 @@ export async function handleSubresource(
   const def = endpoint.definition;
   const q = ctx.url.searchParams;
   const request: SubresourceRequest = { ctx, info, context: info.namespace ? { namespace: info.namespace } : {} };
-  const writeRequest = (w: WriteOptions, patchStrictErrors?: readonly string[]): SubresourceWriteRequest => ({
+  const writeRequest = (w: WriteOptions, documentStrictErrors?: readonly string[]): SubresourceWriteRequest => ({
     ...request,
     options: w,
-    ...(patchStrictErrors?.length ? { patchStrictErrors } : {}),
+    ...(documentStrictErrors?.length ? { documentStrictErrors } : {}),
     storeAdmission: writeAdmission(ctx, def, info, w.dryRun, options),
     admission: admissionHooks(ctx, def, info, w.dryRun, options, storage.kind),
     writeChecks: writeCheckHooks(ctx, def, info, w.dryRun, options),
@@ -77,9 +77,9 @@ export async function handleSubresource(
     case 'update': {
       if (!storage.update) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'UpdateOptions');
-      const body = await readBody(ctx, def, storage, w);
+      const { body, strictErrors } = await readBody(ctx, def, storage, w);
       options.onObjects?.(ctx, { requestObject: auditable(body) });
-      const res = await storage.update(writeRequest(w), body);
+      const res = await storage.update(writeRequest(w, strictErrors), body);
       return written(res.created ? 201 : 200, res);
     }
     case 'patch': {
@@ -95,11 +95,11 @@ export async function handleSubresource(
     case 'create': {
       if (!storage.create) throw methodNotAllowed();
       const w = writeOptionsOf(q, 'CreateOptions');
-      const body = await readBody(ctx, def, storage, w);
+      const { body, strictErrors } = await readBody(ctx, def, storage, w);
       const object = (body instanceof Uint8Array ? auditable(body) : body) as KubeObject;
       options.onObjects?.(ctx, { requestObject: object });
       // kube admits a subresource create with the subresource's kind and the parent's resource (serviceaccounts/token).
-      const req = writeRequest(w);
+      const req = writeRequest(w, strictErrors);
       await req.admission?.mutate?.(object, null);
       await req.admission?.validate?.(object, null);
       return written(201, await storage.create(req, body));
@@ -109,7 +109,16 @@ export async function handleSubresource(
   }
 }
 
-/** A write's body: as the parent's create reads it for a storage of the parent's kind, else as an object of its kind. */
-function readBody(ctx: RequestContext, def: ResourceDefinition, storage: SubresourceStorage, w: WriteOptions): Promise<SubresourceBody> {
-  return storage.kind ? readKindBody(ctx, storage.kind, w.fieldValidation) : readObjectBody(ctx, def);
+/**
+ * A write's body: as the parent's create reads it for a storage of the parent's kind (with its document's strict
+ * errors, for the Store), else as an object of its kind (whose fieldValidation readKindBody applies itself).
+ */
+async function readBody(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  storage: SubresourceStorage,
+  w: WriteOptions,
+): Promise<{ body: SubresourceBody; strictErrors: string[] }> {
+  if (storage.kind) return { body: await readKindBody(ctx, storage.kind, w.fieldValidation), strictErrors: [] };
+  return readObjectBody(ctx, def);
 }

@@ -34,10 +34,11 @@ export interface SubresourceWriteRequest extends SubresourceRequest {
   /** dryRun, fieldValidation and fieldManager of the query. */
   readonly options: WriteOptions;
   /**
-   * A PATCH's: what strict decoding of its (JSON) document found in it, worded (the Store's patchStrictErrors), for
-   * fieldValidation to report with what the patch made.
+   * What strict decoding of the request's document (a PATCH's JSON, a YAML body of the parent's kind) found that the
+   * object decoded from it no longer shows, worded (the Store's documentStrictErrors), for fieldValidation to report
+   * with the object's own unknown fields.
    */
-  readonly patchStrictErrors?: readonly string[];
+  readonly documentStrictErrors?: readonly string[];
   /**
    * The Store's admission hooks for a write of the parent's own object with this request's attributes (the parent's
    * kind and resource, this subresource): mutating admission and the kind's write checks, then validating admission.

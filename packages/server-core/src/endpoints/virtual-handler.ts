@@ -6,6 +6,7 @@ import {
   newBadRequest,
   newUnsupportedMediaType,
   parseJsonDetectingDuplicates,
+  strictDecodingWarnings,
 } from '@kapi/apimachinery';
 import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type UserInfo } from '@kapi/authn';
 import { type FieldValidation, objectMetaTypeErrors, unknownFieldMessage } from '@kapi/registry';
@@ -19,7 +20,7 @@ import { bodyTypeOf, contentTypeOf, negotiateOutput } from './negotiation.ts';
 import { decodeKubernetesProtobuf, KUBERNETES_PROTOBUF } from './protobuf/codec.ts';
 import { dropUndeclaredFields } from './protobuf/declared-fields.ts';
 import { requestAdmissionFields } from './request-admission.ts';
-import { decodeYAML } from './request-body.ts';
+import { decodeYAMLDocument } from './request-body.ts';
 import { writeOptionsOf } from './request-options.ts';
 import type { ResourceHandlerOptions } from './resource-handler.ts';
 import { methodNotAllowed, pathNotFound, writeObject } from './response.ts';
@@ -91,7 +92,8 @@ function withRequestNamespace(body: KubeObject, namespace: string): KubeObject {
  * The request body as an object of this group-version and kind (both defaulted when left out), decoded as kube's
  * decoder does: the fields the kind's Go type does not declare are dropped (known for the kinds the protobuf codec
  * models: the reviews, Scale, TokenRequest), and fieldValidation (default Warn) applies to them and to repeated keys of
- * a JSON body — Strict refuses them in one 400, Warn answers a warning each, Ignore says nothing.
+ * a JSON or YAML body (a YAML one's last value kept, as sigs.k8s.io/yaml keeps it) — Strict refuses them in one 400,
+ * Warn answers a warning each, Ignore says nothing.
  */
 export async function readKindBody(
   ctx: RequestContext,
@@ -104,14 +106,16 @@ export async function readKindBody(
   const raw = await readRequestBody(ctx);
   let value: unknown;
   let duplicates: string[] = [];
+  let yamlErrors: string[] = [];
   if (mediaType === KUBERNETES_PROTOBUF) value = decodeKubernetesProtobuf(raw, { apiVersion: expected, kind: resource.kind });
   else {
     const type = mediaType === '' ? 'json' : bodyTypeOf(mediaType);
     if (type !== 'json' && type !== 'yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', KUBERNETES_PROTOBUF]);
     const text = Buffer.from(raw).toString('utf8');
     try {
-      if (type === 'yaml') value = decodeYAML(text);
-      else ({ value, duplicates } = parseJsonDetectingDuplicates(text, { rawFieldsV1: true }));
+      if (type === 'yaml') {
+        ({ value, strictErrors: yamlErrors } = decodeYAMLDocument(text));
+      } else ({ value, duplicates } = parseJsonDetectingDuplicates(text, { rawFieldsV1: true }));
     } catch (err) {
       throw newBadRequest(`${cannot}: ${(err as Error).message}`);
     }
@@ -130,9 +134,9 @@ export async function readKindBody(
   // is empty when it held only such fields).
   const undeclared = dropUndeclaredFields(expected, resource.kind, value) ?? [];
   if (fieldValidation !== 'Ignore') {
-    const strict = [...duplicates.map(duplicateFieldMessage), ...undeclared.map(unknownFieldMessage)];
+    const strict = [...yamlErrors, ...duplicates.map(duplicateFieldMessage), ...undeclared.map(unknownFieldMessage)];
     if (strict.length && fieldValidation === 'Strict') throw newBadRequest(`${cannot}: strict decoding error: ${strict.join(', ')}`);
-    for (const warning of strict) addWarning(ctx, warning);
+    for (const warning of strictDecodingWarnings(strict)) addWarning(ctx, warning);
   }
   return { ...value, apiVersion: expected, kind: resource.kind, metadata: isRecord(value.metadata) ? value.metadata : {} } as KubeObject;
 }

@@ -8,11 +8,11 @@ import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource
  * A scale write's options: dryRun; fieldValidation of a patch (its warnings go to the response); admission of the Scale (the request's attributes with kind autoscaling/v1 Scale,
  * as kube admits it); the kind's write checks on the parent object the Scale changes.
  */
-function scaleWrite({ ctx, options, admission, writeChecks, patchStrictErrors }: SubresourceWriteRequest): ScaleUpdateOptions {
+function scaleWrite({ ctx, options, admission, writeChecks, documentStrictErrors }: SubresourceWriteRequest): ScaleUpdateOptions {
   return {
     fieldManager: fieldManagerOf(ctx, options),
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
-    ...(patchStrictErrors ? { patchStrictErrors } : {}),
+    ...(documentStrictErrors ? { documentStrictErrors } : {}),
     warn: (text) => addWarning(ctx, text),
     ...(options.force !== undefined ? { force: options.force } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),

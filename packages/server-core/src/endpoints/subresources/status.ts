@@ -3,9 +3,9 @@ import { fieldManagerOf } from '../request-options.ts';
 import type { SubresourceStorage, SubresourceWriteRequest } from '../subresource-storage.ts';
 
 /** The Store options of a status write: the request's version and write options, status only, the request's admission. */
-function statusWrite({ ctx, info, options, storeAdmission, patchStrictErrors }: SubresourceWriteRequest): StorePatchOptions {
+function statusWrite({ ctx, info, options, storeAdmission, documentStrictErrors }: SubresourceWriteRequest): StorePatchOptions {
   return {
-    ...(patchStrictErrors ? { patchStrictErrors } : {}),
+    ...(documentStrictErrors ? { documentStrictErrors } : {}),
     fieldManager: fieldManagerOf(ctx, options),
     ...(options.force !== undefined ? { force: options.force } : {}),
     version: info.apiVersion,
