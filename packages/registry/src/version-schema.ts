@@ -37,6 +37,13 @@ export interface VersionSchema {
    * validation). Asked only of a body decode found not to fit.
    */
   decodeErrors?(body: Record<string, unknown>): FieldError[];
+  /**
+   * Go's decoding of JSON null (a built-in kind's): a field sent as null keeps its zero value, so the member is removed
+   * from `body` (a private copy, changed in place) where the kind's field cannot hold null; true when one was. Asked
+   * only of a body decode found not to fit. A custom resource decodes into maps: its schema says what a null becomes
+   * (pruned, defaulted, or kept where nullable).
+   */
+  dropNulls?(body: Record<string, unknown>): boolean;
   /** Paths (`spec.foo`, `spec.items[0].bar`) that `body` has and the schema does not declare: fieldValidation's unknown fields. */
   unknownFields(body: Record<string, unknown>): string[];
   /** The OpenAPI v3 schema of the body (an object schema of its fields, with x-kubernetes-* extensions); shared, not to be changed. */

@@ -230,19 +230,15 @@ describe('a defineResource kind installed as a CRD (customResourceDefinitionOf) 
       'Gizmo.roundtrip.kapi.dev "x-order" is invalid: [spec.ports[0].name: Required value, spec.ports[0].port: Invalid value: 0: spec.ports[0].port in body should be greater than or equal to 1]',
     ]);
     // kube prunes a null in a field that is not nullable before validating: a null spec is then missing, and a null
-    // strategy takes its default. zod refuses the nulls as values of the wrong type.
+    // strategy takes its default. A defineResource kind decodes a null as Go does, as the field's zero value: the same.
     expect(await post('x-null-spec', null)).toEqual([
       422,
       'Gizmo.roundtrip.kapi.dev "x-null-spec" is invalid: spec: Required value',
       422,
-      'Gizmo.roundtrip.kapi.dev "x-null-spec" is invalid: spec: Invalid value: "null": spec in body must be of type object: "null"',
+      'Gizmo.roundtrip.kapi.dev "x-null-spec" is invalid: spec: Required value',
     ]);
-    expect(await post('x-null-object', { strategy: null })).toEqual([
-      201,
-      undefined,
-      422,
-      'Gizmo.roundtrip.kapi.dev "x-null-object" is invalid: spec.strategy: Invalid value: "null": spec.strategy in body must be of type object: "null"',
-    ]);
+    const nullObject = await post('x-null-object', { strategy: null });
+    expect([nullObject[0], nullObject[2]]).toEqual([201, 201]);
     // kube-openapi's string validator stops at the first failed check (length before pattern); zod reports both.
     expect(await post('x-string', { image: 'A' })).toEqual([
       422,

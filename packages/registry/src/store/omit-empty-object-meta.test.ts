@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { omitEmptyObjectMeta } from './omit-empty-object-meta.ts';
+
+describe('omitEmptyObjectMeta (ObjectMeta after Go decodes and encodes it)', () => {
+  it('leaves out null members, "" strings, a zero generation and empty maps and lists', () => {
+    const meta: Record<string, unknown> = {
+      name: 'a',
+      generateName: '',
+      namespace: '',
+      uid: '',
+      resourceVersion: '',
+      selfLink: '',
+      generation: 0,
+      labels: {},
+      annotations: null,
+      finalizers: [],
+      ownerReferences: [],
+      creationTimestamp: null,
+      deletionTimestamp: null,
+    };
+    omitEmptyObjectMeta(meta);
+    expect(meta).toEqual({ name: 'a' });
+  });
+
+  it('keeps values, a zero grace period (a pointer) and an empty managedFields (the reset the field manager reads)', () => {
+    const meta: Record<string, unknown> = {
+      name: 'b',
+      generation: 2,
+      labels: { a: '' },
+      finalizers: ['x'],
+      deletionGracePeriodSeconds: 0,
+      managedFields: [],
+    };
+    omitEmptyObjectMeta(meta);
+    expect(meta).toEqual({
+      name: 'b',
+      generation: 2,
+      labels: { a: '' },
+      finalizers: ['x'],
+      deletionGracePeriodSeconds: 0,
+      managedFields: [],
+    });
+  });
+});
