@@ -19,9 +19,9 @@ function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
-function stringMap(errs: FieldError[], field: string, v: unknown): Record<string, string> {
+function stringMap(errs: FieldError[], field: string, v: unknown, nullValues = false): Record<string, string> {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) {
+  if (typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string' && !(nullValues && x === null))) {
     errs.push(fieldErrors.typeInvalid(field, v, 'must be a map of string keys to string values'));
     return {};
   }
@@ -130,8 +130,9 @@ export function objectMetaTypeErrors(metadata: unknown): FieldError[] {
   const m = metadata as Record<string, unknown>;
   const errs: FieldError[] = [];
   for (const k of ['name', 'generateName', 'namespace', 'selfLink'] as const) optionalString(errs, `metadata.${k}`, m[k]);
-  stringMap(errs, 'metadata.labels', m.labels);
-  stringMap(errs, 'metadata.annotations', m.annotations);
+  // A null value decodes as "" in Go (a label left blank in a manifest): not a type error.
+  stringMap(errs, 'metadata.labels', m.labels, true);
+  stringMap(errs, 'metadata.annotations', m.annotations, true);
   const { finalizers, ownerReferences } = m;
   if (finalizers !== undefined && finalizers !== null && (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== 'string')))
     errs.push(fieldErrors.typeInvalid('metadata.finalizers', finalizers, 'must be a list of strings'));

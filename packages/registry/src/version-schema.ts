@@ -43,7 +43,7 @@ export interface VersionSchema {
    * only of a body decode found not to fit. A custom resource decodes into maps: its schema says what a null becomes
    * (pruned, defaulted, or kept where nullable).
    */
-  dropNulls?(body: Record<string, unknown>): boolean;
+  decodeNulls?(body: Record<string, unknown>): boolean;
   /** Paths (`spec.foo`, `spec.items[0].bar`) that `body` has and the schema does not declare: fieldValidation's unknown fields. */
   unknownFields(body: Record<string, unknown>): string[];
   /** The OpenAPI v3 schema of the body (an object schema of its fields, with x-kubernetes-* extensions); shared, not to be changed. */

@@ -1,5 +1,5 @@
 import type { FieldError } from '@kapi/apimachinery';
-import { dropNullFields } from './drop-null-fields.ts';
+import { decodeNullsAsGo } from './go-nulls.ts';
 import { validateListSetsAndMaps } from './list-type.ts';
 import { type JSONSchema, zodToOpenAPISchema } from './openapi.ts';
 import type { ObjectSchema } from './resource-definition.ts';
@@ -28,7 +28,7 @@ export function zodVersionSchema(schema: ObjectSchema): VersionSchema {
       validateZodBody(schema, body, { listSetsAndMaps: false }).errors.filter(
         (e) => e.type === 'FieldValueTypeInvalid' && e.badValue !== 'null',
       ),
-    dropNulls: (body: Record<string, unknown>) => dropNullFields(schema, body),
+    decodeNulls: (body: Record<string, unknown>) => decodeNullsAsGo(schema, body),
     unknownFields: (body: Record<string, unknown>) => findUnknownZodFields(schema, body),
     openAPI: () => {
       openAPI ??= zodToOpenAPISchema(schema);

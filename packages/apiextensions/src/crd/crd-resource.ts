@@ -199,7 +199,7 @@ function withStrictFields(def: ResourceDefinition<CustomResourceDefinition>): Re
     validate: (body, opts) => base.validate(body, opts),
     listSetAndMapErrors: (body) => base.listSetAndMapErrors(body),
     decode: (body) => base.decode(body),
-    ...(base.dropNulls ? { dropNulls: base.dropNulls } : {}),
+    ...(base.decodeNulls ? { decodeNulls: base.decodeNulls } : {}),
     unknownFields: crdUnknownFields,
     openAPI: () => base.openAPI(),
     patchMeta: () => base.patchMeta(),

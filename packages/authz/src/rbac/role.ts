@@ -35,32 +35,11 @@ export const policyRuleSchema = z.object({
 export const rulesSchema = atomicList(z.array(policyRuleSchema));
 
 /**
- * Go's JSON decoding reads null as the zero value (a nil list, an empty string or struct), which for every RBAC field
- * is the same as leaving it out: kube itself writes `"rules": null`. Nulls are dropped from the body (not metadata)
- * before defaults and validation, so such objects are taken as kube takes them.
- */
-export function dropNulls(obj: KubeObject): void {
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) for (const item of v) walk(item);
-    else if (typeof v === 'object' && v !== null)
-      for (const [k, child] of Object.entries(v)) {
-        if (child === null) delete (v as Record<string, unknown>)[k];
-        else walk(child);
-      }
-  };
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
-    if (v === null) delete (obj as Record<string, unknown>)[k];
-    else walk(v);
-  }
-}
-
-/**
- * What Go's decoding and `omitempty` make of an RBAC object's body (dropNulls, then omitEmptyLists), applied before
- * defaults and validation so the object is stored and returned as kube-apiserver would.
+ * What Go's `omitempty` makes of an RBAC object's body (omitEmptyLists; its nulls are the Store's decoding's, which
+ * reads them as Go does), applied before defaults and validation so the object is stored and returned as
+ * kube-apiserver would.
  */
 export function normalizeRBACObject(obj: KubeObject): void {
-  dropNulls(obj);
   omitEmptyLists(obj);
 }
 

@@ -15,7 +15,7 @@ import type { ResourceDefinition } from '../resource-definition.ts';
 import { findUnknownFields, pruneUnknownMetadata, unknownFieldMessage } from '../unknown-fields.ts';
 import { objectMetaTypeErrors } from '../validate-object-meta.ts';
 import { copyKeepingManagedFields } from './copy-keeping-managed-fields.ts';
-import { omitEmptyObjectMeta } from './omit-empty-object-meta.ts';
+import { goObjectMeta } from './go-object-meta.ts';
 import { patchStrictError } from './patch-strict-error.ts';
 import type { FieldValidation } from './types.ts';
 
@@ -168,10 +168,10 @@ export function decodeBody(
   const { apiVersion: _a, kind: _k, metadata, ...rest } = raw ? input : copyKeepingManagedFields(input);
   const meta = (metadata ?? {}) as KubeObject['metadata'];
   if (unknown.some((path) => path.startsWith('metadata.'))) pruneUnknownMetadata(meta as Record<string, unknown>);
-  omitEmptyObjectMeta(meta as Record<string, unknown>);
+  goObjectMeta(meta as Record<string, unknown>);
   let parsed = served.schema.decode(rest);
   // A built-in kind's field sent as null is its zero value in Go: decoded without it (`data:` with nothing under it).
-  if (!parsed && served.schema.dropNulls?.(rest)) parsed = served.schema.decode(rest);
+  if (!parsed && served.schema.decodeNulls?.(rest)) parsed = served.schema.decode(rest);
   // Fields of the wrong type fail kube's decoding before anything else looks at the object: refused here (422, as
   // validation answers type errors), or a strategy would drop a wrong-typed status unseen.
   const decodeErrors = parsed ? undefined : served.schema.decodeErrors?.(rest);

@@ -20,7 +20,7 @@ function send(url: string, method: string, path: string, body: unknown, contentT
 }
 
 describe('null and empty members, as Go decodes and encodes them', () => {
-  it('a built-in kind’s fields sent as null are left out (they were a 422: "must be of type object")', async () => {
+  it('a built-in kind’s fields sent as null are left out, a map’s null values are "" (they were a 422: "must be of type object")', async () => {
     const { url } = await start();
     const cm = await send(
       url,
@@ -44,7 +44,17 @@ describe('null and empty members, as Go decodes and encodes them', () => {
     expect(secret.status).toBe(201);
     // A null type is the empty string in Go, which defaulting makes Opaque.
     expect(await json(secret)).toMatchObject({ type: 'Opaque' });
-    // A null where the type holds a value of its own is still refused, as kube refuses it in validation.
+    // A map value or a label left blank (`app: {{ .Values.unset }}` renders `app:`) is the empty string in Go.
+    const blank = await send(
+      url,
+      'POST',
+      CMS,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: blank\n  labels:\n    app:\n  annotations:\n    note:\ndata:\n  key:\n',
+      'application/yaml',
+    );
+    expect(blank.status).toBe(201);
+    expect(await json(blank)).toMatchObject({ metadata: { labels: { app: '' }, annotations: { note: '' } }, data: { key: '' } });
+    // A value of another type is still refused.
     const bad = await send(url, 'POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' }, data: { a: 1 } });
     expect(bad.status).toBe(422);
   });

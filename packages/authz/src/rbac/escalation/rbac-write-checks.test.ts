@@ -387,7 +387,8 @@ describe('rbacWriteChecks: RoleBindings and ClusterRoleBindings', () => {
       addClusterRole(c, 'binder', [{ verbs: ['bind'], apiGroups: [G], resources: ['roles'], resourceNames: ['pod-deleter'] }]);
       addClusterRoleBinding(c, 'bob-binds', [User('bob')], clusterRoleRef('binder'));
     });
-    for (const apiGroup of [undefined, '', null]) {
+    // (A null apiGroup never reaches the check: the Store's decoding reads it as Go does, as no apiGroup.)
+    for (const apiGroup of [undefined, '']) {
       const object = { ...binding('b', 'dev', roleRef('pod-deleter')), roleRef: { apiGroup, kind: 'Role', name: 'pod-deleter' } };
       await byResource('rolebindings').check(write({ object }));
       expect(asked.at(-1)).toMatchObject({ verb: 'bind', apiGroup: G, resource: 'roles', name: 'pod-deleter' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { omitEmptyObjectMeta } from './omit-empty-object-meta.ts';
+import { goObjectMeta } from './go-object-meta.ts';
 
-describe('omitEmptyObjectMeta (ObjectMeta after Go decodes and encodes it)', () => {
+describe('goObjectMeta (ObjectMeta after Go decodes and encodes it)', () => {
   it('leaves out null members, "" strings, a zero generation and empty maps and lists', () => {
     const meta: Record<string, unknown> = {
       name: 'a',
@@ -18,24 +18,26 @@ describe('omitEmptyObjectMeta (ObjectMeta after Go decodes and encodes it)', () 
       creationTimestamp: null,
       deletionTimestamp: null,
     };
-    omitEmptyObjectMeta(meta);
+    goObjectMeta(meta);
     expect(meta).toEqual({ name: 'a' });
   });
 
-  it('keeps values, a zero grace period (a pointer) and an empty managedFields (the reset the field manager reads)', () => {
+  it('keeps values (a null label or annotation value is ""), a zero grace period (a pointer) and an empty managedFields (the reset the field manager reads)', () => {
     const meta: Record<string, unknown> = {
       name: 'b',
       generation: 2,
-      labels: { a: '' },
+      labels: { a: '', b: null },
+      annotations: { c: null },
       finalizers: ['x'],
       deletionGracePeriodSeconds: 0,
       managedFields: [],
     };
-    omitEmptyObjectMeta(meta);
+    goObjectMeta(meta);
     expect(meta).toEqual({
       name: 'b',
       generation: 2,
-      labels: { a: '' },
+      labels: { a: '', b: '' },
+      annotations: { c: '' },
       finalizers: ['x'],
       deletionGracePeriodSeconds: 0,
       managedFields: [],

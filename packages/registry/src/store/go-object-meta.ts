@@ -7,19 +7,25 @@
 
 /** The string fields: "" is their zero value. */
 const STRINGS = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion'];
+/** The maps of strings. */
+const STRING_MAPS = ['labels', 'annotations'];
 /** The maps and slices: empty is their zero value, encoded as nothing. managedFields is not one of them (below). */
 const COLLECTIONS = ['labels', 'annotations', 'ownerReferences', 'finalizers'];
 
 /**
- * Removes from `meta` (a private copy) the members Go's round trip leaves out: null ones (deletionGracePeriodSeconds'
- * 0 is a value: it is a pointer), "" strings, a zero generation, empty label and annotation maps, empty owner reference
- * and finalizer lists. An empty managedFields list stays: kube tells it from none (it asks the field manager to reset
- * tracking), and the field manager replaces it.
+ * Makes `meta` (a private copy) what Go's round trip makes of it: null members are left out
+ * (deletionGracePeriodSeconds' 0 is a value: it is a pointer), and so are "" strings, a zero generation, empty label
+ * and annotation maps and empty owner reference and finalizer lists; a label or annotation whose value is null has the
+ * value "" (a map value's zero value). An empty managedFields list stays: kube tells it from none (it asks the field
+ * manager to reset tracking), and the field manager replaces it.
  */
-export function omitEmptyObjectMeta(meta: Record<string, unknown>): void {
-  for (const k of Object.keys(meta)) {
-    const v = meta[k];
-    if (v === null) delete meta[k];
+export function goObjectMeta(meta: Record<string, unknown>): void {
+  for (const k in meta) if (meta[k] === null) delete meta[k];
+  for (const k of STRING_MAPS) {
+    const map = meta[k];
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
+    const m = map as Record<string, unknown>;
+    for (const key in m) if (m[key] === null) m[key] = '';
   }
   for (const k of STRINGS) if (meta[k] === '') delete meta[k];
   if (meta.generation === 0) delete meta.generation;
