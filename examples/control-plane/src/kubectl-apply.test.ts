@@ -313,6 +313,37 @@ describe.each(BACKENDS)('server-side apply with kubectl on %s', (backendName) =>
     ]);
   });
 
+  it('a manifest with blank values, as kube decodes it; kubectl diff of an applied object shows only what changes', {
+    timeout: T,
+  }, async () => {
+    // What a Helm template renders for unset values: `app:`, `note:` and `key:` are YAML nulls, which kubectl create
+    // sends as they are and Go decodes as "" (they were a 422: "must be a map of string keys to string values").
+    const blank = join(tmp, 'blank.yaml');
+    await writeFile(
+      blank,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: blank\n  labels:\n    app:\n  annotations:\n    note:\ndata:\n  key:\nbinaryData:\n',
+    );
+    expect(succeeded(['create'], await kubectl(['create', '-f', blank]))).toBe('configmap/blank created\n');
+    const cm = await readCM('blank');
+    expect([cm.metadata?.labels, cm.metadata?.annotations, cm.data, cm.binaryData]).toEqual([
+      { app: '' },
+      { note: '' },
+      { key: '' },
+      undefined,
+    ]);
+
+    // kubectl diff's dry-run patch of an object without last-applied configuration carries `annotations: {}`, which
+    // Go's omitempty leaves out: the diff is the changed value alone (it showed a spurious `annotations: {}`).
+    await applyOK(configMap('diffed', { a: '1', b: '2' }), ['--server-side']);
+    const file = join(tmp, 'diffed.yaml');
+    await writeFile(file, configMap('diffed', { a: '1', b: '3' }));
+    for (const flags of [[], ['--server-side']]) {
+      const diff = await kubectl(['diff', ...flags, '-f', file]);
+      expect(diff.code, diff.stderr).toBe(1); // kubectl diff exits 1 when there are differences
+      expect(diff.stdout.split('\n').filter((l) => /^[-+] /.test(l))).toEqual(['-  b: "2"', '+  b: "3"']);
+    }
+  });
+
   it('built-in list types as kube’s: ServiceAccount secrets merge by name (atomic items), imagePullSecrets are atomic', {
     timeout: T,
   }, async () => {
