@@ -48,6 +48,7 @@ export {
   kubeMetaOf,
   listMap,
   listSet,
+  omitEmpty,
   preserveUnknownFields,
   withKubeMeta,
 } from './kube-extensions.ts';

@@ -16,6 +16,8 @@ export interface KubeFieldMeta {
   patchMergeKey?: string;
   preserveUnknownFields?: boolean;
   intOrString?: boolean;
+  /** A map or list Go writes with `omitempty`: left out when empty (not an OpenAPI fact: kube's decoding). */
+  omitEmpty?: boolean;
 }
 
 const kubeMetaRegistry = z.registry<KubeFieldMeta>();
@@ -55,6 +57,14 @@ export function atomicList<S extends z.ZodArray>(schema: S): S {
 /** An object or map replaced as a whole by patches and apply (x-kubernetes-map-type: atomic). */
 export function atomicMap<S extends z.ZodObject | z.ZodRecord>(schema: S): S {
   return withKubeMeta<z.ZodType>(schema, { mapType: 'atomic' }) as S;
+}
+
+/**
+ * A map or list field Go declares `omitempty`: an empty one is left out of the decoded object, as kube-apiserver's
+ * round trip through its Go type leaves it out (`data: {}` on a ConfigMap is not stored, nor owned in managedFields).
+ */
+export function omitEmpty<S extends z.ZodRecord | z.ZodArray>(schema: S): S {
+  return withKubeMeta<z.ZodType>(schema, { omitEmpty: true }) as S;
 }
 
 /** Keeps fields the schema does not declare instead of pruning them (x-kubernetes-preserve-unknown-fields). */

@@ -1,6 +1,7 @@
 import { type FieldError, fieldErrors, OMIT_VALUE } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
+import { omitEmpty } from '../kube-extensions.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { AGE_COLUMN } from '../table/table-convertor.ts';
 import { isConfigMapKey, keyPath, MAX_SECRET_SIZE, stringEntries } from './config-key.ts';
@@ -8,9 +9,9 @@ import { decodeGoBase64, illegalBase64Message } from './go-base64.ts';
 import { validateImmutableData } from './immutable.ts';
 
 export const configMapSchema = z.object({
-  data: z.record(z.string(), z.string()).optional(),
+  data: omitEmpty(z.record(z.string(), z.string())).optional(),
   /** base64, as Go's []byte is encoded in JSON. */
-  binaryData: z.record(z.string(), z.string()).optional(),
+  binaryData: omitEmpty(z.record(z.string(), z.string())).optional(),
   immutable: z.boolean().optional(),
 });
 

@@ -1,6 +1,7 @@
 import { type FieldError, fieldErrors, getOwn, OMIT_VALUE, setOwn } from '@kapi/apimachinery';
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
+import { omitEmpty } from '../kube-extensions.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { AGE_COLUMN } from '../table/table-convertor.ts';
 import { isConfigMapKey, keyPath, MAX_SECRET_SIZE, stringEntries } from './config-key.ts';
@@ -9,9 +10,9 @@ import { validateImmutableData } from './immutable.ts';
 
 const secretSchema = z.object({
   /** base64, as Go's []byte is encoded in JSON. */
-  data: z.record(z.string(), z.string()).optional(),
+  data: omitEmpty(z.record(z.string(), z.string())).optional(),
   /** Write-only: merged into data and never stored. */
-  stringData: z.record(z.string(), z.string()).optional(),
+  stringData: omitEmpty(z.record(z.string(), z.string())).optional(),
   type: z.string().default('Opaque'),
   immutable: z.boolean().optional(),
 });

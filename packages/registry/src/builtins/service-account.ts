@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { defineResource } from '../define-resource.ts';
-import { atomicList, atomicMap, listMap } from '../kube-extensions.ts';
+import { atomicList, atomicMap, listMap, omitEmpty } from '../kube-extensions.ts';
 import type { ResourceObject } from '../resource-definition.ts';
 import { AGE_COLUMN } from '../table/table-convertor.ts';
 import { objectReferenceSchema } from './object-reference.ts';
 
 const serviceAccountSchema = z.object({
   // kube: +patchMergeKey=name +patchStrategy=merge +listType=map +listMapKey=name.
-  secrets: listMap(z.array(objectReferenceSchema), ['name']).optional(),
+  secrets: omitEmpty(listMap(z.array(objectReferenceSchema), ['name'])).optional(),
   // kube: +listType=atomic of LocalObjectReference (+structType=atomic).
-  imagePullSecrets: atomicList(z.array(atomicMap(z.object({ name: z.string().optional() })))).optional(),
+  imagePullSecrets: omitEmpty(atomicList(z.array(atomicMap(z.object({ name: z.string().optional() }))))).optional(),
   automountServiceAccountToken: z.boolean().optional(),
 });
 

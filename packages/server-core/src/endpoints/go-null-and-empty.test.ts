@@ -59,6 +59,27 @@ describe('null and empty members, as Go decodes and encodes them', () => {
     expect(bad.status).toBe(422);
   });
 
+  it('a built-in kind’s omitempty maps and lists are left out when empty, and not owned in managedFields', async () => {
+    const { url } = await start();
+    const cm = await json(
+      await send(url, 'POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'empty' }, data: {}, binaryData: {} }),
+    );
+    expect(cm).not.toHaveProperty('data');
+    expect(cm).not.toHaveProperty('binaryData');
+    // Nothing left to own: no entry at all, as kube's field manager drops an empty set.
+    expect(cm.metadata.managedFields).toBeUndefined();
+    const secret = await json(
+      await send(url, 'POST', '/api/v1/namespaces/default/secrets', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'e' },
+        data: {},
+        stringData: {},
+      }),
+    );
+    expect(Object.keys(secret).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'type']);
+  });
+
   it('metadata’s null and empty members are not kept, on create and on what a patch makes', async () => {
     const { url } = await start();
     const res = await send(url, 'POST', CMS, {
