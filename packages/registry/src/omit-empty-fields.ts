@@ -38,12 +38,13 @@ function planOf(schema: z.core.$ZodType, visiting: Set<z.core.$ZodType>): Plan |
   return found;
 }
 
-const isEmpty = (v: unknown): boolean => {
+/** Whether `v` is a map or list Go's omitempty leaves out: an empty object or array. */
+export function isEmptyMapOrList(v: unknown): boolean {
   if (Array.isArray(v)) return v.length === 0;
   if (typeof v !== 'object' || v === null) return false;
   for (const _ in v) return false;
   return true;
-};
+}
 
 function apply(plan: Plan, value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
@@ -54,7 +55,7 @@ function apply(plan: Plan, value: unknown): void {
   const o = value as Record<string, unknown>;
   if (plan.values) for (const k in o) apply(plan.values, o[k]);
   for (const [name, sub] of plan.fields) if (Object.hasOwn(o, name)) apply(sub, o[name]);
-  for (const name of plan.omit) if (Object.hasOwn(o, name) && isEmpty(o[name])) delete o[name];
+  for (const name of plan.omit) if (Object.hasOwn(o, name) && isEmptyMapOrList(o[name])) delete o[name];
 }
 
 /**

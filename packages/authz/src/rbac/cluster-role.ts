@@ -1,6 +1,7 @@
 import { atomicList, atomicMap, CREATED_AT_COLUMN, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
-import { normalizeRBACObject, rulesSchema } from './role.ts';
+import { omitEmptyLists } from './omit-empty.ts';
+import { rulesSchema } from './role.ts';
 import { type ClusterRole, RBAC_GROUP } from './types.ts';
 import { hasInvalidLabelValueInSelectors, validateClusterRole, validateClusterRoleUpdate, validateRBACName } from './validation.ts';
 
@@ -53,8 +54,8 @@ export const ClusterRoleResource: ResourceDefinition<ClusterRole> = defineResour
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate: (_ctx, role) => normalizeRBACObject(role),
-    prepareForUpdate: (_ctx, role) => normalizeRBACObject(role),
+    prepareForCreate: (_ctx, role) => omitEmptyLists(role),
+    prepareForUpdate: (_ctx, role) => omitEmptyLists(role),
     validate: (_ctx, role) => validateClusterRole(role as ClusterRole),
     validateUpdate: (_ctx, role, old) => {
       const opts = { allowInvalidLabelValueInSelector: hasInvalidLabelValueInSelectors(old as ClusterRole) };

@@ -9,7 +9,7 @@ import {
   type ResourceDefinition,
 } from '@kapi/registry';
 import { z } from 'zod';
-import { normalizeRBACObject } from './role.ts';
+import { omitEmptyLists } from './omit-empty.ts';
 import { RBAC_GROUP, type RoleBinding, type Subject } from './types.ts';
 import { validateRBACName, validateRoleBinding, validateRoleBindingUpdate } from './validation.ts';
 
@@ -66,7 +66,7 @@ export function bindingSchema(roleRefDoc: string) {
  * default among them) is left out, as kube-apiserver stores and returns it.
  */
 export function defaultBinding(obj: KubeObject): void {
-  normalizeRBACObject(obj);
+  omitEmptyLists(obj);
   const b = obj as { roleRef?: unknown; subjects?: unknown };
   if (b.roleRef === undefined) b.roleRef = { apiGroup: RBAC_GROUP };
   else if (typeof b.roleRef === 'object' && b.roleRef !== null && !Array.isArray(b.roleRef)) {

@@ -1,4 +1,3 @@
-import type { KubeObject } from '@kapi/apimachinery';
 import { atomicList, CREATED_AT_COLUMN, defineResource, type ResourceDefinition } from '@kapi/registry';
 import { z } from 'zod';
 import { omitEmptyLists } from './omit-empty.ts';
@@ -34,15 +33,6 @@ export const policyRuleSchema = z.object({
 /** Rules of a Role or ClusterRole: atomic for patches and apply, as kube's `+listType=atomic`. */
 export const rulesSchema = atomicList(z.array(policyRuleSchema));
 
-/**
- * What Go's `omitempty` makes of an RBAC object's body (omitEmptyLists; its nulls are the Store's decoding's, which
- * reads them as Go does), applied before defaults and validation so the object is stored and returned as
- * kube-apiserver would.
- */
-export function normalizeRBACObject(obj: KubeObject): void {
-  omitEmptyLists(obj);
-}
-
 const roleSchema = z.object({ rules: rulesSchema.describe('Rules holds all the PolicyRules for this Role').optional() });
 
 /**
@@ -59,8 +49,8 @@ export const RoleResource: ResourceDefinition<Role> = defineResource({
   printerColumns: [CREATED_AT_COLUMN],
   validateName: validateRBACName,
   strategy: {
-    prepareForCreate: (_ctx, role) => normalizeRBACObject(role),
-    prepareForUpdate: (_ctx, role) => normalizeRBACObject(role),
+    prepareForCreate: (_ctx, role) => omitEmptyLists(role),
+    prepareForUpdate: (_ctx, role) => omitEmptyLists(role),
     validate: (_ctx, role) => validateRole(role as Role),
     // kube's strategy runs ValidateRole and then ValidateRoleUpdate, which runs it again: its causes come twice.
     validateUpdate: (_ctx, role, old) => [...validateRole(role as Role), ...validateRoleUpdate(role as Role, old as Role)],

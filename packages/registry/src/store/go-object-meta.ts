@@ -1,3 +1,5 @@
+import { isEmptyMapOrList } from '../omit-empty-fields.ts';
+
 /**
  * metadata as kube keeps it once Go has decoded it into ObjectMeta and encoded it again: every ObjectMeta field is
  * `omitempty` (strings, an integer, maps, slices, pointers), and JSON null leaves a field at its zero value, so a member
@@ -29,13 +31,5 @@ export function goObjectMeta(meta: Record<string, unknown>): void {
   }
   for (const k of STRINGS) if (meta[k] === '') delete meta[k];
   if (meta.generation === 0) delete meta.generation;
-  for (const k of COLLECTIONS) {
-    const v = meta[k];
-    if (typeof v === 'object' && v !== null && (Array.isArray(v) ? v.length === 0 : isEmpty(v))) delete meta[k];
-  }
-}
-
-function isEmpty(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
+  for (const k of COLLECTIONS) if (isEmptyMapOrList(meta[k])) delete meta[k];
 }

@@ -101,14 +101,6 @@ export function decodeYAMLDocument(text: string): YAMLDocument {
   return { value, duplicateKeys, strictErrors: duplicateKeys.length ? [yamlStrictDecodingError(duplicateKeys)] : [] };
 }
 
-/** A deferred report, emitted once the repeated key's value has been walked. */
-class Repeat {
-  readonly message: string;
-  constructor(message: string) {
-    this.message = message;
-  }
-}
-
 /**
  * go-yaml's strict-mode report of the repeated keys of `doc`, in its order: it decodes each pair's value before it
  * finds the key repeated, so what the value holds comes first, and names the line of the value (a block value's first
@@ -116,9 +108,10 @@ class Repeat {
  */
 function repeatedKeys(doc: Document, lineCounter: LineCounter): string[] {
   const out: string[] = [];
+  // Nodes to walk, and (strings) reports due once the repeated key's value has been walked.
   const work: unknown[] = [doc.contents];
   for (let item = work.pop(); item !== undefined || work.length; item = work.pop()) {
-    if (item instanceof Repeat) out.push(item.message);
+    if (typeof item === 'string') out.push(item);
     else if (isMap(item)) {
       const seen = new Set<unknown>();
       const next: unknown[] = [];
@@ -127,7 +120,7 @@ function repeatedKeys(doc: Document, lineCounter: LineCounter): string[] {
         next.push(value);
         if (seen.has(k)) {
           const at = (isNode(value) && value.range) || (isScalar(key) && key.range) || undefined;
-          next.push(new Repeat(yamlDuplicateKeyMessage(at ? lineCounter.linePos(at[0]).line : 0, k)));
+          next.push(yamlDuplicateKeyMessage(at ? lineCounter.linePos(at[0]).line : 0, k));
         }
         seen.add(k);
       }
